@@ -1,0 +1,20 @@
+module github.com/ec2select/ec2select
+
+go 1.24
+
+require (
+	github.com/aws/aws-sdk-go-v2 v1.47.6 // indirect
+	github.com/aws/aws-sdk-go-v2/internal/configsources v1.5.9 // indirect
+	github.com/aws/aws-sdk-go-v2/internal/endpoints/v2 v2.8.9 // indirect
+	github.com/aws/aws-sdk-go-v2/service/ec2 v1.344.0 // indirect
+	github.com/aws/aws-sdk-go-v2/service/internal/accept-encoding v1.13.24 // indirect
+	github.com/aws/aws-sdk-go-v2/service/internal/presigned-url v1.14.9 // indirect
+	github.com/aws/smithy-go v1.28.8 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/hashicorp/golang-lru/v2 v2.0.7 // indirect
+	github.com/pelletier/go-toml/v2 v2.4.3 // indirect
+	go.yaml.in/yaml/v2 v2.4.2 // indirect
+	mvdan.cc/sh/v3 v3.12.0 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
+	sigs.k8s.io/yaml v1.6.0 // indirect
+)
