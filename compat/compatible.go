@@ -130,21 +130,22 @@ type IncompatibleError struct {
 func (e *IncompatibleError) Error() string {
 	instance := "does not define it"
 	if len(e.instanceAll) > 0 {
-		instance = "has " + joinRequirements(e.instanceAll)
+		instance = "has " + joinConstraints(e.instanceAll)
 	} else if e.Instance.Operator != "" {
-		instance = "has " + e.Instance.String()
+		instance = "has " + e.Instance.constraint()
 	}
-	required := e.Required.String()
+	required := e.Required.constraint()
 	if len(e.requiredAll) > 0 {
-		required = joinRequirements(e.requiredAll)
+		required = joinConstraints(e.requiredAll)
 	}
-	return fmt.Sprintf("compat: key %s: the instance side %s but %s is required: %s; %s", e.Key, instance, required, e.Reason, e.Fix)
+	return fmt.Sprintf("compat: %s: instance side %s; required side has %s: %s; %s", e.Key, instance, required, e.Reason, e.Fix)
 }
 
-func joinRequirements(rs []Requirement) string {
+// joinConstraints formats requirements on one key without repeating it.
+func joinConstraints(rs []Requirement) string {
 	ss := make([]string, len(rs))
 	for i, r := range rs {
-		ss[i] = r.String()
+		ss[i] = r.constraint()
 	}
 	return strings.Join(ss, " and ")
 }
@@ -155,7 +156,7 @@ func explain(key string, have, want *entry) *IncompatibleError {
 	wantList := want.list()
 	err := &IncompatibleError{Key: key, Required: wantList[0], requiredAll: wantList}
 	if have == nil {
-		err.Reason = "a missing label cannot satisfy " + joinRequirements(wantList)
+		err.Reason = "a missing label cannot satisfy it"
 		err.Fix = fmt.Sprintf("define %s on the instance side, require it with DoesNotExist or NotIn to accept instances without it, or compare with AllowUndefined(%q)", key, key)
 		return err
 	}
@@ -179,9 +180,9 @@ pairs:
 		err.Fix = "correct the instance side's requirements"
 	case !want.satisfiable():
 		err.Reason = "the required side's own requirements on it contradict each other"
-		err.Fix = fmt.Sprintf("drop one of %s", joinRequirements(wantList))
+		err.Fix = fmt.Sprintf("drop one of %s on %s", joinConstraints(wantList), key)
 	case have.absent && !have.complement:
-		err.Reason = "the instance side has no such label, and " + joinRequirements(wantList) + " needs one"
+		err.Reason = "the instance side has no such label"
 		err.Fix = fmt.Sprintf("only DoesNotExist or NotIn on %s accept an instance without the label", key)
 	case want.absent && !want.complement:
 		err.Reason = "the label must be absent, and the instance side has it"
@@ -198,5 +199,5 @@ func suggestion(key string, have *entry) string {
 	if !have.complement && len(have.values) > 0 {
 		return Requirement{Key: key, Operator: In, Values: have.list()[0].Values}.String()
 	}
-	return joinRequirements(have.list())
+	return key + " " + joinConstraints(have.list())
 }

@@ -90,93 +90,167 @@ func (t InstanceType) HasAccelerator() bool {
 // Requirements returns the requirements of a node of this type, with every
 // instance label (see [InstanceLabels]) defined: In its value, or
 // DoesNotExist where the type has no such property, so a type without a GPU
-// is DoesNotExist on instance-gpu-count rather than silent about it. The
-// os and windows-build keys list every value the type supports.
+// is DoesNotExist on instance-gpu-count rather than silent about it. Every
+// node of the type satisfies them, whichever OS it runs: os lists each OS
+// the type supports, and windows-build is DoesNotExist on a type without
+// Windows support and NotIn [""] (absent, or any build) on one with it.
 func (t InstanceType) Requirements() Requirements {
-	b := newFactBuilder()
-	b.str(LabelInstanceType, t.Name)
-	b.str(LabelArch, t.Arch)
-	osList := t.OS
-	if len(osList) == 0 {
-		osList = []string{OSLinux}
+	entries := make([]entry, 0, numInstanceLabels)
+	values := make([]value, 0, numInstanceLabels+2)
+	var buf [2]value // reused: each fact's values are copied out at once
+	for wk := range wellKnown {
+		if !wellKnown[wk].instance {
+			continue
+		}
+		e := t.fact(wk, &buf)
+		start := len(values)
+		values = append(values, e.values...)
+		if len(e.values) > 0 {
+			e.values = values[start:len(values):len(values)]
+		}
+		entries = append(entries, e)
 	}
-	b.set(LabelOS, osList...)
-	if slices.Contains(osList, OSWindows) {
-		b.set(LabelWindowsBuild, WindowsBuild2019, WindowsBuild2022, WindowsBuild2025)
-	} else {
-		b.set(LabelWindowsBuild)
+	return indexed(entries) // the table is sorted, so entries are too
+}
+
+// numInstanceLabels counts the instance keys in the wellKnown table.
+const numInstanceLabels = 25
+
+// Compatible is t.Requirements().Compatible(in, opts...), computed without
+// building t's requirements: only the keys in mentions are looked at, and
+// for an AMI's requirements nothing is allocated.
+func (t InstanceType) Compatible(in Requirements, opts ...Option) error {
+	if _, conflict := t.Conflict(in, opts...); !conflict {
+		return nil
 	}
-	b.str(LabelInstanceCategory, t.Category)
-	b.str(LabelInstanceFamily, t.Family)
-	b.str(LabelInstanceSize, t.Size)
-	b.num(LabelInstanceGeneration, int64(t.Generation), t.Generation > 0)
-	b.num(LabelInstanceCPU, int64(t.VCPU), true)
-	b.num(LabelInstanceMemory, t.MemoryMiB, true)
-	b.set(LabelInstanceHypervisor, t.Hypervisor) // "" on bare metal, as Karpenter labels it
-	b.str(LabelInstanceCPUManufacturer, t.CPUManufacturer)
-	b.num(LabelInstanceCPUClockSpeedMHz, int64(t.CPUClockSpeedMHz), t.CPUClockSpeedMHz > 0)
-	b.set(LabelInstanceEncryptionInTransit, strconv.FormatBool(t.EncryptionInTransit))
-	b.set(LabelInstanceCapabilityFlex, strconv.FormatBool(t.Flex))
-	b.num(LabelInstanceLocalNVMe, t.LocalNVMeGB, t.LocalNVMeGB > 0)
-	b.num(LabelInstanceNetworkBandwidth, int64(t.NetworkBandwidthMbps), t.NetworkBandwidthMbps > 0)
-	b.num(LabelInstanceEBSBandwidth, int64(t.EBSBandwidthMbps), t.EBSBandwidthMbps > 0)
-	gpu := t.HasGPU()
-	b.num(LabelInstanceGPUCount, int64(t.GPUCount), gpu)
-	b.str(LabelInstanceGPUManufacturer, t.GPUManufacturer)
-	b.str(LabelInstanceGPUName, t.GPUName)
-	b.num(LabelInstanceGPUMemory, t.GPUMemoryMiB, gpu && t.GPUMemoryMiB > 0)
-	b.num(LabelInstanceAcceleratorCount, int64(t.AcceleratorCount), t.HasAccelerator())
-	b.str(LabelInstanceAcceleratorManufacturer, t.AcceleratorManufacturer)
-	b.str(LabelInstanceAcceleratorName, t.AcceleratorName)
-	return fromEntries(b.entries)
+	return t.Requirements().Compatible(in, opts...)
+}
+
+// Conflict is t.Requirements().Conflict(in, opts...), computed without
+// building t's requirements.
+func (t InstanceType) Conflict(in Requirements, opts ...Option) (key string, conflict bool) {
+	for i := range in.entries() {
+		e := &in.s.entries[i]
+		if e.wk < 0 || !wellKnown[e.wk].instance {
+			// The instance type does not define it.
+			if !e.absent && !allowed(opts, e.key, e.wk) {
+				return e.key, true
+			}
+			continue
+		}
+		var buf [2]value
+		have := t.fact(e.wk, &buf)
+		if !intersects(&have, e) {
+			return e.key, true
+		}
+	}
+	return "", false
+}
+
+// fact returns t's constraint on the instance key at wellKnown[wk], with
+// its values in buf. It is the one place that turns facts into
+// requirements, and it runs in Map's inner loop, hence no closures.
+func (t *InstanceType) fact(wk int, buf *[2]value) entry {
+	var (
+		s       string // a string fact; "" means the type lacks it
+		n       int64  // a number fact, when isNum
+		isNum   bool
+		present = true
+	)
+	switch wk {
+	case wkInstanceType:
+		s = t.Name
+	case wkArch:
+		s = t.Arch
+	case wkOS:
+		buf[0] = value{s: OSLinux}
+		if slices.Contains(t.OS, OSWindows) {
+			buf[1] = value{s: OSWindows}
+			return entry{key: LabelOS, wk: wk, values: buf[:2:2]}
+		}
+		return entry{key: LabelOS, wk: wk, values: buf[:1:1]}
+	case wkWindowsBuild:
+		if slices.Contains(t.OS, OSWindows) {
+			// A Linux node of this type has no windows-build label and a
+			// Windows node has its build's; "NotIn [""]" is the one
+			// requirement both satisfy. The os key keeps Windows AMIs off
+			// Linux-only types.
+			buf[0] = value{}
+			return entry{key: LabelWindowsBuild, wk: wk, absent: true, complement: true, values: buf[:1:1]}
+		}
+		present = false
+	case wkInstanceCategory:
+		s = t.Category
+	case wkInstanceFamily:
+		s = t.Family
+	case wkInstanceSize:
+		s = t.Size
+	case wkInstanceGeneration:
+		n, isNum, present = int64(t.Generation), true, t.Generation > 0
+	case wkInstanceCPU:
+		n, isNum = int64(t.VCPU), true
+	case wkInstanceMemory:
+		n, isNum = t.MemoryMiB, true
+	case wkInstanceHypervisor:
+		// "" on bare metal is a value, as Karpenter labels it.
+		buf[0] = value{s: t.Hypervisor}
+		return entry{key: LabelInstanceHypervisor, wk: wk, values: buf[:1:1]}
+	case wkInstanceCPUManufacturer:
+		s = t.CPUManufacturer
+	case wkInstanceCPUClockSpeedMHz:
+		n, isNum, present = int64(t.CPUClockSpeedMHz), true, t.CPUClockSpeedMHz > 0
+	case wkInstanceEncryptionInTransit:
+		s = strconv.FormatBool(t.EncryptionInTransit)
+	case wkInstanceCapabilityFlex:
+		s = strconv.FormatBool(t.Flex)
+	case wkInstanceLocalNVMe:
+		n, isNum, present = t.LocalNVMeGB, true, t.LocalNVMeGB > 0
+	case wkInstanceNetworkBandwidth:
+		n, isNum, present = int64(t.NetworkBandwidthMbps), true, t.NetworkBandwidthMbps > 0
+	case wkInstanceEBSBandwidth:
+		n, isNum, present = int64(t.EBSBandwidthMbps), true, t.EBSBandwidthMbps > 0
+	case wkInstanceGPUCount:
+		n, isNum, present = int64(t.GPUCount), true, t.HasGPU()
+	case wkInstanceGPUManufacturer:
+		s = t.GPUManufacturer
+	case wkInstanceGPUName:
+		s = t.GPUName
+	case wkInstanceGPUMemory:
+		n, isNum, present = t.GPUMemoryMiB, true, t.HasGPU() && t.GPUMemoryMiB > 0
+	case wkInstanceAcceleratorCount:
+		n, isNum, present = int64(t.AcceleratorCount), true, t.HasAccelerator()
+	case wkInstanceAcceleratorManufacturer:
+		s = t.AcceleratorManufacturer
+	case wkInstanceAcceleratorName:
+		s = t.AcceleratorName
+	default:
+		present = false
+	}
+	e := entry{key: wellKnown[wk].key, wk: wk}
+	switch {
+	case !present || !isNum && s == "":
+		e.absent = true
+	case isNum:
+		buf[0] = value{s: strconv.FormatInt(n, 10), n: n, isInt: true}
+		e.values = buf[:1:1]
+	default:
+		buf[0] = value{s: s}
+		e.values = buf[:1:1]
+	}
+	return e
 }
 
 // Labels returns the well-known labels a node of this type carries: each
 // requirement of [InstanceType.Requirements] that pins exactly one value.
 // Keys and value formats are Karpenter's.
 func (t InstanceType) Labels() map[string]string {
-	labels := make(map[string]string, numWellKnown)
+	labels := make(map[string]string, numInstanceLabels)
 	for _, e := range t.Requirements().entries() {
 		if !e.complement && len(e.values) == 1 {
 			labels[e.key] = e.values[0].s
 		}
 	}
 	return labels
-}
-
-// factBuilder collects an instance type's entries. The facts are trusted
-// (they come from EC2 or a caller's own struct), so they skip validation.
-type factBuilder struct{ entries []entry }
-
-func newFactBuilder() *factBuilder {
-	return &factBuilder{entries: make([]entry, 0, numWellKnown)}
-}
-
-// set adds key In values, or DoesNotExist when there are none.
-func (b *factBuilder) set(key string, values ...string) {
-	e := entry{key: key, wk: wellKnownIndex(key), absent: len(values) == 0}
-	if len(values) > 0 {
-		e.values = sortedValues(values)
-	}
-	b.entries = append(b.entries, e)
-}
-
-// str adds key In [v], or DoesNotExist when v is empty.
-func (b *factBuilder) str(key, v string) {
-	if v == "" {
-		b.set(key)
-		return
-	}
-	b.set(key, v)
-}
-
-// num adds key In [n] when known, else DoesNotExist.
-func (b *factBuilder) num(key string, n int64, known bool) {
-	if !known {
-		b.set(key)
-		return
-	}
-	b.set(key, strconv.FormatInt(n, 10))
 }
 
 // InstanceTypeName is what an instance type's name says about it.

@@ -1,6 +1,9 @@
 package compat
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Well-known label keys from Kubernetes and Karpenter core.
 const (
@@ -64,61 +67,101 @@ type keyInfo struct {
 	instance bool
 }
 
-// wellKnown is the fixed table of well-known keys. Its order is the index
-// used by Requirements for constant-time lookup; it is never mutated.
-var wellKnown = [...]keyInfo{
-	{LabelInstanceType, true},
-	{LabelArch, true},
-	{LabelOS, true},
-	{LabelWindowsBuild, true},
-	{LabelInstanceCategory, true},
-	{LabelInstanceFamily, true},
-	{LabelInstanceGeneration, true},
-	{LabelInstanceSize, true},
-	{LabelInstanceCPU, true},
-	{LabelInstanceCPUManufacturer, true},
-	{LabelInstanceCPUClockSpeedMHz, true},
-	{LabelInstanceMemory, true},
-	{LabelInstanceHypervisor, true},
-	{LabelInstanceEncryptionInTransit, true},
-	{LabelInstanceCapabilityFlex, true},
-	{LabelInstanceLocalNVMe, true},
-	{LabelInstanceNetworkBandwidth, true},
-	{LabelInstanceEBSBandwidth, true},
-	{LabelInstanceGPUCount, true},
-	{LabelInstanceGPUName, true},
-	{LabelInstanceGPUManufacturer, true},
-	{LabelInstanceGPUMemory, true},
-	{LabelInstanceAcceleratorCount, true},
-	{LabelInstanceAcceleratorName, true},
-	{LabelInstanceAcceleratorManufacturer, true},
-	{LabelZone, false},
-	{LabelRegion, false},
-	{LabelNodePool, false},
-	{LabelCapacityType, false},
-	{LabelAWSZoneID, false},
-	{LabelInstanceTenancy, false},
-	{LabelNitroSandbox, false},
-	{LabelCapacityReservationID, false},
-	{LabelCapacityReservationType, false},
-	{LabelCapacityReservationInterruptible, false},
-	{LabelPlacementGroupID, false},
-	{LabelPlacementGroupPartition, false},
+// Positions in the wellKnown table, in its (sorted) order.
+const (
+	wkCapacityReservationID = iota
+	wkCapacityReservationInterruptible
+	wkCapacityReservationType
+	wkInstanceAcceleratorCount
+	wkInstanceAcceleratorManufacturer
+	wkInstanceAcceleratorName
+	wkInstanceCapabilityFlex
+	wkInstanceCategory
+	wkInstanceCPU
+	wkInstanceCPUManufacturer
+	wkInstanceCPUClockSpeedMHz
+	wkInstanceEBSBandwidth
+	wkInstanceEncryptionInTransit
+	wkInstanceFamily
+	wkInstanceGeneration
+	wkInstanceGPUCount
+	wkInstanceGPUManufacturer
+	wkInstanceGPUMemory
+	wkInstanceGPUName
+	wkInstanceHypervisor
+	wkInstanceLocalNVMe
+	wkInstanceMemory
+	wkInstanceNetworkBandwidth
+	wkInstanceSize
+	wkInstanceTenancy
+	wkNitroSandbox
+	wkPlacementGroupID
+	wkPlacementGroupPartition
+	wkCapacityType
+	wkNodePool
+	wkArch
+	wkOS
+	wkInstanceType
+	wkWindowsBuild
+	wkAWSZoneID
+	wkRegion
+	wkZone
+	numWellKnown
+)
+
+// wellKnown is the fixed table of well-known keys, sorted by key (a test
+// checks). Positions in it index Requirements' constant-time lookup, and
+// its order lets InstanceType.Requirements emit keys already sorted. It is
+// never mutated.
+var wellKnown = [numWellKnown]keyInfo{
+	wkCapacityReservationID:            {LabelCapacityReservationID, false},
+	wkCapacityReservationInterruptible: {LabelCapacityReservationInterruptible, false},
+	wkCapacityReservationType:          {LabelCapacityReservationType, false},
+	wkInstanceAcceleratorCount:         {LabelInstanceAcceleratorCount, true},
+	wkInstanceAcceleratorManufacturer:  {LabelInstanceAcceleratorManufacturer, true},
+	wkInstanceAcceleratorName:          {LabelInstanceAcceleratorName, true},
+	wkInstanceCapabilityFlex:           {LabelInstanceCapabilityFlex, true},
+	wkInstanceCategory:                 {LabelInstanceCategory, true},
+	wkInstanceCPU:                      {LabelInstanceCPU, true},
+	wkInstanceCPUManufacturer:          {LabelInstanceCPUManufacturer, true},
+	wkInstanceCPUClockSpeedMHz:         {LabelInstanceCPUClockSpeedMHz, true},
+	wkInstanceEBSBandwidth:             {LabelInstanceEBSBandwidth, true},
+	wkInstanceEncryptionInTransit:      {LabelInstanceEncryptionInTransit, true},
+	wkInstanceFamily:                   {LabelInstanceFamily, true},
+	wkInstanceGeneration:               {LabelInstanceGeneration, true},
+	wkInstanceGPUCount:                 {LabelInstanceGPUCount, true},
+	wkInstanceGPUManufacturer:          {LabelInstanceGPUManufacturer, true},
+	wkInstanceGPUMemory:                {LabelInstanceGPUMemory, true},
+	wkInstanceGPUName:                  {LabelInstanceGPUName, true},
+	wkInstanceHypervisor:               {LabelInstanceHypervisor, true},
+	wkInstanceLocalNVMe:                {LabelInstanceLocalNVMe, true},
+	wkInstanceMemory:                   {LabelInstanceMemory, true},
+	wkInstanceNetworkBandwidth:         {LabelInstanceNetworkBandwidth, true},
+	wkInstanceSize:                     {LabelInstanceSize, true},
+	wkInstanceTenancy:                  {LabelInstanceTenancy, false},
+	wkNitroSandbox:                     {LabelNitroSandbox, false},
+	wkPlacementGroupID:                 {LabelPlacementGroupID, false},
+	wkPlacementGroupPartition:          {LabelPlacementGroupPartition, false},
+	wkCapacityType:                     {LabelCapacityType, false},
+	wkNodePool:                         {LabelNodePool, false},
+	wkArch:                             {LabelArch, true},
+	wkOS:                               {LabelOS, true},
+	wkInstanceType:                     {LabelInstanceType, true},
+	wkWindowsBuild:                     {LabelWindowsBuild, true},
+	wkAWSZoneID:                        {LabelAWSZoneID, false},
+	wkRegion:                           {LabelRegion, false},
+	wkZone:                             {LabelZone, false},
 }
 
-// numWellKnown sizes the lookup index in Requirements.
-const numWellKnown = len(wellKnown)
-
 // wellKnownIndex returns the position of key in the wellKnown table, or -1.
-// It runs once per key when requirements are built; lookups afterwards go
-// through the stored index, which keeps Compatible free of string hashing.
+// It runs when requirements are built; lookups afterwards go through the
+// stored index, which keeps Compatible free of string hashing.
 func wellKnownIndex(key string) int {
-	for i := range wellKnown {
-		if wellKnown[i].key == key {
-			return i
-		}
+	i, found := slices.BinarySearchFunc(wellKnown[:], key, func(k keyInfo, key string) int { return strings.Compare(k.key, key) })
+	if !found {
+		return -1
 	}
-	return -1
+	return i
 }
 
 // normalizeKey maps deprecated beta keys to their stable names, as the

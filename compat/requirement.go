@@ -46,19 +46,28 @@ type Requirement struct {
 	Values   []string
 }
 
-// String formats r as "key Operator [v1 v2]", or "key Operator" when the
-// operator takes no values.
+// String formats r as "key In [v1 v2]", "key Gt 4" or "key Exists".
 func (r Requirement) String() string {
-	var b strings.Builder
-	b.WriteString(r.Key)
-	b.WriteByte(' ')
-	b.WriteString(string(r.Operator))
-	if len(r.Values) > 0 || r.Operator == In || r.Operator == NotIn {
-		b.WriteString(" [")
-		b.WriteString(strings.Join(r.Values, " "))
-		b.WriteByte(']')
+	return r.Key + " " + r.constraint()
+}
+
+// constraint formats r without its key.
+func (r Requirement) constraint() string {
+	switch r.Operator {
+	case In, NotIn:
+		vs := make([]string, len(r.Values))
+		for i, v := range r.Values {
+			if v == "" || strings.ContainsAny(v, " []\"") {
+				v = strconv.Quote(v) // keep empty and odd values visible
+			}
+			vs[i] = v
+		}
+		return string(r.Operator) + " [" + strings.Join(vs, " ") + "]"
 	}
-	return b.String()
+	if len(r.Values) == 0 {
+		return string(r.Operator)
+	}
+	return string(r.Operator) + " " + strings.Join(r.Values, " ")
 }
 
 // value is one label value of a compiled requirement, with its integer
@@ -70,8 +79,28 @@ type value struct {
 }
 
 func newValue(s string) value {
+	if !looksNumeric(s) {
+		return value{s: s} // skip ParseInt, whose error allocates
+	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	return value{s: s, n: n, isInt: err == nil}
+}
+
+// looksNumeric reports whether s is an optional sign and digits, the only
+// strings ParseInt might accept.
+func looksNumeric(s string) bool {
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // entry is the compiled constraint on one key: the set of "label absent" and

@@ -255,24 +255,24 @@ func TestIncompatibleError(t *testing.T) {
 		fragment []string
 	}{
 		{
-			name:     "arch", required: MustRequirements(req(LabelArch, In, ArchAMD64)),
+			name: "arch", required: MustRequirements(req(LabelArch, In, ArchAMD64)),
 			key: LabelArch, inst: req(LabelArch, In, ArchARM64), want: req(LabelArch, In, ArchAMD64),
-			fragment: []string{"key kubernetes.io/arch", "instance side has kubernetes.io/arch In [arm64]", "kubernetes.io/arch In [amd64] is required", "no value satisfies both", "must allow kubernetes.io/arch In [arm64]"},
+			fragment: []string{"compat: kubernetes.io/arch: instance side has In [arm64]; required side has In [amd64]: no value satisfies both", "must allow kubernetes.io/arch In [arm64]"},
 		},
 		{
-			name:     "gpu", required: NVIDIAVariant(),
+			name: "gpu", required: NVIDIAVariant(),
 			key: gpuKey, inst: req(gpuKey, DoesNotExist), want: req(gpuKey, Exists),
-			fragment: []string{"key karpenter.k8s.aws/instance-gpu-count", "has karpenter.k8s.aws/instance-gpu-count DoesNotExist", "only DoesNotExist or NotIn"},
+			fragment: []string{"compat: karpenter.k8s.aws/instance-gpu-count: instance side has DoesNotExist; required side has Exists", "only DoesNotExist or NotIn"},
 		},
 		{
-			name:     "undefined", required: MustRequirements(req(LabelZone, In, "us-east-1a")),
+			name: "undefined", required: MustRequirements(req(LabelZone, In, "us-east-1a")),
 			key: LabelZone, inst: Requirement{}, want: req(LabelZone, In, "us-east-1a"),
-			fragment: []string{"does not define it", `AllowUndefined("topology.kubernetes.io/zone")`},
+			fragment: []string{"instance side does not define it; required side has In [us-east-1a]", `AllowUndefined("topology.kubernetes.io/zone")`},
 		},
 		{
-			name:     "range", required: MustRequirements(req(gpuKey, Gte, "1"), req(gpuKey, NotIn, "3")),
+			name: "range", required: MustRequirements(req(gpuKey, Gte, "1"), req(gpuKey, NotIn, "3")),
 			key: gpuKey, inst: req(gpuKey, DoesNotExist), want: req(gpuKey, Gte, "1"),
-			fragment: []string{"karpenter.k8s.aws/instance-gpu-count Gte [1] and karpenter.k8s.aws/instance-gpu-count NotIn [3] is required"},
+			fragment: []string{"required side has Gte 1 and NotIn [3]"},
 		},
 	}
 	for _, tt := range tests {
