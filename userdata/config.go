@@ -1,0 +1,219 @@
+package userdata
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/pem"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxSize is EC2's limit on userData: 16 KB of raw data, before the base64
+// encoding the API requires.
+const MaxSize = 16384
+
+// Config is what [Render] writes into userData. Its zero value is not
+// renderable: every family but [Custom] needs ClusterName, APIServerEndpoint
+// and CABundle, and AL2023 also needs ClusterCIDR. Every other field's zero
+// value means "not set".
+//
+// [Render] validates every field before writing anything; see its
+// documentation for the rules.
+type Config struct {
+	// ClusterName is the EKS cluster name: 1 to 100 letters, digits, '-'
+	// and '_', starting with a letter or digit.
+	ClusterName string
+	// APIServerEndpoint is the cluster's API server URL, https://host[:port].
+	APIServerEndpoint string
+	// CABundle is the cluster's certificate authority data as EKS returns
+	// it: the standard base64 encoding, without line breaks, of PEM
+	// certificates.
+	CABundle string
+	// ClusterCIDR is the cluster's service CIDR, e.g. 10.100.0.0/16.
+	// Required for AL2023 (nodeadm refuses a NodeConfig without it); AL2
+	// passes an IPv6 CIDR as --service-ipv6-cidr; the other families do not
+	// use it.
+	ClusterCIDR string
+	// ClusterDNS is the cluster DNS service IPs, all of one IP family, in
+	// canonical form. Empty means the boot agent's default. Windows accepts
+	// at most one.
+	ClusterDNS []string
+
+	// Taints are the NodePool's taints; StartupTaints its startup taints.
+	Taints, StartupTaints []Taint
+	// RequiredTaints are the taints the controller requires on every new
+	// node. They are matched by key and effect only, as Karpenter's
+	// MatchTaint does: a required taint already present in Taints or
+	// StartupTaints with the same key and effect is not added again. Nil
+	// means [UnregisteredTaint]; a non-nil empty slice means none. Forks
+	// and older controllers set e.g. karpenter.sh/uninitialized:NoExecute.
+	RequiredTaints []Taint
+	// Labels are the node labels the kubelet registers; see
+	// [ValidateLabels] for the rules.
+	Labels map[string]string
+	// MaxPods is the kubelet's max-pods; 0 leaves the boot agent's default.
+	MaxPods int32
+
+	// CustomUserData is the user's own userData, merged per family (see the
+	// package documentation). For [Custom] it is the whole userData.
+	CustomUserData []byte
+}
+
+// plan is a validated Config, ready to render.
+type plan struct {
+	cfg    Config
+	taints []Taint // effective: Taints ∪ StartupTaints ∪ required, in that order
+	dns    []netip.Addr
+	cidr   netip.Prefix // invalid when unset
+	ipv6   bool         // the cluster uses IPv6 (from DNS or CIDR)
+	custom []byte       // CustomUserData with every '\r' removed
+}
+
+// newPlan validates cfg for family f. Every error names the field and says
+// how to fix it.
+func newPlan(f Family, cfg Config) (*plan, error) {
+	p := &plan{cfg: cfg}
+	if err := checkClusterName(cfg.ClusterName); err != nil {
+		return nil, err
+	}
+	if err := checkEndpoint(cfg.APIServerEndpoint); err != nil {
+		return nil, err
+	}
+	if err := checkCABundle(cfg.CABundle); err != nil {
+		return nil, err
+	}
+	if cfg.ClusterCIDR != "" {
+		pfx, err := netip.ParsePrefix(cfg.ClusterCIDR)
+		if err != nil {
+			return nil, fmt.Errorf("userdata: Config.ClusterCIDR %q is not a CIDR; write it like 10.100.0.0/16 or fd00::/108", cfg.ClusterCIDR)
+		}
+		if pfx.Masked() != pfx || pfx.String() != cfg.ClusterCIDR {
+			return nil, fmt.Errorf("userdata: Config.ClusterCIDR %q is not in canonical form; write %q", cfg.ClusterCIDR, pfx.Masked().String())
+		}
+		p.cidr = pfx
+	} else if f == AL2023 {
+		return nil, fmt.Errorf("userdata: Config.ClusterCIDR is empty; nodeadm (AL2023) refuses a NodeConfig without the cluster's service CIDR, so set it, e.g. 10.100.0.0/16")
+	}
+	for i, s := range cfg.ClusterDNS {
+		a, err := netip.ParseAddr(s)
+		if err != nil || a.Zone() != "" || a.Is4In6() || a.IsUnspecified() {
+			return nil, fmt.Errorf("userdata: Config.ClusterDNS[%d] %q is not a plain IP address; write it like 10.100.0.10 or fd00::a", i, s)
+		}
+		if a.String() != s {
+			return nil, fmt.Errorf("userdata: Config.ClusterDNS[%d] %q is not in canonical form; write %q", i, s, a.String())
+		}
+		if i > 0 && a.Is6() != p.dns[0].Is6() {
+			return nil, fmt.Errorf("userdata: Config.ClusterDNS mixes IPv4 and IPv6 (%q and %q); a cluster has one IP family, so list only its DNS service IPs", cfg.ClusterDNS[0], s)
+		}
+		p.dns = append(p.dns, a)
+	}
+	if len(p.dns) > 0 && p.cidr.IsValid() && p.dns[0].Is6() != p.cidr.Addr().Is6() {
+		return nil, fmt.Errorf("userdata: Config.ClusterDNS %q and Config.ClusterCIDR %q are of different IP families; use the DNS IP from the service CIDR", cfg.ClusterDNS[0], cfg.ClusterCIDR)
+	}
+	if f == Windows && len(p.dns) > 1 {
+		return nil, fmt.Errorf("userdata: Config.ClusterDNS has %d addresses; Start-EKSBootstrap.ps1 takes one -DNSClusterIP, so keep only the first", len(p.dns))
+	}
+	p.ipv6 = (len(p.dns) > 0 && p.dns[0].Is6()) || (p.cidr.IsValid() && p.cidr.Addr().Is6())
+	if cfg.MaxPods < 0 {
+		return nil, fmt.Errorf("userdata: Config.MaxPods is %d; use 0 for the AMI's default or a positive number", cfg.MaxPods)
+	}
+	taints, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, requiredOrDefault(cfg.RequiredTaints))
+	if err != nil {
+		return nil, err
+	}
+	p.taints = taints
+	for _, k := range sortedKeys(cfg.Labels) {
+		if err := checkLabel(k, cfg.Labels[k]); err != nil {
+			return nil, fmt.Errorf("userdata: Config.Labels: %v", err)
+		}
+	}
+	custom, err := cleanCustom(cfg.CustomUserData)
+	if err != nil {
+		return nil, err
+	}
+	p.custom = custom
+	return p, nil
+}
+
+// cleanCustom checks that custom user data is text and removes every '\r',
+// as Karpenter does: a script with CRLF line endings cannot run.
+func cleanCustom(b []byte) ([]byte, error) {
+	if !utf8.Valid(b) {
+		return nil, fmt.Errorf("userdata: Config.CustomUserData is not UTF-8 text; pass the text itself, not an archive or an encoding of it")
+	}
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return nil, fmt.Errorf("userdata: Config.CustomUserData contains a NUL byte at offset %d; userData must be text", i)
+	}
+	return bytes.ReplaceAll(b, []byte("\r"), nil), nil
+}
+
+// checkClusterName applies EKS's rule for cluster names.
+func checkClusterName(s string) error {
+	if s == "" {
+		return fmt.Errorf("userdata: Config.ClusterName is empty; set it to the EKS cluster name")
+	}
+	ok := len(s) <= 100 && isAlnum(s[0])
+	for i := 0; ok && i < len(s); i++ {
+		ok = isAlnum(s[i]) || s[i] == '-' || s[i] == '_'
+	}
+	if !ok {
+		return fmt.Errorf("userdata: Config.ClusterName %q is not an EKS cluster name: use 1 to 100 letters, digits, '-' and '_', starting with a letter or digit", s)
+	}
+	return nil
+}
+
+// checkEndpoint accepts https://host[:port][/path] with a conservative
+// character set: bootstrap.sh substitutes the endpoint into a sed
+// expression (s,MASTER_ENDPOINT,…,g), where ',' and '&' would corrupt the
+// kubeconfig.
+func checkEndpoint(s string) error {
+	if s == "" {
+		return fmt.Errorf("userdata: Config.APIServerEndpoint is empty; set it to the cluster's https:// API server URL")
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "#") {
+		return fmt.Errorf("userdata: Config.APIServerEndpoint %q is not an https URL of the form https://host[:port]; use the endpoint EKS reports", s)
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isAlnum(c) && !strings.ContainsRune(".-:/[]_~", rune(c)) {
+			return fmt.Errorf("userdata: Config.APIServerEndpoint %q contains %q; only letters, digits and . - : / [ ] _ ~ are accepted", s, string(c))
+		}
+	}
+	return nil
+}
+
+// checkCABundle requires the standard base64 alphabet, no line breaks, and
+// PEM with at least one certificate inside.
+func checkCABundle(s string) error {
+	if s == "" {
+		return fmt.Errorf("userdata: Config.CABundle is empty; set it to the cluster's certificateAuthority.data from EKS")
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isAlnum(c) && c != '+' && c != '/' && c != '=' {
+			return fmt.Errorf("userdata: Config.CABundle contains %q at offset %d; it must be standard base64 on one line, as EKS returns it", string(c), i)
+		}
+	}
+	der, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return fmt.Errorf("userdata: Config.CABundle is not valid base64 (%v); pass certificateAuthority.data from EKS unchanged", err)
+	}
+	for rest := der; ; {
+		var block *pem.Block
+		block, rest = pem.Decode(rest)
+		if block == nil {
+			return fmt.Errorf("userdata: Config.CABundle decodes to no PEM certificate; it must be the base64 of the cluster's PEM CA certificate")
+		}
+		if block.Type == "CERTIFICATE" {
+			return nil
+		}
+	}
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}

@@ -1,0 +1,248 @@
+package userdata
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ec2select/ec2select/internal/validation"
+)
+
+// kubelet is what the kubelet makes of its command line and config.
+type kubelet struct {
+	starts    bool // false: the kubelet exits or the node is refused; a problem says why
+	taintFlag bool // --register-with-taints was given (it overrides the config)
+	taints    []Taint
+	labels    map[string]string
+}
+
+// kubeletArgs parses the kubelet's argv the way pflag does for the kubelet
+// (flag names normalized with '_' as '-', --flag=value and --flag value,
+// "--" ending flags) and applies --register-with-taints and --node-labels
+// as the kubelet does. line is where the arguments come from.
+func (l *linter) kubeletArgs(args []string, line int) kubelet {
+	k := kubelet{starts: true, labels: map[string]string{}}
+	var taintValues, positional []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			positional = append(positional, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			positional = append(positional, a)
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		name = strings.ReplaceAll(name, "_", "-")
+		long := strings.HasPrefix(a, "--")
+		switch {
+		case long && (name == "register-with-taints" || name == "node-labels"):
+			if !hasValue {
+				if i+1 >= len(args) {
+					l.add(CodeKubeletArguments, line, "give the flag a value: --"+name+"=...",
+						"kubelet flag --%s has no value, so the kubelet exits with \"flag needs an argument\"", name)
+					k.starts = false
+					continue
+				}
+				i++
+				value = args[i]
+			}
+			if name == "register-with-taints" {
+				taintValues = append(taintValues, value)
+			} else {
+				setConfigurationMap(k.labels, value)
+			}
+		case long && name == "help", !long && name == "h":
+			l.add(CodeKubeletArguments, line, "remove "+a, "kubelet argument %q makes the kubelet print its usage and exit", a)
+			k.starts = false
+		default:
+			// The kubelet has hundreds of flags; without their types the
+			// linter assumes a flag written without '=' takes the next
+			// word as its value unless that word is itself a flag.
+			if !hasValue && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				i++
+			}
+		}
+	}
+	if len(positional) > 0 {
+		l.add(CodeKubeletArguments, line, "write kubelet flags as --flag=value, and quote values that contain spaces",
+			"the kubelet gets the stray argument %q and exits with \"unknown command\"", positional[0])
+		k.starts = false
+	}
+	for i, v := range taintValues {
+		taints, removed, code, msg := kubeletTaints(v)
+		if code != "" {
+			l.add(code, line, "write each taint as key=value:Effect or key:Effect, once per key and effect",
+				"--register-with-taints=%s: %s; the kubelet exits", v, msg)
+			k.starts = false
+			continue
+		}
+		for _, r := range removed {
+			l.add(CodeTaintRemovalIgnored, line, "remove "+r+" from --register-with-taints",
+				"%q in --register-with-taints is a removal, which the kubelet silently drops", r)
+		}
+		if i == len(taintValues)-1 {
+			k.taints = taints
+		}
+	}
+	k.taintFlag = len(taintValues) > 0
+	if len(taintValues) > 1 && k.starts {
+		var lost []string
+		last, _, _, _ := kubeletTaints(taintValues[len(taintValues)-1])
+		for _, v := range taintValues[:len(taintValues)-1] {
+			earlier, _, _, _ := kubeletTaints(v)
+			for _, t := range earlier {
+				if !containsMatch(last, t) {
+					lost = append(lost, t.String())
+				}
+			}
+		}
+		if len(lost) > 0 {
+			l.add(CodeRepeatedTaintFlag, line, "--register-with-taints="+FormatTaints(mergeTaints(taintValues)),
+				"--register-with-taints is given %d times and the kubelet keeps only the last, so %s are lost; merge them into one flag",
+				len(taintValues), strings.Join(lost, ", "))
+		}
+	}
+	if !l.checkLabels(k.labels, line) {
+		k.starts = false
+	}
+	return k
+}
+
+// mergeTaints unions the valid taints of several flag values, first
+// occurrence of a key and effect winning.
+func mergeTaints(values []string) []Taint {
+	var out []Taint
+	for _, v := range values {
+		ts, _, _, _ := kubeletTaints(v)
+		for _, t := range ts {
+			if !containsMatch(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// checkLabels reports labels the kubelet refuses; it returns false when
+// there is one, because the kubelet then exits.
+func (l *linter) checkLabels(labels map[string]string, line int) bool {
+	ok := true
+	for _, key := range sortedKeys(labels) {
+		value := labels[key]
+		if err := validation.QualifiedName(key); err != nil {
+			l.add(CodeInvalidLabel, line, "fix or remove the label", "label key %q: %v; the kubelet exits", key, err)
+			ok = false
+		} else if err := validation.LabelValue(value); err != nil {
+			l.add(CodeInvalidLabel, line, "fix or remove the label", "label %q value %q: %v; the kubelet exits", key, value, err)
+			ok = false
+		} else if forbiddenLabel(key) {
+			l.add(CodeForbiddenLabel, line, "remove "+key+" from the node labels", "label %q: %s", key, forbiddenLabelAdvice(key))
+			ok = false
+		}
+	}
+	return ok
+}
+
+// setConfigurationMap applies one --node-labels value as the kubelet's
+// ConfigurationMap does: entries split on ',', empty ones skipped, each
+// split on the first '=', key and value trimmed; later entries win.
+func setConfigurationMap(m map[string]string, value string) {
+	for _, s := range strings.Split(value, ",") {
+		if s == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(s, "=")
+		m[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+}
+
+// kubeletTaints applies one --register-with-taints value exactly as the
+// kubelet's RegisterWithTaintsVar does: empty means none; otherwise the
+// comma-separated specs are parsed, removals ("…-") are parsed and dropped,
+// an addition needs an effect, and two additions may not share key and
+// effect. A non-empty code means the kubelet refuses the value.
+func kubeletTaints(value string) (taints []Taint, removed []string, code Code, msg string) {
+	if value == "" {
+		return nil, nil, "", ""
+	}
+	for _, spec := range strings.Split(value, ",") {
+		if rest, ok := strings.CutSuffix(spec, "-"); ok {
+			if _, err := kubeletParseTaint(rest); err != nil {
+				return nil, nil, CodeInvalidTaint, err.Error()
+			}
+			removed = append(removed, spec)
+			continue
+		}
+		t, err := kubeletParseTaint(spec)
+		if err != nil {
+			return nil, nil, CodeInvalidTaint, err.Error()
+		}
+		if t.Effect == "" {
+			return nil, nil, CodeInvalidTaint, fmt.Sprintf("taint %q has no effect", spec)
+		}
+		for _, prev := range taints {
+			if prev.Matches(t) {
+				return nil, nil, CodeDuplicateTaint, fmt.Sprintf("taints %q and %q share key and effect", prev.String(), t.String())
+			}
+		}
+		taints = append(taints, t)
+	}
+	return taints, removed, "", ""
+}
+
+// kubeletParseTaint is the kubelet's parseTaint: key, key:Effect or
+// key=value:Effect, exactly one ':' and at most one '=' when there is an
+// effect, and Kubernetes' key, value and effect rules.
+func kubeletParseTaint(spec string) (Taint, error) {
+	var t Taint
+	parts := strings.Split(spec, ":")
+	switch len(parts) {
+	case 1:
+		t.Key = parts[0]
+	case 2:
+		t.Effect = Effect(parts[1])
+		if !t.Effect.valid() {
+			return Taint{}, fmt.Errorf("taint %q: effect %q is not NoSchedule, PreferNoSchedule or NoExecute", spec, parts[1])
+		}
+		kv := strings.Split(parts[0], "=")
+		if len(kv) > 2 {
+			return Taint{}, fmt.Errorf("taint %q has more than one '='", spec)
+		}
+		t.Key = kv[0]
+		if len(kv) == 2 {
+			t.Value = kv[1]
+			if err := validation.LabelValue(t.Value); err != nil {
+				return Taint{}, fmt.Errorf("taint %q: value %q: %v", spec, t.Value, err)
+			}
+		}
+	default:
+		return Taint{}, fmt.Errorf("taint %q has more than one ':'", spec)
+	}
+	if err := validation.QualifiedName(t.Key); err != nil {
+		return Taint{}, fmt.Errorf("taint %q: key %q: %v", spec, t.Key, err)
+	}
+	return t, nil
+}
+
+// configTaints checks taints from a kubelet config (nodeadm's
+// registerWithTaints, Bottlerocket's node-taints) the way the API server
+// checks a new Node: valid key, value and effect, unique by key and effect.
+// It returns false, after reporting, when the node would be refused.
+func (l *linter) configTaints(taints []Taint, line int, where string) bool {
+	ok := true
+	for i, t := range taints {
+		if err := t.check(); err != nil {
+			l.add(CodeInvalidTaint, line, "fix or remove the taint", "%s: %v; the API server refuses the node", where, err)
+			ok = false
+			continue
+		}
+		for _, prev := range taints[:i] {
+			if prev.Matches(t) {
+				l.add(CodeDuplicateTaint, line, "keep one of them", "%s: taints %q and %q share key and effect; the API server refuses the node", where, prev.String(), t.String())
+				ok = false
+			}
+		}
+	}
+	return ok
+}

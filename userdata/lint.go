@@ -1,0 +1,225 @@
+package userdata
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// maxDecompressed bounds gzip'd userData, so that a small input cannot
+// expand without limit.
+const maxDecompressed = 1 << 20
+
+// Lint reads userData the way the family's boot agents do and reports the
+// taints the kubelet will actually register and every problem on the way.
+// userData may be raw or base64 (as EC2 returns it), and may be gzip'd (as
+// cloud-init and nodeadm accept). required are the taints the controller
+// requires, matched by key and effect; nil means [UnregisteredTaint], a
+// non-nil empty slice means none.
+//
+// Lint returns an error only for an unknown family, invalid required
+// taints, or gzip data it cannot decompress. Everything else, including
+// userData that is not what the family expects, is a [Problem]. The rules
+// it follows are described in the package documentation.
+func Lint(family Family, userData []byte, required []Taint) (Report, error) {
+	if !family.valid() {
+		return Report{}, fmt.Errorf("userdata: cannot lint for %v; use AL2, AL2023, Bottlerocket, Windows or Custom", family)
+	}
+	required = requiredOrDefault(required)
+	if err := validateTaintList("required taints", required); err != nil {
+		return Report{}, err
+	}
+	text, rawSize, err := decodeUserData(userData)
+	if err != nil {
+		return Report{}, err
+	}
+	l := &linter{required: required}
+	if rawSize > MaxSize {
+		l.add(CodeTooLarge, 0, "shorten the custom part of the userData",
+			"the userData is %d bytes; EC2 accepts at most %d bytes before base64", rawSize, MaxSize)
+	}
+	if family == Custom {
+		family = detectFamily(text)
+	}
+	var b boot
+	switch family {
+	case AL2:
+		b = l.lintCloudInit(text)
+	case AL2023:
+		b = l.lintNodeadm(text)
+	case Bottlerocket:
+		b = l.lintBottlerocket(text)
+	case Windows:
+		b = l.lintWindows(text)
+	}
+	return l.finish(b), nil
+}
+
+// decodeUserData undoes base64 and gzip. rawSize is the size EC2 counts:
+// after base64, before gzip.
+func decodeUserData(in []byte) (text []byte, rawSize int, err error) {
+	raw := in
+	if decoded, ok := decodeBase64Text(in); ok {
+		raw = decoded
+	}
+	text = raw
+	if len(raw) >= 2 && raw[0] == 0x1f && raw[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(raw))
+		if err != nil {
+			return nil, 0, fmt.Errorf("userdata: userData looks gzip-compressed but is not: %v", err)
+		}
+		text, err = io.ReadAll(io.LimitReader(zr, maxDecompressed+1))
+		if err != nil {
+			return nil, 0, fmt.Errorf("userdata: cannot decompress gzip userData: %v", err)
+		}
+		if len(text) > maxDecompressed {
+			return nil, 0, fmt.Errorf("userdata: gzip userData expands beyond %d bytes; it cannot be real userData", maxDecompressed)
+		}
+	}
+	return text, len(raw), nil
+}
+
+// decodeBase64Text treats in as base64 only if it is nothing but the
+// base64 alphabet and whitespace, decodes, and decodes to text or gzip.
+// Real userData always contains a character outside the alphabet (a space,
+// '#', ':' or '<'), so it is never mistaken for base64.
+func decodeBase64Text(in []byte) ([]byte, bool) {
+	clean := make([]byte, 0, len(in))
+	for _, c := range in {
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+		case isAlnum(c) || c == '+' || c == '/' || c == '=':
+			clean = append(clean, c)
+		default:
+			return nil, false
+		}
+	}
+	if len(clean) == 0 || len(clean)%4 != 0 {
+		return nil, false
+	}
+	out, err := base64.StdEncoding.DecodeString(string(clean))
+	if err != nil {
+		return nil, false
+	}
+	if len(out) >= 2 && out[0] == 0x1f && out[1] == 0x8b {
+		return out, true
+	}
+	if !isText(out) {
+		return nil, false
+	}
+	return out, true
+}
+
+func isText(b []byte) bool {
+	if !utf8Valid(b) {
+		return false
+	}
+	for _, c := range b {
+		if c < 0x20 && c != '\n' && c != '\r' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// detectFamily guesses the boot agent of Custom userData from its shape.
+func detectFamily(text []byte) Family {
+	trimmed := bytes.TrimLeft(text, " \t\r\n")
+	switch {
+	case bytes.Contains(bytes.ToLower(text), []byte("<powershell>")):
+		return Windows
+	case looksMIME(text):
+		if bytes.Contains(bytes.ToLower(text), []byte("application/node.eks.aws")) {
+			return AL2023
+		}
+		return AL2
+	case bytes.HasPrefix(trimmed, []byte("#!")) || bytes.HasPrefix(trimmed, []byte("#cloud")):
+		return AL2
+	}
+	if nc, ok := decodeNodeConfig(text); ok && nc != nil {
+		return AL2023
+	}
+	if isBottlerocketTOML(text) {
+		return Bottlerocket
+	}
+	return AL2
+}
+
+// linter collects problems while one Lint call runs. It is not shared.
+type linter struct {
+	required []Taint
+	problems []Problem
+}
+
+func (l *linter) add(code Code, line int, fix, format string, args ...any) {
+	l.problems = append(l.problems, Problem{
+		Code:     code,
+		Severity: code.Severity(),
+		Line:     line,
+		Message:  fmt.Sprintf(format, args...),
+		Fix:      fix,
+	})
+}
+
+// boot is what a family's analysis concludes about the kubelet.
+type boot struct {
+	// registers is true when the boot agent runs and the kubelet starts and
+	// registers the node with taints.
+	registers bool
+	// unresolved is true when the taints cannot be known before boot; a
+	// CodeUnresolved problem says why.
+	unresolved bool
+	taints     []Taint
+	labels     map[string]string
+	// line is where the taint list is, or where it belongs.
+	line int
+	// fix says how to add a taint at that place.
+	fix func(Taint) string
+}
+
+func (l *linter) finish(b boot) Report {
+	r := Report{}
+	if b.registers && !b.unresolved {
+		for _, req := range l.required {
+			if containsMatch(b.taints, req) {
+				continue
+			}
+			fix := ""
+			if b.fix != nil {
+				fix = b.fix(req)
+			}
+			l.add(CodeRequiredTaintMissing, b.line, fix,
+				"required taint %s missing: the kubelet will register the node without it", req.String())
+		}
+		r.Taints = slices.Clone(b.taints)
+		slices.SortFunc(r.Taints, compareTaints)
+		if len(b.labels) > 0 {
+			r.Labels = b.labels
+		}
+	}
+	r.Problems = l.problems
+	return r
+}
+
+// lineAt returns the 1-based line number of byte offset off in src.
+func lineAt(src []byte, off int) int {
+	return bytes.Count(src[:min(off, len(src))], []byte("\n")) + 1
+}
+
+// taintFlagFix suggests the kubelet flag that would register the given
+// taints plus t.
+func taintListWith(taints []Taint, t Taint) string {
+	return FormatTaints(append(slices.Clone(taints), t))
+}
+
+func quoteList(items []string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}

@@ -1,0 +1,126 @@
+package userdata
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// isBottlerocketTOML reports whether text is TOML with a settings table.
+func isBottlerocketTOML(text []byte) bool {
+	var doc map[string]any
+	if toml.Unmarshal(text, &doc) != nil {
+		return false
+	}
+	_, ok := doc["settings"].(map[string]any)
+	return ok
+}
+
+// lintBottlerocket reads Bottlerocket's TOML settings:
+// settings.kubernetes.node-taints maps a key to a list of "value:Effect"
+// strings (one string is accepted too), node-labels maps keys to values.
+func (l *linter) lintBottlerocket(text []byte) boot {
+	var doc map[string]any
+	if err := toml.Unmarshal(text, &doc); err != nil {
+		line := 0
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			line, _ = de.Position()
+		}
+		l.add(CodeSyntax, line, "fix the TOML", "Bottlerocket cannot parse the settings TOML (%v), so the node never joins", err)
+		return boot{}
+	}
+	settings, _ := doc["settings"].(map[string]any)
+	kube, _ := settings["kubernetes"].(map[string]any)
+	var missing []string
+	for _, k := range []string{"cluster-name", "api-server"} {
+		if s, _ := kube[k].(string); s == "" {
+			missing = append(missing, "settings.kubernetes."+k)
+		}
+	}
+	if len(missing) > 0 {
+		l.add(CodeIncompleteConfig, 0, "set "+strings.Join(missing, " and "),
+			"the settings lack %s, so the kubelet never starts", strings.Join(missing, " and "))
+		return boot{}
+	}
+	taintLine := tomlLine(text, "node-taints")
+	var taints []Taint
+	if raw, ok := kube["node-taints"]; ok {
+		table, ok := raw.(map[string]any)
+		if !ok {
+			l.add(CodeInvalidTaint, taintLine, "write [settings.kubernetes.node-taints] with 'key' = ['value:Effect']",
+				"settings.kubernetes.node-taints is not a table, so Bottlerocket rejects the settings")
+			return boot{}
+		}
+		for _, key := range sortedKeys(table) {
+			var entries []string
+			switch v := table[key].(type) {
+			case string:
+				entries = []string{v}
+			case []any:
+				for _, e := range v {
+					s, ok := e.(string)
+					if !ok {
+						l.add(CodeInvalidTaint, taintLine, "write each taint as a 'value:Effect' string",
+							"node-taints.%q has an entry that is not a string, so Bottlerocket rejects the settings", key)
+						return boot{}
+					}
+					entries = append(entries, s)
+				}
+			default:
+				l.add(CodeInvalidTaint, taintLine, "write the taints as ['value:Effect']",
+					"node-taints.%q is neither a string nor a list, so Bottlerocket rejects the settings", key)
+				return boot{}
+			}
+			for _, e := range entries {
+				value, effect, found := strings.Cut(e, ":")
+				if !found || strings.Contains(effect, ":") {
+					l.add(CodeInvalidTaint, taintLine, "write it as 'value:Effect' (':Effect' when there is no value)",
+						"node-taints.%q entry %q is not value:Effect, so Bottlerocket rejects the settings", key, e)
+					return boot{}
+				}
+				taints = append(taints, Taint{Key: key, Value: value, Effect: Effect(effect)})
+			}
+		}
+	}
+	if !l.configTaints(taints, taintLine, "settings.kubernetes.node-taints") {
+		return boot{}
+	}
+	labels := map[string]string{}
+	if raw, ok := kube["node-labels"]; ok {
+		table, ok := raw.(map[string]any)
+		if !ok {
+			l.add(CodeInvalidLabel, tomlLine(text, "node-labels"), "write [settings.kubernetes.node-labels] with 'key' = 'value'",
+				"settings.kubernetes.node-labels is not a table, so Bottlerocket rejects the settings")
+			return boot{}
+		}
+		for k, v := range table {
+			s, ok := v.(string)
+			if !ok {
+				l.add(CodeInvalidLabel, tomlLine(text, "node-labels"), "quote the label value",
+					"node-labels.%q is not a string, so Bottlerocket rejects the settings", k)
+				return boot{}
+			}
+			labels[k] = s
+		}
+	}
+	if !l.checkLabels(labels, tomlLine(text, "node-labels")) {
+		return boot{}
+	}
+	b := boot{registers: true, taints: taints, labels: labels, line: taintLine}
+	b.fix = func(t Taint) string {
+		return "add '" + t.Key + "' = ['" + t.Value + ":" + string(t.Effect) + "'] to [settings.kubernetes.node-taints]"
+	}
+	return b
+}
+
+// tomlLine finds the first line mentioning s; 0 if none.
+func tomlLine(text []byte, s string) int {
+	i := bytes.Index(text, []byte(s))
+	if i < 0 {
+		return 0
+	}
+	return lineAt(text, i)
+}

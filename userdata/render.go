@@ -1,0 +1,497 @@
+package userdata
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+	"sigs.k8s.io/yaml"
+)
+
+// Render writes the userData (raw, not base64) that makes a node of the
+// given family join the cluster with cfg's taints and labels. It validates
+// every field first and returns an error naming the field and the fix;
+// nothing is escaped creatively: input that cannot be represented safely
+// is an error. The effective taints are cfg.Taints, then
+// cfg.StartupTaints, then each required taint that no earlier taint
+// matches by key and effect. The output is deterministic and at most
+// [MaxSize] bytes. The formats are described in the package documentation.
+//
+// For [Custom], cfg.CustomUserData is returned unchanged after [Lint]
+// checks that the kubelet will register every effective taint; when Lint
+// finds an error-severity problem, Render returns a [*LintError] with the
+// report. The other fields are not used for Custom.
+func Render(family Family, cfg Config) ([]byte, error) {
+	if !family.valid() {
+		return nil, fmt.Errorf("userdata: cannot render for %v; use AL2, AL2023, Bottlerocket, Windows or Custom", family)
+	}
+	if family == Custom {
+		return renderCustom(cfg)
+	}
+	p, err := newPlan(family, cfg)
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	switch family {
+	case AL2:
+		out, err = p.renderAL2()
+	case AL2023:
+		out, err = p.renderAL2023()
+	case Bottlerocket:
+		out, err = p.renderBottlerocket()
+	case Windows:
+		out, err = p.renderWindows()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(out) > MaxSize {
+		return nil, fmt.Errorf("userdata: the %v userData is %d bytes; EC2 accepts at most %d bytes before base64, so shorten Config.CustomUserData (or the labels and taints)", family, len(out), MaxSize)
+	}
+	return out, nil
+}
+
+func renderCustom(cfg Config) ([]byte, error) {
+	if len(bytes.TrimSpace(cfg.CustomUserData)) == 0 {
+		return nil, fmt.Errorf("userdata: Config.CustomUserData is empty; the Custom family passes it through, so it must hold the whole userData")
+	}
+	taints, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, requiredOrDefault(cfg.RequiredTaints))
+	if err != nil {
+		return nil, err
+	}
+	report, err := Lint(Custom, cfg.CustomUserData, append([]Taint{}, taints...))
+	if err != nil {
+		return nil, err
+	}
+	if report.HasErrors() {
+		return nil, &LintError{Report: report}
+	}
+	return slices.Clone(cfg.CustomUserData), nil
+}
+
+// kubeletFlags are the kubelet flags AL2 and Windows pass: the labels,
+// exactly one --register-with-taints, and --max-pods. Validation already
+// limits labels and taints to characters that need no quoting anywhere on
+// their way to the kubelet; this checks it again, since a quote, a
+// backslash, a newline, a '%' or whitespace inside a flag would be
+// rewritten by systemd or split the flag.
+func (p *plan) kubeletFlags() ([]string, error) {
+	var flags []string
+	if len(p.cfg.Labels) > 0 {
+		flags = append(flags, "--node-labels="+formatLabels(p.cfg.Labels))
+	}
+	if len(p.taints) > 0 {
+		flags = append(flags, "--register-with-taints="+FormatTaints(p.taints))
+	}
+	if p.cfg.MaxPods > 0 {
+		flags = append(flags, "--max-pods="+strconv.Itoa(int(p.cfg.MaxPods)))
+	}
+	for _, f := range flags {
+		if strings.ContainsAny(f, "'\"\\%` \t\r\n") {
+			return nil, fmt.Errorf("userdata: kubelet flag %q contains a character that cannot reach the kubelet unchanged", f)
+		}
+	}
+	return flags, nil
+}
+
+// renderAL2 writes a MIME multipart document: the custom parts, then a
+// script calling bootstrap.sh with every argument single-quoted and every
+// option and value as separate words.
+func (p *plan) renderAL2() ([]byte, error) {
+	flags, err := p.kubeletFlags()
+	if err != nil {
+		return nil, err
+	}
+	lines := [][]string{{"/etc/eks/bootstrap.sh", p.cfg.ClusterName},
+		{"--apiserver-endpoint", p.cfg.APIServerEndpoint},
+		{"--b64-cluster-ca", p.cfg.CABundle}}
+	if p.ipv6 {
+		lines = append(lines, []string{"--ip-family", "ipv6"})
+	}
+	switch {
+	case len(p.dns) > 0:
+		lines = append(lines, []string{"--dns-cluster-ip", strings.Join(p.cfg.ClusterDNS, ",")})
+	case p.cidr.IsValid() && p.cidr.Addr().Is6():
+		lines = append(lines, []string{"--service-ipv6-cidr", p.cfg.ClusterCIDR})
+	}
+	if p.cfg.MaxPods > 0 {
+		lines = append(lines, []string{"--use-max-pods", "false"})
+	}
+	if len(flags) > 0 {
+		lines = append(lines, []string{"--kubelet-extra-args", strings.Join(flags, " ")})
+	}
+	var script strings.Builder
+	script.WriteString("#!/bin/bash -xe\n")
+	script.WriteString("exec > >(tee /var/log/user-data.log | logger -t user-data -s 2>/dev/console) 2>&1\n")
+	for i, words := range lines {
+		if i > 0 {
+			script.WriteString(" \\\n  ")
+		}
+		for j, w := range words {
+			q, err := shellQuote(w)
+			if err != nil {
+				return nil, fmt.Errorf("userdata: bootstrap.sh argument %s", err)
+			}
+			if j > 0 {
+				script.WriteByte(' ')
+			}
+			script.WriteString(q)
+		}
+	}
+	script.WriteByte('\n')
+	parts, err := p.cloudInitCustomParts(AL2)
+	if err != nil {
+		return nil, err
+	}
+	parts = append(parts, append([]byte("Content-Type: text/x-shellscript; charset=\"us-ascii\"\n\n"), script.String()...))
+	return writeMultipart(parts)
+}
+
+// nodeConfig mirrors the fields of nodeadm's node.eks.aws/v1alpha1
+// NodeConfig that Render sets.
+type nodeConfig struct {
+	APIVersion string         `json:"apiVersion"`
+	Kind       string         `json:"kind"`
+	Spec       nodeConfigSpec `json:"spec"`
+}
+
+type nodeConfigSpec struct {
+	Cluster nodeConfigCluster `json:"cluster"`
+	Kubelet nodeConfigKubelet `json:"kubelet"`
+}
+
+type nodeConfigCluster struct {
+	Name                 string `json:"name"`
+	APIServerEndpoint    string `json:"apiServerEndpoint"`
+	CertificateAuthority string `json:"certificateAuthority"`
+	CIDR                 string `json:"cidr"`
+}
+
+type nodeConfigKubelet struct {
+	Config map[string]any `json:"config,omitempty"`
+	Flags  []string       `json:"flags,omitempty"`
+}
+
+type nodeConfigTaint struct {
+	Key    string `json:"key"`
+	Value  string `json:"value,omitempty"`
+	Effect string `json:"effect"`
+}
+
+// renderAL2023 writes a MIME multipart document: the custom parts, then a
+// NodeConfig with the taints in kubelet.config.registerWithTaints and the
+// labels as the only kubelet flag.
+func (p *plan) renderAL2023() ([]byte, error) {
+	nc := nodeConfig{
+		APIVersion: "node.eks.aws/v1alpha1",
+		Kind:       "NodeConfig",
+		Spec: nodeConfigSpec{
+			Cluster: nodeConfigCluster{
+				Name:                 p.cfg.ClusterName,
+				APIServerEndpoint:    p.cfg.APIServerEndpoint,
+				CertificateAuthority: p.cfg.CABundle,
+				CIDR:                 p.cfg.ClusterCIDR,
+			},
+		},
+	}
+	config := map[string]any{}
+	if len(p.taints) > 0 {
+		taints := make([]nodeConfigTaint, len(p.taints))
+		for i, t := range p.taints {
+			taints[i] = nodeConfigTaint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)}
+		}
+		config["registerWithTaints"] = taints
+	}
+	if len(p.cfg.ClusterDNS) > 0 {
+		config["clusterDNS"] = p.cfg.ClusterDNS
+	}
+	if p.cfg.MaxPods > 0 {
+		config["maxPods"] = p.cfg.MaxPods
+	}
+	if len(config) > 0 {
+		nc.Spec.Kubelet.Config = config
+	}
+	if len(p.cfg.Labels) > 0 {
+		nc.Spec.Kubelet.Flags = []string{"--node-labels=" + formatLabels(p.cfg.Labels)}
+	}
+	doc, err := yaml.Marshal(nc)
+	if err != nil {
+		return nil, fmt.Errorf("userdata: encoding the NodeConfig: %v", err)
+	}
+	parts, err := p.cloudInitCustomParts(AL2023)
+	if err != nil {
+		return nil, err
+	}
+	parts = append(parts, append([]byte("Content-Type: "+nodeConfigMediaType+"\n\n"), doc...))
+	return writeMultipart(parts)
+}
+
+// cloudInitCustomParts turns the custom user data into MIME parts for AL2
+// or AL2023: a MIME document's parts are copied as written; otherwise the
+// content decides the part's type as cloud-init would (#!, #cloud-config,
+// #cloud-boothook, or for AL2023 a NodeConfig). Each part is then checked:
+// scripts must be executable, must not call bootstrap.sh (the call Render
+// adds must be the only one), and NodeConfigs must decode and must not set
+// the kubelet flag --register-with-taints, which would override the
+// taints.
+func (p *plan) cloudInitCustomParts(f Family) ([][]byte, error) {
+	c := p.custom
+	if len(bytes.TrimSpace(c)) == 0 {
+		return nil, nil
+	}
+	var parts [][]byte
+	if looksMIME(c) || startsWithMIMEHeader(c) {
+		raws, err := topLevelParts(c)
+		if err != nil {
+			return nil, fmt.Errorf("userdata: Config.CustomUserData looks like MIME but cannot be read: %v; pass a well-formed multipart document or a plain script", err)
+		}
+		for _, r := range raws {
+			parts = append(parts, r.data)
+		}
+	} else {
+		var mediaType string
+		switch {
+		case f == AL2023 && isNodeConfig(c):
+			mediaType = nodeConfigMediaType
+		case bytes.HasPrefix(c, []byte("#!")):
+			mediaType = `text/x-shellscript; charset="us-ascii"`
+		case bytes.HasPrefix(c, []byte("#cloud-config")):
+			mediaType = `text/cloud-config; charset="us-ascii"`
+		case bytes.HasPrefix(c, []byte("#cloud-boothook")):
+			mediaType = `text/cloud-boothook; charset="us-ascii"`
+		default:
+			what := "a script starting with #! or #cloud-config, or a MIME document"
+			if f == AL2023 {
+				what = "a NodeConfig, a script starting with #! or #cloud-config, or a MIME document"
+			}
+			return nil, fmt.Errorf("userdata: Config.CustomUserData is neither %s; cloud-init would ignore it", what)
+		}
+		parts = append(parts, append([]byte("Content-Type: "+mediaType+"\n\n"), c...))
+	}
+	if err := p.checkCustomParts(f, parts); err != nil {
+		return nil, err
+	}
+	return parts, nil
+}
+
+func isNodeConfig(b []byte) bool {
+	d, ok := decodeNodeConfig(b)
+	return ok && d != nil
+}
+
+func (p *plan) checkCustomParts(f Family, parts [][]byte) error {
+	for i, raw := range parts {
+		leaves, err := parseMessage(raw, 1, 0)
+		if err != nil {
+			return fmt.Errorf("userdata: Config.CustomUserData part %d: %v", i+1, err)
+		}
+		for _, leaf := range leaves {
+			l := &linter{}
+			if f == AL2023 && leaf.mediaType == nodeConfigMediaType {
+				body := leaf.body
+				if decoded, ok := decodeBase64Text(body); ok {
+					body = decoded
+				}
+				d, ok := l.nodeConfigPart(body, leaf.line)
+				if !ok {
+					return customProblem(i, l.problems[0])
+				}
+				for _, fl := range d.flags {
+					if strings.Contains(strings.ReplaceAll(fl, "_", "-"), "register-with-taints") {
+						return fmt.Errorf("userdata: Config.CustomUserData part %d: its NodeConfig sets the kubelet flag %q, which overrides the registerWithTaints Render writes (aws/karpenter-provider-aws#7486); remove it and put the taints in Config.Taints", i+1, fl)
+					}
+				}
+				if len(p.taints) == 0 && !isEmptyValue(d.config["registerWithTaints"]) {
+					return fmt.Errorf("userdata: Config.CustomUserData part %d: its NodeConfig sets registerWithTaints, which Render cannot clear when there are no taints; put the taints in Config.Taints", i+1)
+				}
+				continue
+			}
+			s := l.scriptPart(leaf.mediaType, leaf.body, leaf.line)
+			if len(l.problems) > 0 {
+				return customProblem(i, l.problems[0])
+			}
+			if s == nil || f != AL2 {
+				continue
+			}
+			calls := l.scriptCalls(s)
+			if len(l.problems) > 0 {
+				return customProblem(i, l.problems[0])
+			}
+			if len(calls) > 0 {
+				return fmt.Errorf("userdata: Config.CustomUserData part %d calls bootstrap.sh on line %d; Render adds the bootstrap.sh call, and a second one would register the node untainted before it, so remove the call and put kubelet settings in Config", i+1, s.absLine(calls[0].call.line))
+			}
+		}
+	}
+	return nil
+}
+
+func customProblem(part int, p Problem) error {
+	where := ""
+	if p.Line > 0 {
+		where = fmt.Sprintf(" line %d", p.Line)
+	}
+	fix := ""
+	if p.Fix != "" {
+		fix = "; fix: " + p.Fix
+	}
+	return fmt.Errorf("userdata: Config.CustomUserData part %d%s: %s%s", part+1, where, p.Message, fix)
+}
+
+// renderBottlerocket writes TOML settings: the custom settings with the
+// cluster fields set, node-labels merged (Render's win), and node-taints
+// replaced by the effective taints.
+func (p *plan) renderBottlerocket() ([]byte, error) {
+	doc := map[string]any{}
+	if len(bytes.TrimSpace(p.custom)) > 0 {
+		if err := toml.Unmarshal(p.custom, &doc); err != nil {
+			return nil, fmt.Errorf("userdata: Config.CustomUserData is not valid TOML: %v; Bottlerocket user data is TOML settings", err)
+		}
+	}
+	settings, err := subTable(doc, "settings")
+	if err != nil {
+		return nil, err
+	}
+	kube, err := subTable(settings, "kubernetes")
+	if err != nil {
+		return nil, err
+	}
+	kube["cluster-name"] = p.cfg.ClusterName
+	kube["api-server"] = p.cfg.APIServerEndpoint
+	kube["cluster-certificate"] = p.cfg.CABundle
+	switch len(p.cfg.ClusterDNS) {
+	case 0:
+	case 1:
+		kube["cluster-dns-ip"] = p.cfg.ClusterDNS[0]
+	default:
+		kube["cluster-dns-ip"] = slices.Clone(p.cfg.ClusterDNS)
+	}
+	if p.cfg.MaxPods > 0 {
+		kube["max-pods"] = int64(p.cfg.MaxPods)
+	}
+	labels := map[string]any{}
+	if raw, ok := kube["node-labels"]; ok {
+		custom, ok := raw.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("userdata: Config.CustomUserData: settings.kubernetes.node-labels is not a table; write [settings.kubernetes.node-labels] with 'key' = 'value'")
+		}
+		for _, k := range sortedKeys(custom) {
+			v, ok := custom[k].(string)
+			if !ok {
+				return nil, fmt.Errorf("userdata: Config.CustomUserData: node-labels %q is not a string; quote it", k)
+			}
+			if err := checkLabel(k, v); err != nil {
+				return nil, fmt.Errorf("userdata: Config.CustomUserData: node-labels: %v", err)
+			}
+			labels[k] = v
+		}
+	}
+	for k, v := range p.cfg.Labels {
+		labels[k] = v
+	}
+	delete(kube, "node-labels")
+	if len(labels) > 0 {
+		kube["node-labels"] = labels
+	}
+	delete(kube, "node-taints")
+	if len(p.taints) > 0 {
+		taints := map[string]any{}
+		for _, t := range p.taints {
+			list, _ := taints[t.Key].([]string)
+			taints[t.Key] = append(list, t.Value+":"+string(t.Effect))
+		}
+		kube["node-taints"] = taints
+	}
+	out, err := toml.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("userdata: encoding the Bottlerocket settings: %v", err)
+	}
+	return out, nil
+}
+
+// subTable returns parent[key] as a table, creating it when absent.
+func subTable(parent map[string]any, key string) (map[string]any, error) {
+	raw, ok := parent[key]
+	if !ok {
+		t := map[string]any{}
+		parent[key] = t
+		return t, nil
+	}
+	t, ok := raw.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("userdata: Config.CustomUserData: %q is not a table; Bottlerocket settings live under [settings.kubernetes] and similar tables", key)
+	}
+	return t, nil
+}
+
+// renderWindows writes a <powershell> block: the custom PowerShell, then
+// the Start-EKSBootstrap.ps1 call with every argument a verbatim string.
+func (p *plan) renderWindows() ([]byte, error) {
+	flags, err := p.kubeletFlags()
+	if err != nil {
+		return nil, err
+	}
+	args := [][2]string{
+		{"-EKSClusterName", p.cfg.ClusterName},
+		{"-APIServerEndpoint", p.cfg.APIServerEndpoint},
+		{"-Base64ClusterCA", p.cfg.CABundle},
+	}
+	if len(flags) > 0 {
+		args = append(args, [2]string{"-KubeletExtraArgs", strings.Join(flags, " ")})
+	}
+	if len(p.cfg.ClusterDNS) > 0 {
+		args = append(args, [2]string{"-DNSClusterIP", p.cfg.ClusterDNS[0]})
+	}
+	if err := checkCustomPowerShell(p.custom); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteString("<powershell>\n")
+	if len(bytes.TrimSpace(p.custom)) > 0 {
+		b.Write(p.custom)
+		if !bytes.HasSuffix(p.custom, []byte("\n")) {
+			b.WriteByte('\n')
+		}
+	}
+	b.WriteString(`[string]$EKSBootstrapScriptFile = "$env:ProgramFiles\Amazon\EKS\Start-EKSBootstrap.ps1"` + "\n")
+	b.WriteString("& $EKSBootstrapScriptFile")
+	for _, a := range args {
+		q, err := psQuote(a[1])
+		if err != nil {
+			return nil, fmt.Errorf("userdata: Start-EKSBootstrap.ps1 %s: %s", a[0], err)
+		}
+		b.WriteString(" " + a[0] + " " + q)
+	}
+	b.WriteString("\n</powershell>\n")
+	return b.Bytes(), nil
+}
+
+// checkCustomPowerShell makes sure custom PowerShell cannot change the
+// bootstrap call that follows it: no <powershell> tags, nothing left open
+// (a string, comment, bracket or line continuation would swallow the
+// call), no top-level exit before it, and no bootstrap call of its own.
+func checkCustomPowerShell(custom []byte) error {
+	if len(bytes.TrimSpace(custom)) == 0 {
+		return nil
+	}
+	lower := bytes.ToLower(custom)
+	if bytes.Contains(lower, []byte("</powershell>")) || bytes.Contains(lower, []byte("<powershell>")) {
+		return fmt.Errorf("userdata: Config.CustomUserData contains a <powershell> tag; pass the PowerShell without the tags, Render adds them")
+	}
+	toks, err := lexPowerShell(string(custom))
+	if err != nil {
+		return fmt.Errorf("userdata: Config.CustomUserData is not complete PowerShell (%v); anything left open would swallow the bootstrap call that follows it", err)
+	}
+	w := &psWalker{vars: map[string]psToken{}}
+	w.walk(toks)
+	if len(w.calls) > 0 {
+		return fmt.Errorf("userdata: Config.CustomUserData calls Start-EKSBootstrap.ps1 on line %d; Render adds that call, and a second one registers the node with the wrong taints, so remove it", w.calls[0].line)
+	}
+	if w.stopped {
+		return fmt.Errorf("userdata: Config.CustomUserData stops the script on line %d (exit, return, throw or break), so the bootstrap call after it would never run", w.stopAt)
+	}
+	return nil
+}
