@@ -1,0 +1,64 @@
+package userdata
+
+import (
+	"encoding/base64"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// testCA is a syntactically valid CABundle: base64 of a PEM certificate
+// block (the DER inside is not a real certificate; Render does not parse it).
+func testCA() string {
+	return base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUEc2lMA==\n-----END CERTIFICATE-----\n"))
+}
+
+func baseConfig() Config {
+	return Config{
+		ClusterName:       "my-cluster",
+		APIServerEndpoint: "https://ABCDEF0123456789.gr7.us-west-2.eks.amazonaws.com",
+		CABundle:          testCA(),
+		ClusterCIDR:       "10.100.0.0/16",
+	}
+}
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+func mustLint(t *testing.T, f Family, data []byte, required []Taint) Report {
+	t.Helper()
+	r, err := Lint(f, data, required)
+	if err != nil {
+		t.Fatalf("Lint(%v) error: %v", f, err)
+	}
+	return r
+}
+
+func codes(r Report) []Code {
+	var out []Code
+	for _, p := range r.Problems {
+		out = append(out, p.Code)
+	}
+	return out
+}
