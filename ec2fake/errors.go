@@ -1,0 +1,85 @@
+package ec2fake
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+)
+
+// EC2 error codes returned by the fake. Callers classify errors the way they
+// do with the real service: errors.As(err, &apiErr) with a smithy.APIError,
+// then apiErr.ErrorCode().
+const (
+	CodeInvalidParameterValue       = "InvalidParameterValue"
+	CodeInvalidParameterCombination = "InvalidParameterCombination"
+	CodeInvalidAMIIDMalformed       = "InvalidAMIID.Malformed"
+	CodeInvalidAMIIDNotFound        = "InvalidAMIID.NotFound"
+	CodeInvalidUserIDMalformed      = "InvalidUserID.Malformed"
+	CodeInvalidInstanceType         = "InvalidInstanceType"
+	CodeFilterLimitExceeded         = "FilterLimitExceeded"
+	CodeDryRunOperation             = "DryRunOperation"
+	CodeRequestLimitExceeded        = "RequestLimitExceeded"
+	CodeInvalidAction               = "InvalidAction"
+	CodeUnknownParameter            = "UnknownParameter"
+	CodeMalformedQueryString        = "MalformedQueryString"
+	CodeInternalError               = "InternalError"
+
+	// CodeUnsupported marks a real EC2 filter or parameter the fake does
+	// not implement. EC2 itself would accept the request, so the message
+	// says so; this never stands in for "invalid".
+	CodeUnsupported = "Unsupported"
+)
+
+// ErrNotFound is returned (wrapped) by the mutation methods when the image
+// or instance type they name does not exist.
+var ErrNotFound = errors.New("ec2fake: not found")
+
+// apiError is an EC2 error before it is dressed for a transport: in-process
+// callers get it wrapped like the SDK wraps service errors, HTTP callers get
+// EC2's error XML with the same code and message.
+type apiError struct {
+	code    string
+	message string
+	status  int
+}
+
+func newAPIError(code, format string, args ...any) *apiError {
+	return &apiError{code: code, message: fmt.Sprintf(format, args...), status: http.StatusBadRequest}
+}
+
+// operationError wraps e the way the SDK wraps a service error, so that
+// errors.As finds *smithy.GenericAPIError (as smithy.APIError),
+// *awshttp.ResponseError (request ID) and *smithyhttp.ResponseError (HTTP
+// status), and err.Error() reads like a real SDK error.
+func operationError(op, requestID string, e *apiError) error {
+	return &smithy.OperationError{
+		ServiceID:     "EC2",
+		OperationName: op,
+		Err: &awshttp.ResponseError{
+			ResponseError: &smithyhttp.ResponseError{
+				Response: &smithyhttp.Response{Response: &http.Response{
+					StatusCode: e.status,
+					Status:     fmt.Sprintf("%d %s", e.status, http.StatusText(e.status)),
+					Header:     http.Header{"X-Amzn-Requestid": []string{requestID}},
+				}},
+				Err: &smithy.GenericAPIError{Code: e.code, Message: e.message},
+			},
+			RequestID: requestID,
+		},
+	}
+}
+
+// canceledError is what the SDK returns when the caller's context ends
+// before the response arrives; errors.Is(err, context.Canceled) holds.
+func canceledError(op string, cause error) error {
+	return &smithy.OperationError{
+		ServiceID:     "EC2",
+		OperationName: op,
+		Err:           &aws.RequestCanceledError{Err: cause},
+	}
+}

@@ -1,0 +1,245 @@
+package ec2fake
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"reflect"
+	"strconv"
+	"time"
+
+	smithytime "github.com/aws/smithy-go/time"
+
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+)
+
+// xmlField names the EC2 Query element of one Go field; item is the element
+// of each entry when the field is a list.
+type xmlField struct {
+	goName string
+	elem   string
+	item   string
+}
+
+// xmlEncoder writes SDK structs in the EC2 Query XML the SDK's own
+// deserializers read. Its plans are built once, when the Handler is created,
+// and only read afterwards, so one encoder serves concurrent requests.
+type xmlEncoder struct {
+	plans map[reflect.Type][]fieldPlan
+}
+
+type fieldPlan struct {
+	index int
+	elem  string
+	item  string
+}
+
+var timeType = reflect.TypeOf(time.Time{})
+
+func newXMLEncoder() (*xmlEncoder, error) {
+	e := &xmlEncoder{plans: map[reflect.Type][]fieldPlan{}}
+	for _, t := range []reflect.Type{reflect.TypeOf(ec2types.Image{}), reflect.TypeOf(ec2types.InstanceTypeInfo{})} {
+		if err := e.plan(t); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+// plan records the element of every exported field of struct type t and of
+// the struct types it reaches. A field with no element name is an error:
+// it would silently vanish on the wire.
+func (e *xmlEncoder) plan(t reflect.Type) error {
+	if _, done := e.plans[t]; done || t == timeType {
+		return nil
+	}
+	shape, ok := xmlShapes[t.Name()]
+	if !ok {
+		return fmt.Errorf("ec2fake: no EC2 element names for %s", t)
+	}
+	byName := map[string]xmlField{}
+	for _, f := range shape {
+		byName[f.goName] = f
+	}
+	var plans []fieldPlan
+	e.plans[t] = nil // mark in progress
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if !sf.IsExported() {
+			continue
+		}
+		f, ok := byName[sf.Name]
+		if !ok {
+			return fmt.Errorf("ec2fake: no EC2 element name for %s.%s", t.Name(), sf.Name)
+		}
+		plans = append(plans, fieldPlan{index: i, elem: f.elem, item: f.item})
+		if inner := structBehind(sf.Type); inner != nil {
+			if err := e.plan(inner); err != nil {
+				return err
+			}
+		}
+	}
+	e.plans[t] = plans
+	return nil
+}
+
+// structBehind returns the struct type a field holds, through pointers and
+// slices, or nil for scalars.
+func structBehind(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Struct {
+		return t
+	}
+	return nil
+}
+
+func (e *xmlEncoder) writeStruct(buf *bytes.Buffer, v reflect.Value) {
+	for _, p := range e.plans[v.Type()] {
+		e.writeField(buf, p, v.Field(p.index))
+	}
+}
+
+func (e *xmlEncoder) writeField(buf *bytes.Buffer, p fieldPlan, v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return
+		}
+		e.writeField(buf, p, v.Elem())
+	case reflect.Slice:
+		if v.IsNil() {
+			return
+		}
+		open(buf, p.elem)
+		for i := range v.Len() {
+			open(buf, p.item)
+			e.writeValue(buf, v.Index(i))
+			closeTag(buf, p.item)
+		}
+		closeTag(buf, p.elem)
+	case reflect.String:
+		if v.Len() == 0 && v.Type().Name() != "string" {
+			return // an enum's zero value means the field is absent
+		}
+		open(buf, p.elem)
+		e.writeValue(buf, v)
+		closeTag(buf, p.elem)
+	default:
+		open(buf, p.elem)
+		e.writeValue(buf, v)
+		closeTag(buf, p.elem)
+	}
+}
+
+func (e *xmlEncoder) writeValue(buf *bytes.Buffer, v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			e.writeValue(buf, v.Elem())
+		}
+	case reflect.Struct:
+		if v.Type() == timeType {
+			text(buf, smithytime.FormatDateTime(v.Interface().(time.Time)))
+			return
+		}
+		e.writeStruct(buf, v)
+	case reflect.String:
+		text(buf, v.String())
+	case reflect.Bool:
+		buf.WriteString(strconv.FormatBool(v.Bool()))
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		buf.WriteString(strconv.FormatInt(v.Int(), 10))
+	case reflect.Float32, reflect.Float64:
+		buf.WriteString(strconv.FormatFloat(v.Float(), 'g', -1, 64))
+	}
+}
+
+func open(buf *bytes.Buffer, name string) {
+	buf.WriteByte('<')
+	buf.WriteString(name)
+	buf.WriteByte('>')
+}
+
+func closeTag(buf *bytes.Buffer, name string) {
+	buf.WriteString("</")
+	buf.WriteString(name)
+	buf.WriteByte('>')
+}
+
+func text(buf *bytes.Buffer, s string) {
+	// EscapeText also escapes \t, \n and \r, so they survive the parser's
+	// line-ending normalization.
+	_ = xml.EscapeText(buf, []byte(s))
+}
+
+const xmlHeader = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
+
+const ec2Namespace = "http://ec2.amazonaws.com/doc/2016-11-15/"
+
+func (e *xmlEncoder) imagesResponse(requestID string, images []ec2types.Image, nextToken *string) []byte {
+	var buf bytes.Buffer
+	buf.WriteString(xmlHeader)
+	buf.WriteString(`<DescribeImagesResponse xmlns="` + ec2Namespace + `">`)
+	open(&buf, "requestId")
+	text(&buf, requestID)
+	closeTag(&buf, "requestId")
+	open(&buf, "imagesSet")
+	for i := range images {
+		open(&buf, "item")
+		e.writeStruct(&buf, reflect.ValueOf(&images[i]).Elem())
+		closeTag(&buf, "item")
+	}
+	closeTag(&buf, "imagesSet")
+	if nextToken != nil {
+		open(&buf, "nextToken")
+		text(&buf, *nextToken)
+		closeTag(&buf, "nextToken")
+	}
+	buf.WriteString("</DescribeImagesResponse>")
+	return buf.Bytes()
+}
+
+func (e *xmlEncoder) instanceTypesResponse(requestID string, infos []ec2types.InstanceTypeInfo, nextToken *string) []byte {
+	var buf bytes.Buffer
+	buf.WriteString(xmlHeader)
+	buf.WriteString(`<DescribeInstanceTypesResponse xmlns="` + ec2Namespace + `">`)
+	open(&buf, "requestId")
+	text(&buf, requestID)
+	closeTag(&buf, "requestId")
+	open(&buf, "instanceTypeSet")
+	for i := range infos {
+		open(&buf, "item")
+		e.writeStruct(&buf, reflect.ValueOf(&infos[i]).Elem())
+		closeTag(&buf, "item")
+	}
+	closeTag(&buf, "instanceTypeSet")
+	if nextToken != nil {
+		open(&buf, "nextToken")
+		text(&buf, *nextToken)
+		closeTag(&buf, "nextToken")
+	}
+	buf.WriteString("</DescribeInstanceTypesResponse>")
+	return buf.Bytes()
+}
+
+// errorResponse is EC2's error document, which the SDK parses into a
+// smithy.GenericAPIError with the same code and message.
+func errorResponse(requestID, code, message string) []byte {
+	var buf bytes.Buffer
+	buf.WriteString(xmlHeader)
+	buf.WriteString("<Response><Errors><Error>")
+	open(&buf, "Code")
+	text(&buf, code)
+	closeTag(&buf, "Code")
+	open(&buf, "Message")
+	text(&buf, message)
+	closeTag(&buf, "Message")
+	buf.WriteString("</Error></Errors>")
+	open(&buf, "RequestID")
+	text(&buf, requestID)
+	closeTag(&buf, "RequestID")
+	buf.WriteString("</Response>")
+	return buf.Bytes()
+}
