@@ -74,7 +74,7 @@ type imageQuery struct {
 	includeDeprecated bool
 	includeDisabled   bool
 	publicOnly        bool // ExecutableBy "all": images anyone may launch
-	limit             int // 0: no limit
+	limit             int  // 0: no limit
 	after             string
 	fingerprint       uint64
 	dryRun            bool
