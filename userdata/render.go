@@ -243,14 +243,12 @@ func (p *plan) cloudInitCustomParts(f Family) ([][]byte, error) {
 	if len(bytes.TrimSpace(c)) == 0 {
 		return nil, nil
 	}
-	var parts [][]byte
+	var raws []rawPart
 	if looksMIME(c) || startsWithMIMEHeader(c) {
-		raws, err := topLevelParts(c)
+		var err error
+		raws, err = topLevelParts(c)
 		if err != nil {
 			return nil, fmt.Errorf("userdata: Config.CustomUserData looks like MIME but cannot be read: %v; pass a well-formed multipart document or a plain script", err)
-		}
-		for _, r := range raws {
-			parts = append(parts, r.data)
 		}
 	} else {
 		var mediaType string
@@ -270,10 +268,16 @@ func (p *plan) cloudInitCustomParts(f Family) ([][]byte, error) {
 			}
 			return nil, fmt.Errorf("userdata: Config.CustomUserData is neither %s; cloud-init would ignore it", what)
 		}
-		parts = append(parts, append([]byte("Content-Type: "+mediaType+"\n\n"), c...))
+		// The two header lines are Render's, so the body's first line is
+		// line 1 of the custom data.
+		raws = []rawPart{{data: append([]byte("Content-Type: "+mediaType+"\n\n"), c...), line: -1}}
 	}
-	if err := p.checkCustomParts(f, parts); err != nil {
+	if err := p.checkCustomParts(f, raws); err != nil {
 		return nil, err
+	}
+	parts := make([][]byte, len(raws))
+	for i, r := range raws {
+		parts[i] = r.data
 	}
 	return parts, nil
 }
@@ -283,9 +287,11 @@ func isNodeConfig(b []byte) bool {
 	return ok && d != nil
 }
 
-func (p *plan) checkCustomParts(f Family, parts [][]byte) error {
+// checkCustomParts lints each custom part alone; lines in errors are lines
+// of Config.CustomUserData.
+func (p *plan) checkCustomParts(f Family, parts []rawPart) error {
 	for i, raw := range parts {
-		leaves, err := parseMessage(raw, 1, 0)
+		leaves, err := parseMessage(raw.data, raw.line, 0)
 		if err != nil {
 			return fmt.Errorf("userdata: Config.CustomUserData part %d: %v", i+1, err)
 		}

@@ -1,0 +1,382 @@
+package userdata
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/mail"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/pelletier/go-toml/v2"
+	"sigs.k8s.io/yaml"
+)
+
+func goldenConfig(f Family) Config {
+	cfg := baseConfig()
+	cfg.ClusterDNS = []string{"10.100.0.10"}
+	cfg.Taints = []Taint{{Key: "example.com/dedicated", Value: "gpu", Effect: NoSchedule}}
+	cfg.StartupTaints = []Taint{{Key: "example.com/agent-not-ready", Effect: NoExecute}}
+	cfg.Labels = map[string]string{"karpenter.sh/nodepool": "default", "node.kubernetes.io/lifecycle": "spot", "example.com/team": "ml"}
+	cfg.MaxPods = 110
+	switch f {
+	case AL2:
+		cfg.CustomUserData = []byte("#!/bin/bash\necho 'custom step' > /var/log/custom.log\n")
+	case AL2023:
+		cfg.CustomUserData = []byte("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      imageGCHighThresholdPercent: 85\n")
+	case Bottlerocket:
+		cfg.CustomUserData = []byte("[settings.host-containers.admin]\nenabled = true\n\n[settings.kubernetes.node-labels]\n'example.com/rack' = 'r1'\n\n[settings.kubernetes.node-taints]\n'example.com/dropped' = ['x:NoSchedule']\n")
+	case Windows:
+		cfg.CustomUserData = []byte("Write-Host 'custom step'\n")
+	case Custom:
+		cfg.CustomUserData = []byte("#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster --kubelet-extra-args '--register-with-taints=example.com/dedicated=gpu:NoSchedule,example.com/agent-not-ready:NoExecute,karpenter.sh/unregistered:NoExecute'\n")
+	}
+	return cfg
+}
+
+func TestRenderGolden(t *testing.T) {
+	t.Parallel()
+	for _, f := range []Family{AL2, AL2023, Bottlerocket, Windows, Custom} {
+		cfg := goldenConfig(f)
+		out, err := Render(f, cfg)
+		if err != nil {
+			t.Fatalf("Render(%v): %v", f, err)
+		}
+		golden(t, strings.ToLower(f.String())+".golden", out)
+		again, err := Render(f, cfg)
+		if err != nil || !bytes.Equal(out, again) {
+			t.Errorf("Render(%v) is not deterministic", f)
+		}
+		r := mustLint(t, f, out, cfg.RequiredTaints)
+		if len(r.Problems) > 0 {
+			t.Errorf("Lint(%v, Render(%v)) found problems:\n%s", f, f, r)
+		}
+		want := []Taint{{Key: "example.com/agent-not-ready", Effect: NoExecute}, {Key: "example.com/dedicated", Value: "gpu", Effect: NoSchedule}, UnregisteredTaint()}
+		if diff := cmp.Diff(want, r.Taints); diff != "" {
+			t.Errorf("Lint(%v, Render(%v)).Taints (-want +got):\n%s", f, f, diff)
+		}
+	}
+}
+
+func TestRenderValidation(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		family  Family
+		mutate  func(*Config)
+		wantErr string
+	}{
+		{"no cluster name", AL2, func(c *Config) { c.ClusterName = "" }, "Config.ClusterName is empty"},
+		{"cluster name with a quote", AL2, func(c *Config) { c.ClusterName = "a'b" }, "Config.ClusterName"},
+		{"cluster name too long", AL2, func(c *Config) { c.ClusterName = strings.Repeat("a", 101) }, "Config.ClusterName"},
+		{"http endpoint", AL2, func(c *Config) { c.APIServerEndpoint = "http://x.example.com" }, "Config.APIServerEndpoint"},
+		{"endpoint with comma", AL2, func(c *Config) { c.APIServerEndpoint = "https://x.example.com/a,b" }, `","`},
+		{"endpoint with query", AL2, func(c *Config) { c.APIServerEndpoint = "https://x.example.com/?a=b" }, "Config.APIServerEndpoint"},
+		{"endpoint with user", AL2, func(c *Config) { c.APIServerEndpoint = "https://u@x.example.com" }, "Config.APIServerEndpoint"},
+		{"CA not base64", AL2, func(c *Config) { c.CABundle = "not base64!" }, "Config.CABundle"},
+		{"CA with newline", AL2, func(c *Config) { c.CABundle = testCA()[:8] + "\n" + testCA()[8:] }, "one line"},
+		{"CA not PEM", AL2, func(c *Config) { c.CABundle = "aGVsbG8=" }, "PEM"},
+		{"CA empty", Windows, func(c *Config) { c.CABundle = "" }, "Config.CABundle is empty"},
+		{"CIDR", AL2, func(c *Config) { c.ClusterCIDR = "10.100.0.0" }, "Config.ClusterCIDR"},
+		{"CIDR not canonical", AL2, func(c *Config) { c.ClusterCIDR = "10.100.0.1/16" }, `"10.100.0.0/16"`},
+		{"AL2023 needs CIDR", AL2023, func(c *Config) { c.ClusterCIDR = "" }, "nodeadm"},
+		{"DNS", AL2, func(c *Config) { c.ClusterDNS = []string{"10.100.0.300"} }, "Config.ClusterDNS[0]"},
+		{"DNS with zone", AL2, func(c *Config) { c.ClusterDNS = []string{"fe80::1%eth0"} }, "Config.ClusterDNS[0]"},
+		{"DNS not canonical", AL2, func(c *Config) { c.ClusterDNS = []string{"fd00:0::a"} }, `"fd00::a"`},
+		{"DNS mixed", AL2, func(c *Config) { c.ClusterDNS = []string{"10.0.0.10", "fd00::a"} }, "mixes"},
+		{"DNS vs CIDR", AL2, func(c *Config) { c.ClusterDNS = []string{"fd00::a"} }, "different IP families"},
+		{"Windows one DNS", Windows, func(c *Config) { c.ClusterDNS = []string{"10.0.0.10", "10.0.0.11"} }, "-DNSClusterIP"},
+		{"max pods", AL2, func(c *Config) { c.MaxPods = -1 }, "Config.MaxPods"},
+		{"bad taint", AL2, func(c *Config) { c.Taints = []Taint{{Key: "a", Value: "b c", Effect: NoSchedule}} }, "Config.Taints[0]"},
+		{"bad effect", Bottlerocket, func(c *Config) { c.StartupTaints = []Taint{{Key: "a", Effect: "NoExec"}} }, "Config.StartupTaints[0]"},
+		{"conflicting taints", AL2, func(c *Config) {
+			c.Taints = []Taint{{Key: "a", Value: "1", Effect: NoSchedule}}
+			c.StartupTaints = []Taint{{Key: "a", Value: "2", Effect: NoSchedule}}
+		}, "conflicts"},
+		{"bad required", AL2, func(c *Config) { c.RequiredTaints = []Taint{{Key: "x"}} }, "Config.RequiredTaints[0]"},
+		{"forbidden label", AL2, func(c *Config) { c.Labels = map[string]string{"node-restriction.kubernetes.io/a": "b"} }, "Config.Labels"},
+		{"bad label value", AL2023, func(c *Config) { c.Labels = map[string]string{"a": "b,c=d"} }, "Config.Labels"},
+		{"custom not UTF-8", AL2, func(c *Config) { c.CustomUserData = []byte{0xff, 0xfe} }, "UTF-8"},
+		{"custom NUL", AL2, func(c *Config) { c.CustomUserData = []byte("#!/bin/sh\x00") }, "NUL"},
+		{"zero family", Family(0), func(c *Config) {}, "Family(0)"},
+	}
+	for _, tt := range tests {
+		cfg := baseConfig()
+		tt.mutate(&cfg)
+		out, err := Render(tt.family, cfg)
+		if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.HasPrefix(err.Error(), "userdata: ") {
+			t.Errorf("%s: Render error = %v; want one containing %q", tt.name, err, tt.wantErr)
+		}
+		if out != nil {
+			t.Errorf("%s: Render returned output with an error", tt.name)
+		}
+	}
+}
+
+// TestRenderMIMEWithGoParsers reads Render's multipart output with the
+// parser nodeadm uses (net/mail and mime/multipart) and checks that the
+// custom part comes back byte for byte, before Render's part.
+func TestRenderMIMEWithGoParsers(t *testing.T) {
+	t.Parallel()
+	for _, f := range []Family{AL2, AL2023} {
+		cfg := goldenConfig(f)
+		out, err := Render(f, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg, err := mail.ReadMessage(bytes.NewReader(out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mt, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+		if err != nil || mt != "multipart/mixed" || params["boundary"] == "//" {
+			t.Fatalf("%v: Content-Type %q, %v", f, msg.Header.Get("Content-Type"), err)
+		}
+		mr := multipart.NewReader(msg.Body, params["boundary"])
+		var types []string
+		var bodies [][]byte
+		for {
+			p, err := mr.NextPart()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%v: %v", f, err)
+			}
+			b, _ := io.ReadAll(p)
+			types = append(types, p.Header.Get("Content-Type"))
+			bodies = append(bodies, b)
+		}
+		wantLast := `text/x-shellscript; charset="us-ascii"`
+		if f == AL2023 {
+			wantLast = nodeConfigMediaType
+		}
+		if len(bodies) != 2 || types[1] != wantLast {
+			t.Fatalf("%v: parts %q; want the custom part then %q", f, types, wantLast)
+		}
+		if !bytes.Equal(bodies[0], cfg.CustomUserData) {
+			t.Errorf("%v: custom part = %q; want %q", f, bodies[0], cfg.CustomUserData)
+		}
+	}
+}
+
+func TestRenderCustomMIMECopied(t *testing.T) {
+	t.Parallel()
+	custom := "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"//\"\n\n--//\nContent-Type: text/cloud-config\n\n#cloud-config\npackages: [jq]\n--//\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho --// not a delimiter here\n--//--\n"
+	cfg := baseConfig()
+	cfg.CustomUserData = []byte(custom)
+	out, err := Render(AL2, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := parseMIME(out, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range parts {
+		got = append(got, p.mediaType+"|"+string(p.body))
+	}
+	want := []string{
+		"text/cloud-config|#cloud-config\npackages: [jq]",
+		"text/x-shellscript|#!/bin/bash\necho --// not a delimiter here",
+		"text/x-shellscript|" + string(parts[2].body),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("parts (-want +got):\n%s", diff)
+	}
+	if r := mustLint(t, AL2, out, nil); len(r.Problems) > 0 {
+		t.Errorf("problems:\n%s", r)
+	}
+}
+
+func TestRenderCustomRejected(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		family  Family
+		custom  string
+		wantErr string
+	}{
+		{"AL2 custom calls bootstrap.sh", AL2, "#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster\n", "calls bootstrap.sh on line 2"},
+		{"AL2 custom MIME part calls bootstrap.sh", AL2, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/x-shellscript\n\n#!/bin/sh\nsudo /etc/eks/bootstrap.sh c\n--b--\n", "part 1 calls bootstrap.sh on line 8"},
+		{"AL2 no shebang", AL2, "echo hi\n", "neither"},
+		{"AL2 MIME part without shebang", AL2, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/x-shellscript\n\necho hi\n--b--\n", "Exec format error"},
+		{"AL2 syntax error", AL2, "#!/bin/bash\nif then\n", "syntax"},
+		{"AL2 malformed MIME", AL2, "MIME-Version: 1.0\nContent-Type: multipart/mixed\n\nbody\n", "boundary"},
+		{"AL2023 custom flag overrides taints", AL2023, "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags: [\"--register-with-taints=a:NoSchedule\"]\n", "#7486"},
+		{"AL2023 bad NodeConfig part", AL2023, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: application/node.eks.aws\n\nkind: Pod\n--b--\n", "not a NodeConfig"},
+		{"Bottlerocket bad TOML", Bottlerocket, "[settings\n", "TOML"},
+		{"Bottlerocket settings not a table", Bottlerocket, "settings = 1\n", `"settings" is not a table`},
+		{"Bottlerocket bad custom label", Bottlerocket, "[settings.kubernetes.node-labels]\n'k8s.io/x' = 'y'\n", "node-labels"},
+		{"Windows tags", Windows, "<powershell>Write-Host hi</powershell>", "<powershell> tag"},
+		{"Windows unterminated string", Windows, "Write-Host 'hi\n", "not complete PowerShell"},
+		{"Windows open brace", Windows, "if ($true) {\n", "not complete PowerShell"},
+		{"Windows here-string", Windows, "$x = @'\nabc\n", "not complete PowerShell"},
+		{"Windows continuation", Windows, "Write-Host hi `", "not complete PowerShell"},
+		{"Windows exit", Windows, "Write-Host hi\nexit 0\n", "stops the script on line 2"},
+		{"Windows bootstrap", Windows, "& 'C:\\Program Files\\Amazon\\EKS\\Start-EKSBootstrap.ps1' -EKSClusterName c\n", "calls Start-EKSBootstrap.ps1"},
+	}
+	for _, tt := range tests {
+		cfg := baseConfig()
+		cfg.CustomUserData = []byte(tt.custom)
+		_, err := Render(tt.family, cfg)
+		if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+			t.Errorf("%s: Render error = %v; want one containing %q", tt.name, err, tt.wantErr)
+		}
+	}
+}
+
+func TestRenderBottlerocketMerge(t *testing.T) {
+	t.Parallel()
+	cfg := goldenConfig(Bottlerocket)
+	cfg.Labels = map[string]string{"example.com/rack": "ours"}
+	out, err := Render(Bottlerocket, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Settings struct {
+			HostContainers map[string]map[string]any `toml:"host-containers"`
+			Kubernetes     struct {
+				ClusterName string              `toml:"cluster-name"`
+				NodeLabels  map[string]string   `toml:"node-labels"`
+				NodeTaints  map[string][]string `toml:"node-taints"`
+			} `toml:"kubernetes"`
+		} `toml:"settings"`
+	}
+	if err := toml.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Settings.HostContainers["admin"]["enabled"] != true {
+		t.Errorf("custom settings lost: %v", doc.Settings.HostContainers)
+	}
+	if diff := cmp.Diff(map[string]string{"example.com/rack": "ours"}, doc.Settings.Kubernetes.NodeLabels); diff != "" {
+		t.Errorf("labels: Render's must win (-want +got):\n%s", diff)
+	}
+	wantTaints := map[string][]string{
+		"example.com/dedicated":       {"gpu:NoSchedule"},
+		"example.com/agent-not-ready": {":NoExecute"},
+		"karpenter.sh/unregistered":   {":NoExecute"},
+	}
+	if diff := cmp.Diff(wantTaints, doc.Settings.Kubernetes.NodeTaints); diff != "" {
+		t.Errorf("node-taints must be replaced (-want +got):\n%s", diff)
+	}
+}
+
+func TestRenderAL2023Decodes(t *testing.T) {
+	t.Parallel()
+	cfg := goldenConfig(AL2023)
+	cfg.CustomUserData = nil
+	out, err := Render(AL2023, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := parseMIME(out, 1)
+	if err != nil || len(parts) != 1 {
+		t.Fatalf("parts %v, %v", parts, err)
+	}
+	var nc nodeConfig
+	if err := yaml.UnmarshalStrict(parts[0].body, &nc); err != nil {
+		t.Fatal(err)
+	}
+	if nc.Spec.Cluster != (nodeConfigCluster{Name: cfg.ClusterName, APIServerEndpoint: cfg.APIServerEndpoint, CertificateAuthority: cfg.CABundle, CIDR: cfg.ClusterCIDR}) {
+		t.Errorf("cluster = %+v", nc.Spec.Cluster)
+	}
+	if diff := cmp.Diff([]string{"--node-labels=example.com/team=ml,karpenter.sh/nodepool=default,node.kubernetes.io/lifecycle=spot"}, nc.Spec.Kubelet.Flags); diff != "" {
+		t.Errorf("labels must be the only flag (-want +got):\n%s", diff)
+	}
+}
+
+func TestRenderCustomFamily(t *testing.T) {
+	t.Parallel()
+	cfg := goldenConfig(Custom)
+	out, err := Render(Custom, cfg)
+	if err != nil || !bytes.Equal(out, cfg.CustomUserData) {
+		t.Fatalf("Render(Custom) = %q, %v; want the custom data unchanged", out, err)
+	}
+	cfg.Taints = append(cfg.Taints, Taint{Key: "example.com/missing", Effect: NoSchedule})
+	_, err = Render(Custom, cfg)
+	var le *LintError
+	if !errors.As(err, &le) {
+		t.Fatalf("Render(Custom) with a missing taint: error %v; want a *LintError", err)
+	}
+	if diff := cmp.Diff([]Code{CodeRequiredTaintMissing}, codes(le.Report)); diff != "" {
+		t.Errorf("codes (-want +got):\n%s", diff)
+	}
+	cfg.CustomUserData = []byte(userScript)
+	cfg.Taints, cfg.StartupTaints = nil, nil
+	cfg.RequiredTaints = uninitialized
+	if _, err := Render(Custom, cfg); !errors.As(err, &le) || !strings.Contains(err.Error(), "equals-form-ignored") {
+		t.Errorf("Render(Custom) of the issue's script: %v; want a lint error naming equals-form-ignored", err)
+	}
+	if _, err := Render(Custom, Config{}); err == nil {
+		t.Error("Render(Custom) accepted empty user data")
+	}
+}
+
+func TestRenderTooLarge(t *testing.T) {
+	t.Parallel()
+	cfg := baseConfig()
+	cfg.CustomUserData = []byte("#!/bin/bash\n" + strings.Repeat("echo 0123456789abcdef\n", 800))
+	_, err := Render(AL2, cfg)
+	if err == nil || !strings.Contains(err.Error(), "16384") {
+		t.Errorf("Render error = %v; want the 16384-byte limit", err)
+	}
+}
+
+func TestPickBoundaryAvoidsCollision(t *testing.T) {
+	t.Parallel()
+	parts := [][]byte{[]byte("Content-Type: text/plain\n\nhello\n")}
+	first, err := pickBoundary(parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts = append(parts, []byte("Content-Type: text/plain\n\n--"+first+"\n"))
+	second, err := pickBoundary(parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first candidate for the new parts may differ anyway; what matters
+	// is that the chosen one occurs in no part.
+	for _, p := range parts {
+		if bytes.Contains(p, []byte(second)) {
+			t.Fatalf("boundary %q occurs in part %q", second, p)
+		}
+	}
+	// Force the first candidate into a part: the next one must be chosen.
+	candidate, _ := pickBoundary([][]byte{[]byte("x")})
+	forced := [][]byte{[]byte("x")}
+	_ = candidate
+	for i := 0; i < 3; i++ {
+		b, err := pickBoundary(forced)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range forced {
+			if bytes.Contains(p, []byte(b)) {
+				t.Fatalf("boundary %q occurs in a part", b)
+			}
+		}
+		forced[0] = append(forced[0], []byte(b)...)
+	}
+}
+
+func TestParseFamily(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]Family{"AL2": AL2, "al2023": AL2023, "bottlerocket": Bottlerocket, "Windows2022": Windows, "custom": Custom} {
+		got, err := ParseFamily(in)
+		if err != nil || got != want {
+			t.Errorf("ParseFamily(%q) = %v, %v; want %v", in, got, err, want)
+		}
+		if want != Windows && got.String() != familyNames[want] {
+			t.Errorf("%v.String() = %q", got, got.String())
+		}
+	}
+	if _, err := ParseFamily("Ubuntu"); err == nil || !strings.Contains(err.Error(), `"Ubuntu"`) {
+		t.Errorf("ParseFamily(Ubuntu) error = %v", err)
+	}
+}
