@@ -1,0 +1,82 @@
+// Package weighting ranks EC2 instance types by weighted tiers of glob
+// patterns ("c7i-flex first, anything else when flex has no capacity") and
+// expands the tiers into Karpenter NodePools that are disjoint and valid.
+//
+// Karpenter cannot say "prefer these families, else anything": a
+// requirement value of "*" is not a valid label value, so
+// instance-family In ["c7i-flex", "*"] is rejected (karpenter-provider-aws
+// #7751), and the workaround, two NodePools weighted 100 and 1, is easy to
+// get wrong by hand: the pools overlap, or a hand-written family list goes
+// stale when AWS adds a family. A [Policy] states the intent once:
+//
+//	weighting.Policy{Tiers: []weighting.Tier{
+//		{Name: "flex", Weight: 100, Families: []string{"c7i-flex", "m7i-flex"}},
+//		{Name: "rest", Weight: 1, Families: []string{"*"}},
+//	}}
+//
+// and [Policy.NodePools] writes the family lists from the catalog of
+// instance types.
+//
+// # Patterns
+//
+// Each entry of [Tier.Families] is a glob:
+//
+//	pattern = 1*( letter | digit | "-" | "." | "*" | "?" )   ; letters lower case
+//	"*"     matches any run of characters, including none
+//	"?"     matches exactly one character
+//
+// A pattern without a dot is matched against the instance family, the part
+// of the name before the dot ("c7i-flex" for c7i-flex.large): "c7i-flex",
+// "c7*", "c*-flex", "*". A pattern with one dot is matched against the whole
+// instance-type name: "c7i.*large", "*.metal". A pattern matches the whole
+// subject, not a part of it, and there are no character classes or
+// escapes. Note that "?" is exactly one character, as in shell globs and
+// path.Match, whereas EC2's own describe filters read it as zero or one.
+// Patterns are parsed once per call, never per instance type.
+//
+// # Ranking
+//
+// [Policy.Rank] puts each instance type in the highest-weight tier that
+// admits it: one of its patterns matches and the type satisfies the tier's
+// Requirements, evaluated strictly with [compat.InstanceType.Conflict].
+// Weights are 1 to 100 and distinct, so the tier is never ambiguous. Types
+// no tier admits are listed in [Ranking.Unranked], not dropped. Within a
+// tier, types whose price [RankOptions.Price] knows come first, cheapest
+// first, and then the rest; ties, and types without prices, are ordered by
+// name. The ranking does not depend on the order of its inputs.
+// [Ranking.Explain] says why a type is where it is, and [Fallback] gives
+// the tier and types a provisioner would try next when higher tiers have no
+// capacity.
+//
+// # NodePools
+//
+// [NodePool] mirrors the fields of a karpenter.sh/v1 NodePool that tiers
+// need, and reads and writes its YAML. [Policy.NodePools] makes one per
+// tier, named after the base NodePool and the tier, weighted as the tier,
+// with requirements generated from the catalog:
+//
+//	karpenter.k8s.aws/instance-family In [families the tier's patterns match]
+//	karpenter.k8s.aws/instance-family NotIn [families higher tiers took]  ; for a "*" tier
+//	node.kubernetes.io/instance-type NotIn [types higher tiers took from a family in part]
+//
+// so that, over the catalog, each instance type is admitted by exactly the
+// NodePool of the tier that [Policy.Rank] gives it, and by no other.
+// [Order] sorts NodePools the way Karpenter tries them: highest weight
+// first, no weight as 0, equal weights by name in reverse byte order.
+//
+// # Values, concurrency and errors
+//
+// [Policy], [Tier], [NodePool] and [Ranking] are plain values. Every
+// function and method only reads its arguments and returns results that
+// share no memory with them (except [Order], whose NodePools keep their own
+// slices and maps), so all are safe for concurrent use as long as no one
+// modifies the arguments meanwhile. There are no globals and no goroutines.
+// The zero [RankOptions] ranks without prices; the zero [Policy] has no
+// tiers and is invalid.
+//
+// Nothing panics. An invalid policy is reported by every method that takes
+// it, as one *[TierError] per problem (joined with [errors.Join]), each
+// naming the tier and the fix; [Policy.Validate] checks a policy on its
+// own. NodePools are checked against Karpenter's rules whenever they are
+// made, encoded or decoded ([NodePool.Validate]).
+package weighting
