@@ -1,0 +1,88 @@
+// Package amiselect chooses the AMIs an EC2 node provisioner launches and
+// assigns each instance type exactly one of them, explaining every image it
+// refuses and every instance type it cannot place.
+//
+// The flow is [Queries] (selector terms to DescribeImages requests),
+// [Select] (images to [AMI] values, best first), and [Map] (instance types
+// to AMIs); [Resolve] runs the first two against an EC2 client.
+//
+// # Selector terms
+//
+// A [Term] mirrors an entry of an EC2NodeClass's amiSelectorTerms and sets
+// exactly one of:
+//
+//	id                    ID: "ami-" lowercase letters and digits; all id
+//	                      terms share one request
+//	name / tags [owner]   Name: an EC2 name pattern (* any run of characters);
+//	                      Tags: key → value, value "*" meaning any value (a
+//	                      tag-key filter); Owner: an account id, "self" or
+//	                      "amazon" (name terms default to self and amazon)
+//	alias                 Alias, which must be the only term:
+//
+//	alias    = family "@" version
+//	family   = "al2" | "al2023" | "bottlerocket"
+//	         | "windows2019" | "windows2022" | "windows2025"
+//	version  = "latest"
+//	         | "v" YYYYMMDD                      (al2, al2023: "v20250403")
+//	         | ["v"] X "." Y "." Z ["-" commit]  (bottlerocket: "1.26.2", "v1.26.2-360b7a38")
+//
+// Windows aliases take only "latest". An alias needs
+// [QueryOptions].KubernetesVersion ("1.32"); al2 stops at Kubernetes 1.32
+// and windows2025 starts at 1.35. Every request filters on state
+// "available" and includes deprecated images.
+//
+// # Family names
+//
+// Aliases resolve through the public names of the EKS AMIs, owned by
+// "amazon", so no SSM parameter is read. For Kubernetes version K and
+// release R ("v*" for latest; for Bottlerocket "vX.Y.Z-*" when no commit
+// is pinned):
+//
+//	al2            amazon-eks-node-K-R               x86_64   standard
+//	               amazon-eks-arm64-node-K-R         arm64    standard
+//	               amazon-eks-gpu-node-K-R           x86_64   nvidia and neuron
+//	al2023         amazon-eks-node-al2023-A-V-K-R    A = x86_64: V = standard, nvidia, neuron
+//	                                                 A = arm64:  V = standard, nvidia
+//	bottlerocket   bottlerocket-aws-k8s-K-x86_64-R          standard and neuron
+//	               bottlerocket-aws-k8s-K-aarch64-R         standard
+//	               bottlerocket-aws-k8s-K-nvidia-x86_64-R   nvidia
+//	               bottlerocket-aws-k8s-K-nvidia-aarch64-R  nvidia
+//	windowsY       Windows_Server-Y-English-Core-EKS_Optimized-K-*   x86_64
+//
+// "latest" therefore means the newest available release by CreationDate,
+// per architecture and variant. There is no arm64 NVIDIA AMI in al2 (g5g
+// needs al2023 or bottlerocket). [Select] reads any image's name by the
+// same grammar (Windows "Full" images too), whichever term found it, and
+// checks the architecture in the name against the image's; a name that
+// does not follow it, including Bottlerocket's FIPS flavours, makes a
+// [Custom] AMI whose requirements state only the architecture.
+//
+// # Selection and order
+//
+// [Select] refuses, with a [Rejection] each, images that are not
+// "available", have an architecture other than x86_64 or arm64, lack an
+// ID, or have a malformed date; each date is parsed once. Of the images
+// with the same requirements it keeps one: not deprecated before
+// deprecated, then newest, then greatest name, then smallest ID. The
+// result is in newest-available order, which is total: not deprecated
+// first; then newest CreationDate; then ID; then Name; then variant,
+// architecture and Windows build.
+//
+// # Mapping
+//
+// [Map] gives each instance type the first AMI, in that order, whose
+// requirements it satisfies strictly (compat.InstanceType.Conflict, no
+// leniency for undefined keys): non-GPU types take standard AMIs, NVIDIA
+// types NVIDIA ones, Neuron types Neuron ones, and the architecture always
+// matches. When nothing maps, [Mapping.Err] returns a
+// [*NoCompatibleAMIError] naming, per AMI, the key most types conflict on,
+// with counts, and the NodePool requirement or family that would fix it.
+//
+// # Values and concurrency
+//
+// Queries, Select and Map are pure functions, safe for concurrent use, that
+// never panic and do not modify their arguments; Resolve is as safe as its
+// client. [AMI], [Selection] and [Mapping] are values, read-only once
+// built. The zero [SelectOptions], [QueryOptions] and [Options] mean the
+// defaults; the zero [Mapping] maps nothing.
+package amiselect

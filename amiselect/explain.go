@@ -1,0 +1,154 @@
+package amiselect
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/ec2select/ec2select/compat"
+)
+
+// need is the kind of AMI an instance type can run: its architecture and
+// what its accelerators demand.
+type need struct {
+	arch string
+	kind string // "standard", "NVIDIA", "Neuron", or e.g. "amd GPU"
+}
+
+func needOf(t compat.InstanceType) need {
+	n := need{arch: t.Arch, kind: "standard"}
+	switch {
+	case t.HasGPU() && t.GPUManufacturer == "nvidia":
+		n.kind = "NVIDIA"
+	case t.HasGPU():
+		n.kind = orUnknown(t.GPUManufacturer) + " GPU"
+	case t.HasAccelerator() && t.AcceleratorManufacturer == "aws":
+		n.kind = "Neuron"
+	case t.HasAccelerator():
+		n.kind = orUnknown(t.AcceleratorManufacturer) + " accelerator"
+	}
+	return n
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// serves reports whether a could run a type with need n, as far as its
+// architecture and variant tell.
+func (a AMI) serves(n need) bool {
+	if a.Arch != n.arch {
+		return false
+	}
+	switch a.Variant {
+	case Standard:
+		return n.kind == "standard"
+	case NVIDIA:
+		return n.kind == "NVIDIA"
+	case Neuron:
+		return n.kind == "Neuron"
+	}
+	return true
+}
+
+// publishes reports whether a Linux family publishes an AMI for n, per the
+// families' public AMI lists (see the package documentation).
+func (f Family) publishes(n need) bool {
+	switch f {
+	case AL2:
+		if n.arch == compat.ArchARM64 {
+			return n.kind == "standard"
+		}
+		return n.kind == "standard" || n.kind == "NVIDIA" || n.kind == "Neuron"
+	case AL2023, Bottlerocket:
+		if n.arch == compat.ArchARM64 {
+			return n.kind == "standard" || n.kind == "NVIDIA"
+		}
+		return n.kind == "standard" || n.kind == "NVIDIA" || n.kind == "Neuron"
+	}
+	return false
+}
+
+// suggest proposes the change that would let types map to amis, or keep
+// them out: an architecture requirement, the Windows OS requirement, or
+// the family that publishes the missing AMI.
+func suggest(types []compat.InstanceType, amis []AMI) string {
+	if len(types) == 0 {
+		return ""
+	}
+	if len(amis) == 0 {
+		return "select at least one AMI; the selector terms matched no usable image (see Selection.Rejected)"
+	}
+	amiArchs := distinct(amis, func(a AMI) string { return a.Arch })
+	typeArchs := distinct(types, func(t compat.InstanceType) string { return t.Arch })
+	if !overlaps(amiArchs, typeArchs) {
+		return "add " + compat.LabelArch + " In [" + strings.Join(amiArchs, " ") + "] to the NodePool requirements, or select an AMI built for " + strings.Join(typeArchs, " and ")
+	}
+	allWindows := !slices.ContainsFunc(amis, func(a AMI) bool { return a.Family.windowsBuild() == "" })
+	if allWindows && slices.ContainsFunc(types, func(t compat.InstanceType) bool { return !slices.Contains(t.OS, compat.OSWindows) }) {
+		return "the AMIs run Windows; add " + compat.LabelOS + " In [windows] to the NodePool requirements so that only Windows-capable instance types are offered"
+	}
+
+	family := amis[0].Family
+	for _, a := range amis[1:] {
+		if a.Family != family {
+			family = Custom
+		}
+	}
+	scope := "among the selected AMIs"
+	if family != Custom {
+		scope = "in family " + family.String()
+	}
+	var missing []need
+	for _, t := range types {
+		n := needOf(t)
+		if !slices.ContainsFunc(amis, func(a AMI) bool { return a.serves(n) }) && !slices.Contains(missing, n) {
+			missing = append(missing, n)
+		}
+	}
+	slices.SortFunc(missing, func(a, b need) int {
+		return cmp.Or(cmp.Compare(a.arch, b.arch), cmp.Compare(a.kind, b.kind))
+	})
+	var fixes []string
+	for _, n := range missing {
+		fix := "no " + n.arch + " " + n.kind + " AMI " + scope
+		var use []string
+		for _, f := range []Family{Bottlerocket, AL2023, AL2} {
+			if f != family && f.publishes(n) {
+				use = append(use, f.String())
+			}
+		}
+		switch {
+		case len(use) > 0:
+			fix += "; use " + strings.Join(use, " or ")
+		case strings.HasSuffix(n.kind, " GPU"):
+			fix += "; no EKS AMI family publishes one, so keep these types out with " + compat.LabelInstanceGPUManufacturer + " NotIn [" + strings.TrimSuffix(n.kind, " GPU") + "]"
+		default:
+			fix += "; no EKS AMI family publishes one, so keep these types out of the NodePool"
+		}
+		fixes = append(fixes, fix)
+	}
+	if len(fixes) > 0 {
+		return strings.Join(fixes, "; ")
+	}
+	return "add NodePool requirements that keep these instance types out, or select AMIs whose requirements they satisfy"
+}
+
+// distinct returns the sorted distinct values of key over xs.
+func distinct[T any](xs []T, key func(T) string) []string {
+	var out []string
+	for _, x := range xs {
+		if k := key(x); !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func overlaps(a, b []string) bool {
+	return slices.ContainsFunc(a, func(s string) bool { return slices.Contains(b, s) })
+}

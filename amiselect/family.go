@@ -1,0 +1,315 @@
+package amiselect
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/ec2select/ec2select/compat"
+)
+
+// Family is an EKS AMI family: the operating system image an AMI was built
+// from, as its public name tells. The zero value is Custom: an AMI whose
+// name follows none of the families' naming, of which only the architecture
+// is known.
+type Family string
+
+// The families. Their values are the alias names of a [Term].
+const (
+	Custom       Family = ""
+	AL2          Family = "al2"
+	AL2023       Family = "al2023"
+	Bottlerocket Family = "bottlerocket"
+	Windows2019  Family = "windows2019"
+	Windows2022  Family = "windows2022"
+	Windows2025  Family = "windows2025"
+)
+
+// String returns the family's alias name, or "custom" for Custom.
+func (f Family) String() string {
+	if f == Custom {
+		return "custom"
+	}
+	return string(f)
+}
+
+// windowsBuild returns the node.kubernetes.io/windows-build of a Windows
+// family, or "" for a Linux one.
+func (f Family) windowsBuild() string {
+	switch f {
+	case Windows2019:
+		return compat.WindowsBuild2019
+	case Windows2022:
+		return compat.WindowsBuild2022
+	case Windows2025:
+		return compat.WindowsBuild2025
+	}
+	return ""
+}
+
+// Variant is the accelerator stack an EKS AMI carries, which decides the
+// instance types it can serve. The zero value is Unspecified: nothing is
+// known about the image's drivers (a custom AMI), or the family has no
+// variants (Windows), so its requirements constrain no accelerator key.
+type Variant uint8
+
+// The variants.
+const (
+	Unspecified Variant = iota
+	Standard            // no GPU and no accelerator: compat.StandardVariant
+	NVIDIA              // an NVIDIA GPU: compat.NVIDIAVariant
+	Neuron              // an AWS Inferentia or Trainium device: compat.NeuronVariant
+)
+
+// String returns "standard", "nvidia", "neuron" or "unspecified".
+func (v Variant) String() string {
+	switch v {
+	case Standard:
+		return "standard"
+	case NVIDIA:
+		return "nvidia"
+	case Neuron:
+		return "neuron"
+	case Unspecified:
+		return "unspecified"
+	}
+	return "Variant(" + strconv.Itoa(int(v)) + ")"
+}
+
+// requirements returns the variant's requirements without the architecture.
+func (v Variant) requirements() compat.Requirements {
+	switch v {
+	case Standard:
+		return compat.StandardVariant()
+	case NVIDIA:
+		return compat.NVIDIAVariant()
+	case Neuron:
+		return compat.NeuronVariant()
+	}
+	return compat.Requirements{}
+}
+
+// kubeArch maps an EC2 architecture to its Kubernetes name. Only these two
+// run EKS nodes: i386, x86_64_mac and arm64_mac do not.
+func kubeArch(ec2Arch string) (string, bool) {
+	switch ec2Arch {
+	case "x86_64":
+		return compat.ArchAMD64, true
+	case "arm64":
+		return compat.ArchARM64, true
+	}
+	return "", false
+}
+
+// recognized is what an AMI's name says about it.
+type recognized struct {
+	family Family
+	// variants lists the variants the image serves: up to two, because
+	// AL2's accelerated image and Bottlerocket's x86_64 image each serve
+	// two. n is how many are set; zero means the image gets arch-only
+	// requirements (Custom, Windows).
+	variants [2]Variant
+	n        int
+}
+
+// recognize reads an image name against the families' public naming (see
+// the package documentation) and checks that the architecture the name
+// states is the image's (kube name). A name that follows no family, or
+// whose architecture disagrees, is Custom.
+func recognize(name, arch string) recognized {
+	var r recognized
+	switch {
+	case strings.HasPrefix(name, "amazon-eks-"):
+		r = recognizeEKS(name[len("amazon-eks-"):], arch)
+	case strings.HasPrefix(name, "bottlerocket-aws-k8s-"):
+		r = recognizeBottlerocket(name[len("bottlerocket-aws-k8s-"):], arch)
+	case strings.HasPrefix(name, "Windows_Server-"):
+		r = recognizeWindows(name[len("Windows_Server-"):], arch)
+	}
+	return r
+}
+
+func one(f Family, v Variant) recognized { return recognized{family: f, variants: [2]Variant{v}, n: 1} }
+func two(f Family, v, w Variant) recognized {
+	return recognized{family: f, variants: [2]Variant{v, w}, n: 2}
+}
+
+// recognizeEKS reads the rest of an "amazon-eks-" name:
+//
+//	node-{k8s}-v{YYYYMMDD}                           AL2 x86_64 standard
+//	arm64-node-{k8s}-v{YYYYMMDD}                     AL2 arm64 standard
+//	gpu-node-{k8s}-v{YYYYMMDD}                       AL2 x86_64 nvidia + neuron
+//	node-al2023-{x86_64|arm64}-{variant}-{k8s}-v{YYYYMMDD}
+func recognizeEKS(rest, arch string) recognized {
+	switch {
+	case strings.HasPrefix(rest, "node-al2023-"):
+		rest = rest[len("node-al2023-"):]
+		nameArch, rest, ok := strings.Cut(rest, "-")
+		if !ok || !archNamed(nameArch, arch, "x86_64", "arm64") {
+			return recognized{}
+		}
+		variant, rest, ok := strings.Cut(rest, "-")
+		if !ok || !isK8sThenDate(rest) {
+			return recognized{}
+		}
+		switch variant {
+		case "standard":
+			return one(AL2023, Standard)
+		case "nvidia":
+			return one(AL2023, NVIDIA)
+		case "neuron":
+			return one(AL2023, Neuron)
+		}
+	case strings.HasPrefix(rest, "node-"):
+		if arch == compat.ArchAMD64 && isK8sThenDate(rest[len("node-"):]) {
+			return one(AL2, Standard)
+		}
+	case strings.HasPrefix(rest, "arm64-node-"):
+		if arch == compat.ArchARM64 && isK8sThenDate(rest[len("arm64-node-"):]) {
+			return one(AL2, Standard)
+		}
+	case strings.HasPrefix(rest, "gpu-node-"):
+		if arch == compat.ArchAMD64 && isK8sThenDate(rest[len("gpu-node-"):]) {
+			return two(AL2, NVIDIA, Neuron)
+		}
+	}
+	return recognized{}
+}
+
+// recognizeBottlerocket reads the rest of a "bottlerocket-aws-k8s-" name:
+//
+//	{k8s}[-nvidia]-{x86_64|aarch64}-v{X.Y.Z}-{commit}
+//
+// The x86_64 standard image also serves Neuron devices.
+func recognizeBottlerocket(rest, arch string) recognized {
+	k8s, rest, ok := strings.Cut(rest, "-")
+	if !ok || !isK8sVersion(k8s) {
+		return recognized{}
+	}
+	nvidia := false
+	if strings.HasPrefix(rest, "nvidia-") {
+		nvidia, rest = true, rest[len("nvidia-"):]
+	}
+	nameArch, rest, ok := strings.Cut(rest, "-")
+	if !ok || !archNamed(nameArch, arch, "x86_64", "aarch64") {
+		return recognized{}
+	}
+	version, commit, ok := strings.Cut(rest, "-")
+	if !ok || !strings.HasPrefix(version, "v") || !isSemver(version[1:]) || !isAlnum(commit) {
+		return recognized{}
+	}
+	switch {
+	case nvidia:
+		return one(Bottlerocket, NVIDIA)
+	case arch == compat.ArchAMD64:
+		return two(Bottlerocket, Standard, Neuron)
+	default:
+		return one(Bottlerocket, Standard)
+	}
+}
+
+// recognizeWindows reads the rest of a "Windows_Server-" name:
+//
+//	{2019|2022|2025}-English-{Core|Full}-EKS_Optimized-{k8s}-{YYYY.MM.DD}
+//
+// Windows AMIs are x86_64 only and have no variants.
+func recognizeWindows(rest, arch string) recognized {
+	year, rest, ok := strings.Cut(rest, "-")
+	if !ok || arch != compat.ArchAMD64 {
+		return recognized{}
+	}
+	var f Family
+	switch year {
+	case "2019":
+		f = Windows2019
+	case "2022":
+		f = Windows2022
+	case "2025":
+		f = Windows2025
+	default:
+		return recognized{}
+	}
+	switch {
+	case strings.HasPrefix(rest, "English-Core-EKS_Optimized-"):
+		rest = rest[len("English-Core-EKS_Optimized-"):]
+	case strings.HasPrefix(rest, "English-Full-EKS_Optimized-"):
+		rest = rest[len("English-Full-EKS_Optimized-"):]
+	default:
+		return recognized{}
+	}
+	k8s, date, ok := strings.Cut(rest, "-")
+	if !ok || !isK8sVersion(k8s) || !isDottedDate(date) {
+		return recognized{}
+	}
+	return recognized{family: f}
+}
+
+// archNamed reports whether the architecture spelled in a name (amd as the
+// family spells x86_64, arm as it spells arm64) is the image's.
+func archNamed(nameArch, arch, amd, arm string) bool {
+	switch nameArch {
+	case amd:
+		return arch == compat.ArchAMD64
+	case arm:
+		return arch == compat.ArchARM64
+	}
+	return false
+}
+
+// isK8sThenDate matches "{k8s}-v{YYYYMMDD}".
+func isK8sThenDate(s string) bool {
+	k8s, date, ok := strings.Cut(s, "-")
+	return ok && isK8sVersion(k8s) && len(date) == 9 && date[0] == 'v' && isDigits(date[1:])
+}
+
+// isK8sVersion matches a Kubernetes minor version, "1.32": digits, a dot,
+// digits, without leading zeros.
+func isK8sVersion(s string) bool {
+	major, minor, ok := strings.Cut(s, ".")
+	return ok && isNumber(major) && isNumber(minor)
+}
+
+// isSemver matches "X.Y.Z" of numbers.
+func isSemver(s string) bool {
+	x, rest, ok := strings.Cut(s, ".")
+	if !ok || !isNumber(x) {
+		return false
+	}
+	y, z, ok := strings.Cut(rest, ".")
+	return ok && isNumber(y) && isNumber(z)
+}
+
+// isDottedDate matches "YYYY.MM.DD".
+func isDottedDate(s string) bool {
+	return len(s) == 10 && s[4] == '.' && s[7] == '.' &&
+		isDigits(s[:4]) && isDigits(s[5:7]) && isDigits(s[8:])
+}
+
+// isNumber matches a decimal number without leading zeros.
+func isNumber(s string) bool {
+	return isDigits(s) && (s[0] != '0' || len(s) == 1)
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < '0' || c > '9') && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
+			return false
+		}
+	}
+	return true
+}

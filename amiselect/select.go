@@ -1,0 +1,304 @@
+package amiselect
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/ec2select/ec2select/compat"
+)
+
+// AMI is one selected image in the role of one requirement set. An image
+// that serves two variants (AL2's accelerated image: NVIDIA and Neuron;
+// Bottlerocket's x86_64 image: standard and Neuron) appears as two AMIs
+// with the same ID.
+type AMI struct {
+	ID   string
+	Name string
+	// Arch is the Kubernetes architecture, "amd64" or "arm64".
+	Arch    string
+	Family  Family
+	Variant Variant
+	// Created is the image's CreationDate, in UTC.
+	Created time.Time
+	// Deprecated reports whether the image's DeprecationTime had passed
+	// when it was selected.
+	Deprecated bool
+	// Requirements are what an instance type must satisfy to run the
+	// image: the variant's requirements (see compat.StandardVariant and
+	// the others) with kubernetes.io/arch In [Arch]; for Windows,
+	// kubernetes.io/os In [windows] and node.kubernetes.io/windows-build
+	// In [build] with the architecture; for a Custom AMI, only the
+	// architecture.
+	Requirements compat.Requirements
+}
+
+// String describes the AMI as "ami-0abc (al2023 amd64 nvidia)".
+func (a AMI) String() string {
+	var b strings.Builder
+	b.WriteString(a.ID)
+	b.WriteString(" (")
+	b.WriteString(a.Family.String())
+	b.WriteByte(' ')
+	b.WriteString(a.Arch)
+	if a.Variant != Unspecified {
+		b.WriteByte(' ')
+		b.WriteString(a.Variant.String())
+	}
+	if a.Deprecated {
+		b.WriteString(", deprecated")
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// SelectOptions configures [Select]. The zero value means the defaults.
+type SelectOptions struct {
+	// Now tells the time at which deprecation is judged: an image is
+	// deprecated when its DeprecationTime is at or before Now().
+	// Nil means time.Now.
+	Now func() time.Time
+}
+
+// RejectionKind classifies why [Select] refused an image.
+type RejectionKind uint8
+
+// The reasons an image is refused.
+const (
+	MissingID               RejectionKind = iota + 1 // no ImageId
+	NotAvailable                                     // State is not "available"
+	UnsupportedArchitecture                          // not x86_64 or arm64
+	InvalidCreationDate                              // CreationDate missing or not RFC 3339
+	InvalidDeprecationTime                           // DeprecationTime set but not RFC 3339
+)
+
+// String returns the kind's name, such as "not-available".
+func (k RejectionKind) String() string {
+	switch k {
+	case MissingID:
+		return "missing-id"
+	case NotAvailable:
+		return "not-available"
+	case UnsupportedArchitecture:
+		return "unsupported-architecture"
+	case InvalidCreationDate:
+		return "invalid-creation-date"
+	case InvalidDeprecationTime:
+		return "invalid-deprecation-time"
+	}
+	return fmt.Sprintf("RejectionKind(%d)", uint8(k))
+}
+
+// Rejection is an image [Select] refused, and why.
+type Rejection struct {
+	ImageID string
+	Name    string
+	Kind    RejectionKind
+	// Reason explains the refusal in a sentence naming the bad value.
+	Reason string
+}
+
+// Selection is the outcome of [Select]: the AMIs to use, best first, and
+// the images refused. Images that were valid but lost to a better image
+// with the same requirements appear in neither.
+type Selection struct {
+	AMIs     []AMI
+	Rejected []Rejection
+}
+
+// setKey identifies a requirement set: an AMI's requirements are a
+// function of its variant, its architecture and, for Windows, its build,
+// so two AMIs have equal requirements exactly when their keys are equal.
+type setKey struct {
+	variant Variant
+	arch    string
+	build   string
+}
+
+func (a *AMI) key() setKey {
+	return setKey{variant: a.Variant, arch: a.Arch, build: a.Family.windowsBuild()}
+}
+
+// Select chooses AMIs from DescribeImages results. It is pure: the result
+// depends only on the images (as a multiset: their order does not matter)
+// and on the time opts.Now reports. It never panics.
+//
+// Select refuses, each with a [Rejection]:
+//   - an image without an ImageId;
+//   - an image whose State is not "available" (pending, failed, disabled,
+//     ...), even when the request that found it forgot the state filter;
+//   - an architecture no EKS node runs (i386, x86_64_mac, arm64_mac, none);
+//   - a missing or malformed CreationDate, or a malformed DeprecationTime.
+//
+// Each remaining image takes the requirements its name implies (see
+// [AMI.Requirements] and the package documentation); of all images with
+// the same requirements only the best is kept: not deprecated before
+// deprecated, then the newest CreationDate, then the greatest Name, then
+// the smallest ID.
+//
+// The AMIs come in newest-available order, a total order: not deprecated
+// before deprecated; then newest CreationDate first; then ID ascending;
+// then Name ascending; then by Variant, Arch and Windows build, so the two
+// AMIs of one image are ordered too. Rejected is sorted by ImageID, Name,
+// Kind and Reason.
+func Select(images []ec2types.Image, opts SelectOptions) Selection {
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	at := now()
+
+	var sel Selection
+	best := make(map[setKey]int)
+	var amis []AMI
+	for i := range images {
+		c, rej, ok := admit(&images[i], at)
+		if !ok {
+			sel.Rejected = append(sel.Rejected, rej)
+			continue
+		}
+		r := recognize(c.Name, c.Arch)
+		c.Family = r.family
+		for v := 0; v < max(r.n, 1); v++ {
+			c.Variant = r.variants[v]
+			k := c.key()
+			if j, seen := best[k]; !seen {
+				best[k] = len(amis)
+				amis = append(amis, c)
+			} else if better(&c, &amis[j]) {
+				amis[j] = c
+			}
+		}
+	}
+
+	// One requirement set per key, built once and shared (Requirements are
+	// immutable).
+	reqs := make(map[setKey]compat.Requirements, len(amis))
+	for i := range amis {
+		k := amis[i].key()
+		r, ok := reqs[k]
+		if !ok {
+			r = requirementsFor(k)
+			reqs[k] = r
+		}
+		amis[i].Requirements = r
+	}
+	slices.SortFunc(amis, compareAMIs)
+	sel.AMIs = amis
+	slices.SortFunc(sel.Rejected, compareRejections)
+	return sel
+}
+
+// admit checks one image and converts the fields Select needs, parsing
+// each date exactly once.
+func admit(img *ec2types.Image, now time.Time) (AMI, Rejection, bool) {
+	id, name := aws.ToString(img.ImageId), aws.ToString(img.Name)
+	reject := func(k RejectionKind, format string, args ...any) (AMI, Rejection, bool) {
+		return AMI{}, Rejection{ImageID: id, Name: name, Kind: k, Reason: fmt.Sprintf(format, args...)}, false
+	}
+	if id == "" {
+		return reject(MissingID, "the image has no ImageId")
+	}
+	if img.State != ec2types.ImageStateAvailable {
+		if img.State == "" {
+			return reject(NotAvailable, "the image has no State; only available images can be launched")
+		}
+		return reject(NotAvailable, "state is %q, not \"available\"; only available images can be launched", img.State)
+	}
+	arch, ok := kubeArch(string(img.Architecture))
+	if !ok {
+		if img.Architecture == "" {
+			return reject(UnsupportedArchitecture, "the image has no Architecture; EKS nodes run x86_64 or arm64")
+		}
+		return reject(UnsupportedArchitecture, "architecture %q is not supported; EKS nodes run x86_64 or arm64", img.Architecture)
+	}
+	if img.CreationDate == nil {
+		return reject(InvalidCreationDate, "the image has no CreationDate, so it cannot be ordered")
+	}
+	created, err := time.Parse(time.RFC3339, *img.CreationDate)
+	if err != nil {
+		return reject(InvalidCreationDate, "CreationDate %q is not an RFC 3339 time, so the image cannot be ordered", *img.CreationDate)
+	}
+	deprecated := false
+	if dt := aws.ToString(img.DeprecationTime); dt != "" {
+		t, err := time.Parse(time.RFC3339, dt)
+		if err != nil {
+			return reject(InvalidDeprecationTime, "DeprecationTime %q is not an RFC 3339 time, so whether the image is deprecated is unknown", dt)
+		}
+		deprecated = !t.After(now)
+	}
+	return AMI{ID: id, Name: name, Arch: arch, Created: created.UTC(), Deprecated: deprecated}, Rejection{}, true
+}
+
+// better reports whether a should replace b as the AMI of their common
+// requirement set.
+func better(a, b *AMI) bool {
+	if a.Deprecated != b.Deprecated {
+		return !a.Deprecated
+	}
+	if !a.Created.Equal(b.Created) {
+		return a.Created.After(b.Created)
+	}
+	if a.Name != b.Name {
+		return a.Name > b.Name
+	}
+	return a.ID < b.ID
+}
+
+// compareAMIs is newest-available order; see [Select].
+func compareAMIs(a, b AMI) int {
+	if a.Deprecated != b.Deprecated {
+		if a.Deprecated {
+			return 1
+		}
+		return -1
+	}
+	if c := b.Created.Compare(a.Created); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.ID, b.ID); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Name, b.Name); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Variant, b.Variant); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Arch, b.Arch); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Family.windowsBuild(), b.Family.windowsBuild())
+}
+
+func compareRejections(a, b Rejection) int {
+	if c := cmp.Compare(a.ImageID, b.ImageID); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Name, b.Name); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Reason, b.Reason)
+}
+
+// requirementsFor builds the requirements of a set.
+func requirementsFor(k setKey) compat.Requirements {
+	labels := map[string]string{compat.LabelArch: k.arch}
+	if k.build != "" {
+		labels[compat.LabelOS] = compat.OSWindows
+		labels[compat.LabelWindowsBuild] = k.build
+	}
+	r := compat.FromLabels(labels)
+	if k.variant != Unspecified {
+		r = k.variant.requirements().Intersect(r)
+	}
+	return r
+}
