@@ -363,11 +363,33 @@ func (np *NodePool) UnmarshalJSON(data []byte) error {
 	dec.DisallowUnknownFields()
 	var w wireNodePool
 	if err := dec.Decode(&w); err != nil {
-		return fmt.Errorf("weighting: decoding a NodePool: %v; only name, weight, requirements, nodeClassRef, taints, startupTaints and template labels are supported", err)
+		return decodeError(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return errors.New("weighting: decoding a NodePool: data follows the object; pass one NodePool at a time")
 	}
+	return np.fromWire(w)
+}
+
+// UnmarshalYAML decodes one karpenter.sh/v1 NodePool from YAML, strictly:
+// duplicate and unknown fields are errors. A plain scalar that YAML 1.1
+// reads as a boolean or number, such as yes or 08, is taken as the string
+// it spells where the field is a string. See [NodePool.UnmarshalJSON].
+func (np *NodePool) UnmarshalYAML(data []byte) error {
+	var w wireNodePool
+	if err := yaml.UnmarshalStrict(data, &w); err != nil {
+		return decodeError(err)
+	}
+	return np.fromWire(w)
+}
+
+func decodeError(err error) error {
+	return fmt.Errorf("weighting: decoding a NodePool: %v; only name, weight, requirements, nodeClassRef, taints, startupTaints and template labels are supported", err)
+}
+
+// fromWire checks and converts a decoded NodePool, and stores it in np
+// only if it is valid.
+func (np *NodePool) fromWire(w wireNodePool) error {
 	if w.APIVersion != APIVersion || w.Kind != Kind {
 		return fmt.Errorf("weighting: decoding a NodePool: apiVersion %q, kind %q; want apiVersion %s, kind %s", w.APIVersion, w.Kind, APIVersion, Kind)
 	}
@@ -418,14 +440,4 @@ func taintsFromWire(ws []wireTaint) []Taint {
 		out[i] = Taint{Key: w.Key, Value: w.Value, Effect: TaintEffect(w.Effect)}
 	}
 	return out
-}
-
-// UnmarshalYAML decodes one karpenter.sh/v1 NodePool from YAML, strictly:
-// duplicate and unknown fields are errors. See [NodePool.UnmarshalJSON].
-func (np *NodePool) UnmarshalYAML(data []byte) error {
-	j, err := yaml.YAMLToJSONStrict(data)
-	if err != nil {
-		return fmt.Errorf("weighting: decoding a NodePool: %v", err)
-	}
-	return np.UnmarshalJSON(j)
 }

@@ -219,7 +219,11 @@ func whyNot(t *compiledTier, it *compat.InstanceType) string {
 		err := it.Compatible(t.reqs)
 		var ie *compat.IncompatibleError
 		if errors.As(err, &ie) {
-			return fmt.Sprintf("pattern %q matches, but requirement %s fails (%s)", t.tier.Families[i], ie.Required, ie.Reason)
+			has := "does not define " + ie.Key
+			if ie.Instance.Operator != "" {
+				has = "has " + ie.Instance.String()
+			}
+			return fmt.Sprintf("pattern %q matches, but the type %s and the tier requires %s", t.tier.Families[i], has, ie.Required)
 		}
 		return fmt.Sprintf("pattern %q matches, but its requirements fail: %v", t.tier.Families[i], err)
 	}
