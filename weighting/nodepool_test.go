@@ -123,7 +123,9 @@ func TestNodePoolValidate(t *testing.T) {
 				np.Requirements = append(np.Requirements, np.Requirements[0])
 			}
 		}, "104 requirements; Karpenter allows at most 100"},
-		{"long key", func(np *NodePool) { np.Requirements[0].Key = strings.Repeat("a.", 126) + "b/" + strings.Repeat("c", 63) }, "is 317 characters; Karpenter allows at most 316"},
+		{"long key", func(np *NodePool) {
+			np.Requirements[0].Key = strings.Repeat("a.", 126) + "b/" + strings.Repeat("c", 63)
+		}, "is 317 characters; Karpenter allows at most 316"},
 		{"nodepool key", func(np *NodePool) {
 			np.Requirements[0] = compat.Requirement{Key: compat.LabelNodePool, Operator: compat.In, Values: []string{"x"}}
 		}, "Karpenter sets karpenter.sh/nodepool itself"},
