@@ -73,7 +73,11 @@ func (l *linter) lintCloudInit(text []byte) boot {
 	scripts := l.cloudInitScripts(text)
 	var calls []located
 	for _, s := range scripts {
-		calls = append(calls, l.scriptCalls(s)...)
+		found, ok := l.scriptCalls(s)
+		if !ok {
+			return boot{registers: true, unresolved: true}
+		}
+		calls = append(calls, found...)
 	}
 	if len(calls) == 0 {
 		l.add(CodeNoBootstrap, 0, "call /etc/eks/bootstrap.sh CLUSTER --kubelet-extra-args '--register-with-taints=...' from a #!/bin/bash script",
@@ -202,7 +206,14 @@ func isShellInterpreter(line string) bool {
 
 // scriptCalls parses a script and returns its bootstrap.sh calls. Bash
 // runs the complete commands before a syntax error, so those are kept.
-func (l *linter) scriptCalls(s *script) []located {
+// ok is false, after a CodeUnresolved problem, for a script the parser
+// cannot read the way bash does.
+func (l *linter) scriptCalls(s *script) (calls []located, ok bool) {
+	if i := bytes.IndexAny(s.body, "\r\u0080\u0081"); i >= 0 {
+		l.add(CodeUnresolved, s.absLine(lineAt(s.body, i)), "remove carriage returns and control characters from the script",
+			"the script contains a carriage return or the control character U+0080/U+0081, which bash keeps but the linter's shell parser cannot read faithfully")
+		return nil, false
+	}
 	w := newShellWalker(bootstrapScript, kubeletExtraArgs)
 	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Stmts(bytes.NewReader(s.body), func(st *syntax.Stmt) bool {
 		w.stmt(st, false)
@@ -219,7 +230,7 @@ func (l *linter) scriptCalls(s *script) []located {
 	for _, c := range w.calls {
 		out = append(out, located{call: c, script: s})
 	}
-	return out
+	return out, true
 }
 
 // bootstrap follows one bootstrap.sh call: its argument parsing, the

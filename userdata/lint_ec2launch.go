@@ -171,10 +171,24 @@ func psParamName(name string) string {
 	return match
 }
 
+// asciiLower lowercases ASCII letters only, so that offsets into the
+// result are offsets into b (bytes.ToLower can change the length of
+// non-ASCII text).
+func asciiLower(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
+}
+
 // powershellBlock returns the text of the first <powershell> block and the
 // 1-based line it starts on.
 func powershellBlock(text []byte) (string, int, bool) {
-	lower := bytes.ToLower(text)
+	lower := asciiLower(text)
 	start := bytes.Index(lower, []byte("<powershell>"))
 	if start < 0 {
 		return "", 0, false

@@ -149,7 +149,8 @@ func splitHeader(data []byte, line int) (textproto.MIMEHeader, []byte, int, erro
 		off = next
 	}
 	if end < 0 {
-		end, n = len(data), n+1
+		// No blank line: all headers, and an empty body on the last line.
+		end, n = len(data), max(n-1, 0)
 	}
 	block := data[:end]
 	hdr := textproto.MIMEHeader{}

@@ -3,6 +3,7 @@ package userdata
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -11,10 +12,18 @@ import (
 // (close the quotes, an escaped quote, reopen). Inside single quotes bash
 // gives no character a special meaning, so the word is s, byte for byte.
 // NUL cannot be passed in an argument and invalid UTF-8 cannot be parsed
-// reliably, so both are errors.
+// reliably, so both are errors. So are the other control characters except
+// tab and newline: no bootstrap argument needs them, and the shell parser
+// this package verifies scripts with reads U+0080, U+0081 and "\r\n"
+// differently from bash.
 func shellQuote(s string) (string, error) {
 	if err := checkText(s); err != nil {
 		return "", err
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) && r != '\t' && r != '\n' {
+			return "", fmt.Errorf("%q contains the control character %U", s, r)
+		}
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 2)

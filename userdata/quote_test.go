@@ -3,6 +3,7 @@ package userdata
 import (
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/expand"
@@ -33,9 +34,9 @@ func TestShellQuote(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := nastyString().Draw(t, "s")
 		q, err := shellQuote(s)
-		if !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 {
+		if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\t' && r != '\n' }) {
 			if err == nil {
-				t.Fatalf("shellQuote(%q) accepted text bash cannot carry", s)
+				t.Fatalf("shellQuote(%q) accepted a control character or invalid UTF-8", s)
 			}
 			return
 		}

@@ -323,7 +323,7 @@ func (p *plan) checkCustomParts(f Family, parts []rawPart) error {
 			if s == nil || f != AL2 {
 				continue
 			}
-			calls := l.scriptCalls(s)
+			calls, _ := l.scriptCalls(s)
 			if len(l.problems) > 0 {
 				return customProblem(i, l.problems[0])
 			}

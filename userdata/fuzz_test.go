@@ -1,0 +1,60 @@
+package userdata
+
+import (
+	"bytes"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// FuzzLint checks that Lint never panics on any bytes for any family, that
+// it is deterministic, and that its report is well-formed: taints valid,
+// unique and sorted; problems with a message, the code's severity and a
+// line inside the input.
+func FuzzLint(f *testing.F) {
+	seeds := []string{
+		userScript,
+		"#!/bin/bash\nexport KUBELET_EXTRA_ARGS=\"--register-with-taints=a:NoSchedule\"\nsudo -E /etc/eks/bootstrap.sh c $X \"${Y:-z}\" --kubelet-extra-args \"$(cat f)\"\n",
+		"MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"//\"\n\n--//\nContent-Type: text/x-shellscript\n\n#!/bin/bash\n/etc/eks/bootstrap.sh c\n--//--\n",
+		"apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags: [--register-with-taints=a:NoSchedule]\n",
+		"[settings.kubernetes]\ncluster-name = 'c'\napi-server = 'https://x'\n[settings.kubernetes.node-taints]\na = [':NoSchedule']\n",
+		"<powershell>\n& Start-EKSBootstrap.ps1 -EKSClusterName c -KubeletExtraArgs '--register-with-taints=a:NoSchedule'\n</powershell>",
+		"<powershell>\n$x = @\"\n$(Get-Date) `\"\n\"@\n",
+	}
+	for _, s := range seeds {
+		for fam := range uint8(5) {
+			f.Add(fam, []byte(s))
+		}
+	}
+	f.Fuzz(func(t *testing.T, fam uint8, data []byte) {
+		family := families[int(fam)%len(families)]
+		r, err := Lint(family, data, nil)
+		if err != nil {
+			return
+		}
+		again, _ := Lint(family, data, nil)
+		if diff := cmp.Diff(r, again); diff != "" {
+			t.Fatalf("Lint is not deterministic (-first +second):\n%s", diff)
+		}
+		if !slices.IsSortedFunc(r.Taints, compareTaints) {
+			t.Fatalf("taints not sorted: %v", r.Taints)
+		}
+		for i, x := range r.Taints {
+			if err := x.Validate(); err != nil {
+				t.Fatalf("reported taint is invalid: %v", err)
+			}
+			if i > 0 && r.Taints[i-1].Matches(x) {
+				t.Fatalf("reported taints repeat a key and effect: %v", r.Taints)
+			}
+		}
+		text, _, _ := decodeUserData(data)
+		lines := bytes.Count(text, []byte("\n")) + 1
+		for _, p := range r.Problems {
+			if p.Message == "" || p.Severity != p.Code.Severity() || p.Line < 0 || p.Line > lines {
+				t.Fatalf("malformed problem %+v (input has %d lines)", p, lines)
+			}
+		}
+		_ = r.String()
+	})
+}
