@@ -114,6 +114,11 @@ func suggest(types []compat.InstanceType, amis []AMI) string {
 	})
 	var fixes []string
 	for _, n := range missing {
+		if family != Custom && family.publishes(n) {
+			fixes = append(fixes, "no "+n.arch+" "+n.kind+" AMI among the selected "+family.String()+" AMIs, though "+family.String()+
+				" publishes one; check the alias version and Selection.Rejected")
+			continue
+		}
 		fix := "no " + n.arch + " " + n.kind + " AMI " + scope
 		var use []string
 		for _, f := range []Family{Bottlerocket, AL2023, AL2} {

@@ -1,0 +1,80 @@
+package amiselect
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+)
+
+// FuzzSelect feeds Select arbitrary image fields, next to well-formed
+// images of every family, and checks that it never panics and that its
+// result keeps its promises.
+func FuzzSelect(f *testing.F) {
+	f.Add("ami-0123", "amazon-eks-node-al2023-x86_64-standard-1.32-v20250403", "x86_64", "available", "2025-04-03T16:40:40.000Z", "", uint8(0))
+	f.Add("ami-0b000000000000001", "bottlerocket-aws-k8s-1.32-x86_64-v1.49.0-713f44ce", "x86_64", "available", "2025-10-08T00:00:00Z", "2025-01-01T00:00:00Z", uint8(1))
+	f.Add("ami-0x", "Windows_Server-2022-English-Core-EKS_Optimized-1.32-2025.04.14", "x86_64", "pending", "2025-04-14T16:11:17.000Z", "", uint8(2))
+	f.Add("", "amazon-eks-gpu-node-1.32-v20250403", "i386", "", "Sat Mar 22 09:30:00 UTC 2025", "soon", uint8(7))
+	f.Add("ami-0a200000000000003", "amazon-eks-gpu-node-1.32-v20250403", "x86_64", "available", "2025-04-03T16:33:51+23:59", "2025-04-03T16:33:51Z", uint8(0))
+	f.Fuzz(func(t *testing.T, id, name, arch, state, created, deprecation string, flags uint8) {
+		img := ec2types.Image{
+			ImageId:         aws.String(id),
+			Name:            aws.String(name),
+			Architecture:    ec2types.ArchitectureValues(arch),
+			State:           ec2types.ImageState(state),
+			CreationDate:    aws.String(created),
+			DeprecationTime: aws.String(deprecation),
+		}
+		if flags&1 != 0 {
+			img.ImageId = nil
+		}
+		if flags&2 != 0 {
+			img.Name = nil
+		}
+		if flags&4 != 0 {
+			img.CreationDate = nil
+		}
+		if flags&8 != 0 {
+			img.DeprecationTime = nil
+		}
+		images := append(append(bottlerocketImages(), al2Images()...), img)
+		if flags&16 != 0 {
+			images = append(images, img) // a duplicate
+		}
+		sel := Select(images, at(fixedNow))
+
+		admitted := 0
+		for _, im := range images {
+			if _, _, ok := admit(&im, fixedNow); ok {
+				admitted++
+			}
+		}
+		if len(sel.Rejected) != len(images)-admitted {
+			t.Fatalf("%d rejections for %d images of which %d are valid", len(sel.Rejected), len(images), admitted)
+		}
+		for i, a := range sel.AMIs {
+			if a.ID == "" || (a.Arch != "amd64" && a.Arch != "arm64") || a.Created.IsZero() {
+				t.Fatalf("AMI %d is malformed: %+v", i, a)
+			}
+			if !slices.ContainsFunc(images, func(im ec2types.Image) bool {
+				return aws.ToString(im.ImageId) == a.ID && im.State == ec2types.ImageStateAvailable
+			}) {
+				t.Fatalf("selected %s, which no available input image has", a.ID)
+			}
+			for j := i + 1; j < len(sel.AMIs); j++ {
+				if a.Requirements.Equal(sel.AMIs[j].Requirements) {
+					t.Fatalf("AMIs %d and %d share a requirement set", i, j)
+				}
+				if !precedes(a, sel.AMIs[j]) {
+					t.Fatalf("AMIs %d and %d out of order", i, j)
+				}
+			}
+		}
+		for _, r := range sel.Rejected {
+			if r.Reason == "" || r.Kind == 0 {
+				t.Fatalf("rejection without a reason: %+v", r)
+			}
+		}
+	})
+}
