@@ -70,6 +70,27 @@ type plan struct {
 	cidr   netip.Prefix // invalid when unset
 	ipv6   bool         // the cluster uses IPv6 (from DNS or CIDR)
 	custom []byte       // CustomUserData with every '\r' removed
+	// labelKeys are the label keys, sorted.
+	labelKeys []string
+}
+
+// nodeLabels is the --node-labels value: k=v pairs in key order.
+func (p *plan) nodeLabels() string {
+	n := 0
+	for _, k := range p.labelKeys {
+		n += len(k) + len(p.cfg.Labels[k]) + 2
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, k := range p.labelKeys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(p.cfg.Labels[k])
+	}
+	return b.String()
 }
 
 // newPlan validates cfg for family f. Every error names the field and says
@@ -125,7 +146,8 @@ func newPlan(f Family, cfg Config) (*plan, error) {
 		return nil, err
 	}
 	p.taints = taints
-	for _, k := range sortedKeys(cfg.Labels) {
+	p.labelKeys = sortedKeys(cfg.Labels)
+	for _, k := range p.labelKeys {
 		if err := checkLabel(k, cfg.Labels[k]); err != nil {
 			return nil, fmt.Errorf("userdata: Config.Labels: %v", err)
 		}

@@ -81,8 +81,8 @@ func renderCustom(cfg Config) ([]byte, error) {
 // rewritten by systemd or split the flag.
 func (p *plan) kubeletFlags() ([]string, error) {
 	var flags []string
-	if len(p.cfg.Labels) > 0 {
-		flags = append(flags, "--node-labels="+formatLabels(p.cfg.Labels))
+	if len(p.labelKeys) > 0 {
+		flags = append(flags, "--node-labels="+p.nodeLabels())
 	}
 	if len(p.taints) > 0 {
 		flags = append(flags, "--register-with-taints="+FormatTaints(p.taints))
@@ -125,6 +125,13 @@ func (p *plan) renderAL2() ([]byte, error) {
 		lines = append(lines, []string{"--kubelet-extra-args", strings.Join(flags, " ")})
 	}
 	var script strings.Builder
+	size := 200
+	for _, words := range lines {
+		for _, w := range words {
+			size += len(w) + 8
+		}
+	}
+	script.Grow(size)
 	script.WriteString("#!/bin/bash -xe\n")
 	script.WriteString("exec > >(tee /var/log/user-data.log | logger -t user-data -s 2>/dev/console) 2>&1\n")
 	for i, words := range lines {
@@ -215,8 +222,8 @@ func (p *plan) renderAL2023() ([]byte, error) {
 	if len(config) > 0 {
 		nc.Spec.Kubelet.Config = config
 	}
-	if len(p.cfg.Labels) > 0 {
-		nc.Spec.Kubelet.Flags = []string{"--node-labels=" + formatLabels(p.cfg.Labels)}
+	if len(p.labelKeys) > 0 {
+		nc.Spec.Kubelet.Flags = []string{"--node-labels=" + p.nodeLabels()}
 	}
 	doc, err := yaml.Marshal(nc)
 	if err != nil {

@@ -51,6 +51,7 @@ type shellWalker struct {
 	poisoned  bool // eval or source ran: unassigned variables are unknown
 	stopped   bool // exit ran at the top level
 	calls     []shellCall
+	expandCfg *expand.Config
 }
 
 func newShellWalker(target, envName string) *shellWalker {
@@ -65,6 +66,7 @@ func (w *shellWalker) clone() *shellWalker {
 		c.vars[k] = v
 	}
 	c.calls = nil
+	c.expandCfg = nil
 	return &c
 }
 
@@ -305,6 +307,9 @@ func (w *shellWalker) call(c *syntax.CallExpr, cond bool) {
 		}
 		return
 	}
+	if name, literal := literalWord(c.Args[0]); literal && !w.interesting(name) {
+		return // most commands cannot matter: skip expanding their arguments
+	}
 	var fields []shellArg
 	for _, word := range c.Args {
 		fields = append(fields, w.fields(word)...)
@@ -384,6 +389,34 @@ func (w *shellWalker) call(c *syntax.CallExpr, cond bool) {
 			word: args[0].word,
 		})
 	}
+}
+
+// commandsOfInterest are the commands whose arguments the walker needs:
+// builtins that change variables or stop the script, and wrappers that run
+// another command.
+var commandsOfInterest = map[string]bool{
+	"unset": true, "set": true, "eval": true, "source": true, ".": true, "read": true, "mapfile": true,
+	"readarray": true, "getopts": true, "printf": true, "exit": true,
+	"exec": true, "command": true, "nohup": true, "nice": true, "timeout": true, "sudo": true, "env": true,
+	"bash": true, "sh": true, "dash": true,
+}
+
+func (w *shellWalker) interesting(name string) bool {
+	base := path.Base(name)
+	return base == w.target || commandsOfInterest[base]
+}
+
+// literalWord returns a word's text when it is one literal without quotes,
+// escapes or expansions.
+func literalWord(word *syntax.Word) (string, bool) {
+	if len(word.Parts) != 1 {
+		return "", false
+	}
+	lit, ok := word.Parts[0].(*syntax.Lit)
+	if !ok || strings.ContainsAny(lit.Value, "\\~{*?[") {
+		return "", false
+	}
+	return lit.Value, true
 }
 
 // unwrapCommand skips the wrappers that run another command (sudo, env,
@@ -488,7 +521,7 @@ func (w *shellWalker) literal(word *syntax.Word) (string, bool) {
 	}
 	var out string
 	ok := w.safely(func() error {
-		s, err := expand.Literal(&expand.Config{Env: w}, word)
+		s, err := expand.Literal(w.config(), word)
 		out = s
 		return err
 	})
@@ -500,7 +533,7 @@ func (w *shellWalker) fields(word *syntax.Word) []shellArg {
 	if w.static(word) {
 		var out []string
 		if w.safely(func() error {
-			f, err := expand.Fields(&expand.Config{Env: w}, word)
+			f, err := expand.Fields(w.config(), word)
 			out = f
 			return err
 		}) {
@@ -512,6 +545,15 @@ func (w *shellWalker) fields(word *syntax.Word) []shellArg {
 		}
 	}
 	return []shellArg{{multi: unquotedDynamic(word), prefix: staticPrefix(word), word: word}}
+}
+
+// config returns the walker's expansion config, reused across words
+// (mvdan.cc/sh re-reads IFS from the environment on every expansion).
+func (w *shellWalker) config() *expand.Config {
+	if w.expandCfg == nil {
+		w.expandCfg = &expand.Config{Env: w}
+	}
+	return w.expandCfg
 }
 
 // safely runs an expansion from mvdan.cc/sh, turning an error or a panic

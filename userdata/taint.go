@@ -155,12 +155,23 @@ func ParseTaints(s string) ([]Taint, error) {
 // [Taint.String] form, in the given order, separated by commas. It does not
 // validate; [ParseTaints] reads back what it writes for valid, unique taints.
 func FormatTaints(taints []Taint) string {
+	n := 0
+	for _, t := range taints {
+		n += len(t.Key) + len(t.Value) + len(t.Effect) + 3
+	}
 	var b strings.Builder
+	b.Grow(n)
 	for i, t := range taints {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(t.String())
+		b.WriteString(t.Key)
+		if t.Value != "" {
+			b.WriteByte('=')
+			b.WriteString(t.Value)
+		}
+		b.WriteByte(':')
+		b.WriteString(string(t.Effect))
 	}
 	return b.String()
 }

@@ -1,0 +1,78 @@
+package userdata_test
+
+import (
+	"fmt"
+
+	"github.com/ec2select/ec2select/userdata"
+)
+
+// The userData from the bug report: the '=' form is dropped by
+// bootstrap.sh, so the kubelet registers no taint at all.
+func ExampleLint() {
+	userData := []byte(`#!/bin/bash
+/etc/eks/bootstrap.sh my-cluster --kubelet-extra-args='--register-with-taints="karpenter.sh/uninitialized:NoExecute"'
+`)
+	required := []userdata.Taint{{Key: "karpenter.sh/uninitialized", Effect: userdata.NoExecute}}
+	report, err := userdata.Lint(userdata.AL2, userData, required)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(report)
+	// Output:
+	// taints: none
+	// line 2: error equals-form-ignored: --kubelet-extra-args= is ignored by bootstrap.sh: it matches options exactly, so "--kubelet-extra-args=--register-with-taints=\"karpenter.sh/uninitialized:NoExecute\"" is an extra positional argument and is silently dropped
+	//     fix: /etc/eks/bootstrap.sh my-cluster --kubelet-extra-args '--register-with-taints="karpenter.sh/uninitialized:NoExecute"'
+	// line 2: error required-taint-missing: required taint karpenter.sh/uninitialized:NoExecute missing: the kubelet will register the node without it
+	//     fix: put --register-with-taints=karpenter.sh/uninitialized:NoExecute in --kubelet-extra-args '...' (one flag, space after --kubelet-extra-args)
+}
+
+func ExampleRender() {
+	cfg := userdata.Config{
+		ClusterName:       "my-cluster",
+		APIServerEndpoint: "https://ABCDEF.gr7.us-west-2.eks.amazonaws.com",
+		CABundle:          "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUIKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=",
+		Taints:            []userdata.Taint{{Key: "example.com/gpu", Value: "true", Effect: userdata.NoSchedule}},
+		Labels:            map[string]string{"example.com/team": "ml"},
+		CustomUserData:    []byte("[settings.host-containers.admin]\nenabled = true\n"),
+	}
+	out, err := userdata.Render(userdata.Bottlerocket, cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(string(out))
+
+	report, _ := userdata.Lint(userdata.Bottlerocket, out, nil)
+	fmt.Println(report)
+	// Output:
+	// [settings]
+	// [settings.host-containers]
+	// [settings.host-containers.admin]
+	// enabled = true
+	//
+	// [settings.kubernetes]
+	// api-server = 'https://ABCDEF.gr7.us-west-2.eks.amazonaws.com'
+	// cluster-certificate = 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUIKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo='
+	// cluster-name = 'my-cluster'
+	//
+	// [settings.kubernetes.node-labels]
+	// 'example.com/team' = 'ml'
+	//
+	// [settings.kubernetes.node-taints]
+	// 'example.com/gpu' = ['true:NoSchedule']
+	// 'karpenter.sh/unregistered' = [':NoExecute']
+	// taints: example.com/gpu=true:NoSchedule, karpenter.sh/unregistered:NoExecute
+	// labels: example.com/team=ml
+	// problems: none
+}
+
+func ExampleParseTaints() {
+	taints, err := userdata.ParseTaints("team=ml:NoSchedule,karpenter.sh/unregistered:NoExecute")
+	fmt.Println(taints, err)
+	_, err = userdata.ParseTaints("env=prod:NoSchedule,env=staging:NoSchedule")
+	fmt.Println(err)
+	// Output:
+	// [team=ml:NoSchedule karpenter.sh/unregistered:NoExecute] <nil>
+	// userdata: taint list "env=prod:NoSchedule,env=staging:NoSchedule" has "env=prod:NoSchedule" and "env=staging:NoSchedule", which share key and effect; the kubelet refuses to start with both, so keep one
+}
