@@ -208,17 +208,26 @@ func (b *Backend) describeImages(in *ec2.DescribeImagesInput) (*ec2.DescribeImag
 			start++
 		}
 	}
-	out := &ec2.DescribeImagesOutput{Images: []ec2types.Image{}}
+	// Find the page first, then copy it into a slice of the right size.
+	var page []*storedImage
+	more := false
 	for _, s := range candidates[start:] {
 		if !q.visible(s, b.account, now) {
 			continue
 		}
-		if q.limit > 0 && len(out.Images) == q.limit {
-			tok := encodeToken(tokenOpImages, q.fingerprint, *out.Images[len(out.Images)-1].ImageId)
-			out.NextToken = &tok
+		if q.limit > 0 && len(page) == q.limit {
+			more = true
 			break
 		}
-		out.Images = append(out.Images, clone(s.img))
+		page = append(page, s)
+	}
+	out := &ec2.DescribeImagesOutput{Images: make([]ec2types.Image, len(page))}
+	for i, s := range page {
+		out.Images[i] = cloneImage(&s.img)
+	}
+	if more {
+		tok := encodeToken(tokenOpImages, q.fingerprint, *page[len(page)-1].img.ImageId)
+		out.NextToken = &tok
 	}
 	return out, nil
 }
