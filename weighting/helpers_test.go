@@ -1,14 +1,18 @@
 package weighting
 
 import (
-	"testing"
-
 	"github.com/ec2select/ec2select/compat"
 )
 
+// fataler is what the helpers need of a *testing.T or a *rapid.T.
+type fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
 // mkType builds an instance type from its name, as a catalog would: amd64
 // unless the family is a Graviton one, with a vCPU count from the size.
-func mkType(t testing.TB, name string) compat.InstanceType {
+func mkType(t fataler, name string) compat.InstanceType {
 	t.Helper()
 	n, err := compat.ParseInstanceTypeName(name)
 	if err != nil {
@@ -29,7 +33,7 @@ func mkType(t testing.TB, name string) compat.InstanceType {
 	}
 }
 
-func mkTypes(t testing.TB, names ...string) []compat.InstanceType {
+func mkTypes(t fataler, names ...string) []compat.InstanceType {
 	t.Helper()
 	out := make([]compat.InstanceType, len(names))
 	for i, n := range names {

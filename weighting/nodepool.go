@@ -138,6 +138,11 @@ func (np NodePool) validate() error {
 		if why := restrictedKey(r.Key); why != "" {
 			return fmt.Errorf("requirement %s: %s", r, why)
 		}
+		for _, v := range r.Values {
+			if strings.ContainsAny(v, "*?") {
+				return fmt.Errorf("requirement %s: value %q is not a valid label value, and Karpenter has no wildcards; list the values, or write the preference as a Policy tier and let Policy.NodePools list them", r, v)
+			}
+		}
 	}
 	if _, err := compat.NewRequirements(np.Requirements...); err != nil {
 		return fmt.Errorf("requirements: %v", err)

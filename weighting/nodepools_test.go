@@ -12,7 +12,7 @@ import (
 // admits reports whether a node of type it can come from np, evaluating
 // np's requirements with compat; keys a type does not define (a zone, a
 // capacity type) are not held against it.
-func admits(t testing.TB, np NodePool, it compat.InstanceType) bool {
+func admits(t fataler, np NodePool, it compat.InstanceType) bool {
 	t.Helper()
 	reqs, err := compat.NewRequirements(np.Requirements...)
 	if err != nil {
@@ -25,11 +25,14 @@ func admits(t testing.TB, np NodePool, it compat.InstanceType) bool {
 // checkPartition checks the promise of NodePools: over the catalog, each
 // type is admitted by the NodePool of the tier Rank gives it and by no
 // other, and an unranked type by none.
-func checkPartition(t testing.TB, p Policy, catalog []compat.InstanceType, pools []NodePool) {
+func checkPartition(t interface {
+	fataler
+	Errorf(format string, args ...any)
+}, p Policy, catalog []compat.InstanceType, pools []NodePool) {
 	t.Helper()
 	r, err := p.Rank(catalog, RankOptions{})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v", err)
 	}
 	if len(pools) != len(r.Tiers) {
 		t.Fatalf("%d NodePools for %d tiers", len(pools), len(r.Tiers))

@@ -1,0 +1,157 @@
+package weighting_test
+
+import (
+	"fmt"
+
+	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/weighting"
+)
+
+// catalog is a few instance types as compat.InstanceTypeFromEC2 would
+// describe them (only the facts this example needs).
+func catalog() []compat.InstanceType {
+	var types []compat.InstanceType
+	for _, name := range []string{"c7i-flex.large", "c7i-flex.xlarge", "m7i-flex.large", "c7i.large", "m7i.large", "c6g.large"} {
+		n, _ := compat.ParseInstanceTypeName(name)
+		types = append(types, compat.InstanceType{Name: name, Family: n.Family, Size: n.Size, Arch: compat.ArchAMD64})
+	}
+	return types
+}
+
+// Flex first, anything else when flex has no capacity: two NodePools,
+// disjoint, with the family lists written from the catalog.
+func Example() {
+	policy := weighting.Policy{Tiers: []weighting.Tier{
+		{Name: "flex", Weight: 100, Families: []string{"c7i-flex", "m7i-flex"}},
+		{Name: "rest", Weight: 1, Families: []string{"*"}},
+	}}
+	pools, err := policy.NodePools(catalog(), weighting.NodePool{
+		Name:         "default",
+		NodeClassRef: weighting.NodeClassRef{Name: "default"},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, np := range pools {
+		y, err := np.MarshalYAML()
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("---\n%s", y)
+	}
+	// Output:
+	// ---
+	// apiVersion: karpenter.sh/v1
+	// kind: NodePool
+	// metadata:
+	//   name: default-flex
+	// spec:
+	//   template:
+	//     spec:
+	//       nodeClassRef:
+	//         group: karpenter.k8s.aws
+	//         kind: EC2NodeClass
+	//         name: default
+	//       requirements:
+	//       - key: karpenter.k8s.aws/instance-family
+	//         operator: In
+	//         values:
+	//         - c7i-flex
+	//         - m7i-flex
+	//   weight: 100
+	// ---
+	// apiVersion: karpenter.sh/v1
+	// kind: NodePool
+	// metadata:
+	//   name: default-rest
+	// spec:
+	//   template:
+	//     spec:
+	//       nodeClassRef:
+	//         group: karpenter.k8s.aws
+	//         kind: EC2NodeClass
+	//         name: default
+	//       requirements:
+	//       - key: karpenter.k8s.aws/instance-family
+	//         operator: NotIn
+	//         values:
+	//         - c7i-flex
+	//         - m7i-flex
+	//   weight: 1
+}
+
+func ExamplePolicy_Rank() {
+	policy := weighting.Policy{Tiers: []weighting.Tier{
+		{Name: "flex", Weight: 100, Families: []string{"c*-flex", "m*-flex"}},
+		{Name: "rest", Weight: 1, Families: []string{"*"}},
+	}}
+	prices := map[string]float64{"c7i-flex.large": 0.08479, "m7i-flex.large": 0.09576, "c7i.large": 0.08925, "m7i.large": 0.1008}
+	ranking, err := policy.Rank(catalog(), weighting.RankOptions{
+		Price: func(name string) (float64, bool) { p, ok := prices[name]; return p, ok },
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, rt := range ranking.Tiers {
+		fmt.Printf("%s (weight %d):", rt.Tier.Name, rt.Tier.Weight)
+		for _, it := range rt.InstanceTypes {
+			fmt.Printf(" %s", it.Name)
+		}
+		fmt.Println()
+	}
+	fmt.Println(ranking.Explain("c7i.large"))
+
+	// When no flex type has capacity, the provisioner falls back to the
+	// rest, cheapest first.
+	next, _ := weighting.Fallback(ranking, func(name string) bool {
+		return name != "c7i-flex.large" && name != "c7i-flex.xlarge" && name != "m7i-flex.large"
+	})
+	fmt.Println("fallback:", next.Tier.Name, next.InstanceTypes[0].Name)
+	// Output:
+	// flex (weight 100): c7i-flex.large m7i-flex.large c7i-flex.xlarge
+	// rest (weight 1): c7i.large m7i.large c6g.large
+	// c7i.large: tier rest (weight 1), 1 of 3, via pattern "*"; not in tier flex (weight 100): family c7i matches none of [c*-flex m*-flex]
+	// fallback: rest c7i.large
+}
+
+func ExampleOrder() {
+	pools := weighting.Order([]weighting.NodePool{
+		{Name: "spot", Weight: 10},
+		{Name: "default"},
+		{Name: "flex", Weight: 100},
+		{Name: "on-demand", Weight: 10},
+	})
+	for _, np := range pools {
+		fmt.Println(np.Weight, np.Name)
+	}
+	// Output:
+	// 100 flex
+	// 10 spot
+	// 10 on-demand
+	// 0 default
+}
+
+func ExampleNodePool_UnmarshalYAML() {
+	var np weighting.NodePool
+	err := np.UnmarshalYAML([]byte(`
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: flex
+spec:
+  weight: 100
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      requirements:
+      - key: karpenter.k8s.aws/instance-family
+        operator: In
+        values: ["c7i-flex", "*"]
+`))
+	fmt.Println(err)
+	// Output:
+	// weighting: NodePool flex: requirement karpenter.k8s.aws/instance-family In [c7i-flex *]: value "*" is not a valid label value, and Karpenter has no wildcards; list the values, or write the preference as a Policy tier and let Policy.NodePools list them
+}
