@@ -267,6 +267,34 @@ func TestRenderBottlerocketMerge(t *testing.T) {
 	}
 }
 
+// With no effective taints at all, the custom node-taints must still go:
+// Render replaces the table, it does not merge into it.
+func TestRenderBottlerocketNoTaintsDropsCustom(t *testing.T) {
+	t.Parallel()
+	cfg := goldenConfig(Bottlerocket)
+	cfg.Taints, cfg.StartupTaints, cfg.RequiredTaints = nil, nil, []Taint{}
+	out, err := Render(Bottlerocket, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(out, []byte("node-taints")) || bytes.Contains(out, []byte("example.com/dropped")) {
+		t.Errorf("custom node-taints survived:\n%s", out)
+	}
+	if r := mustLint(t, Bottlerocket, out, []Taint{}); r.Taints != nil || len(r.Problems) > 0 {
+		t.Errorf("Lint = %v", r)
+	}
+}
+
+func TestRenderAL2023CannotClearCustomTaints(t *testing.T) {
+	t.Parallel()
+	cfg := baseConfig()
+	cfg.RequiredTaints = []Taint{}
+	cfg.CustomUserData = []byte("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      registerWithTaints: [{key: a, effect: NoSchedule}]\n")
+	if _, err := Render(AL2023, cfg); err == nil || !strings.Contains(err.Error(), "cannot clear") {
+		t.Errorf("Render error = %v; want the cannot-clear refusal", err)
+	}
+}
+
 func TestRenderAL2023Decodes(t *testing.T) {
 	t.Parallel()
 	cfg := goldenConfig(AL2023)
