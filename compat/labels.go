@@ -1,9 +1,6 @@
 package compat
 
-import (
-	"slices"
-	"strings"
-)
+import "slices"
 
 // Well-known label keys from Kubernetes and Karpenter core.
 const (
@@ -154,14 +151,88 @@ var wellKnown = [numWellKnown]keyInfo{
 }
 
 // wellKnownIndex returns the position of key in the wellKnown table, or -1.
-// It runs when requirements are built; lookups afterwards go through the
-// stored index, which keeps Compatible free of string hashing.
+// It runs for every label a requirement set is built from; lookups
+// afterwards go through the stored index, which keeps Compatible free of
+// string hashing. A switch compiles to a search on length first, which is
+// faster than comparing the long shared prefixes of these keys.
 func wellKnownIndex(key string) int {
-	i, found := slices.BinarySearchFunc(wellKnown[:], key, func(k keyInfo, key string) int { return strings.Compare(k.key, key) })
-	if !found {
-		return -1
+	switch key {
+	case LabelCapacityReservationID:
+		return wkCapacityReservationID
+	case LabelCapacityReservationInterruptible:
+		return wkCapacityReservationInterruptible
+	case LabelCapacityReservationType:
+		return wkCapacityReservationType
+	case LabelInstanceAcceleratorCount:
+		return wkInstanceAcceleratorCount
+	case LabelInstanceAcceleratorManufacturer:
+		return wkInstanceAcceleratorManufacturer
+	case LabelInstanceAcceleratorName:
+		return wkInstanceAcceleratorName
+	case LabelInstanceCapabilityFlex:
+		return wkInstanceCapabilityFlex
+	case LabelInstanceCategory:
+		return wkInstanceCategory
+	case LabelInstanceCPU:
+		return wkInstanceCPU
+	case LabelInstanceCPUManufacturer:
+		return wkInstanceCPUManufacturer
+	case LabelInstanceCPUClockSpeedMHz:
+		return wkInstanceCPUClockSpeedMHz
+	case LabelInstanceEBSBandwidth:
+		return wkInstanceEBSBandwidth
+	case LabelInstanceEncryptionInTransit:
+		return wkInstanceEncryptionInTransit
+	case LabelInstanceFamily:
+		return wkInstanceFamily
+	case LabelInstanceGeneration:
+		return wkInstanceGeneration
+	case LabelInstanceGPUCount:
+		return wkInstanceGPUCount
+	case LabelInstanceGPUManufacturer:
+		return wkInstanceGPUManufacturer
+	case LabelInstanceGPUMemory:
+		return wkInstanceGPUMemory
+	case LabelInstanceGPUName:
+		return wkInstanceGPUName
+	case LabelInstanceHypervisor:
+		return wkInstanceHypervisor
+	case LabelInstanceLocalNVMe:
+		return wkInstanceLocalNVMe
+	case LabelInstanceMemory:
+		return wkInstanceMemory
+	case LabelInstanceNetworkBandwidth:
+		return wkInstanceNetworkBandwidth
+	case LabelInstanceSize:
+		return wkInstanceSize
+	case LabelInstanceTenancy:
+		return wkInstanceTenancy
+	case LabelNitroSandbox:
+		return wkNitroSandbox
+	case LabelPlacementGroupID:
+		return wkPlacementGroupID
+	case LabelPlacementGroupPartition:
+		return wkPlacementGroupPartition
+	case LabelCapacityType:
+		return wkCapacityType
+	case LabelNodePool:
+		return wkNodePool
+	case LabelArch:
+		return wkArch
+	case LabelOS:
+		return wkOS
+	case LabelInstanceType:
+		return wkInstanceType
+	case LabelWindowsBuild:
+		return wkWindowsBuild
+	case LabelAWSZoneID:
+		return wkAWSZoneID
+	case LabelRegion:
+		return wkRegion
+	case LabelZone:
+		return wkZone
 	}
-	return i
+	return -1
 }
 
 // normalizeKey maps deprecated beta keys to their stable names, as the

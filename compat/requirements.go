@@ -56,7 +56,7 @@ func fromEntries(entries []entry) Requirements {
 	if len(entries) == 0 {
 		return Requirements{}
 	}
-	slices.SortStableFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
+	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
 	out := entries[:1]
 	for i := 1; i < len(entries); i++ {
 		last := &out[len(out)-1]
@@ -220,17 +220,7 @@ func (r Requirements) Matches(labels map[string]string) bool {
 // Beta keys are renamed to their stable names. Labels are not validated: a
 // node's labels are taken as facts.
 func FromLabels(labels map[string]string) Requirements {
-	return fromEntries(labelEntries(labels, 0))
-}
-
-// labelEntries returns an In entry per label, with room for extra more.
-func labelEntries(labels map[string]string, extra int) []entry {
-	entries := make([]entry, 0, len(labels)+extra)
-	for k, v := range labels {
-		k = normalizeKey(k)
-		entries = append(entries, entry{key: k, wk: wellKnownIndex(k), values: []value{newValue(v)}})
-	}
-	return entries
+	return indexed(labelEntries(labels, false))
 }
 
 // FromNodeLabels is [FromLabels] for the labels of a real node: when the
@@ -244,23 +234,49 @@ func FromNodeLabels(labels map[string]string) Requirements {
 	if !typed {
 		_, typed = labels[labelBetaType]
 	}
-	if !typed {
-		return FromLabels(labels)
+	return indexed(labelEntries(labels, typed))
+}
+
+// labelEntries returns one In entry per label, sorted by key, and with
+// absentInstanceKeys a DoesNotExist entry for every instance key the labels
+// lack. It sorts only the labels' keys: the instance keys come from the
+// sorted wellKnown table and are merged in.
+func labelEntries(labels map[string]string, absentInstanceKeys bool) []entry {
+	type label struct{ key, value string }
+	pairs := make([]label, 0, len(labels))
+	for k, v := range labels {
+		pairs = append(pairs, label{normalizeKey(k), v})
 	}
-	entries := labelEntries(labels, numWellKnown)
-	for i, k := range wellKnown {
-		if !k.instance {
-			continue
-		}
-		if _, ok := labels[k.key]; ok {
-			continue
-		}
-		if beta := betaKey(k.key); beta != "" {
-			if _, ok := labels[beta]; ok {
-				continue
+	slices.SortFunc(pairs, func(a, b label) int { return strings.Compare(a.key, b.key) })
+	extra := 0
+	if absentInstanceKeys {
+		extra = numInstanceLabels
+	}
+	entries := make([]entry, 0, len(pairs)+extra)
+	values := make([]value, len(pairs))
+	wk := 0 // the next wellKnown key to consider for DoesNotExist
+	addAbsentBefore := func(key string, inclusive bool) {
+		for ; absentInstanceKeys && wk < numWellKnown; wk++ {
+			c := strings.Compare(wellKnown[wk].key, key)
+			if c > 0 || c == 0 && !inclusive {
+				return
+			}
+			if wellKnown[wk].instance && c < 0 {
+				entries = append(entries, entry{key: wellKnown[wk].key, wk: wk, absent: true})
 			}
 		}
-		entries = append(entries, entry{key: k.key, wk: i, absent: true})
 	}
-	return fromEntries(entries)
+	for i, p := range pairs {
+		addAbsentBefore(p.key, true)
+		values[i] = newValue(p.value)
+		e := entry{key: p.key, wk: wellKnownIndex(p.key), values: values[i : i+1 : i+1]}
+		if n := len(entries); n > 0 && entries[n-1].key == p.key {
+			// A beta label and its stable twin: both must hold.
+			entries[n-1] = intersect(&entries[n-1], &e)
+			continue
+		}
+		entries = append(entries, e)
+	}
+	addAbsentBefore("\xff", true)
+	return entries
 }
