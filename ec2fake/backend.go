@@ -42,6 +42,8 @@ type Options struct {
 // DescribeInstanceTypes with EC2's semantics. It is safe for concurrent use;
 // describes run in parallel, mutations are serialized. Every Backend is
 // independent: there is no package state and nothing to reset between tests.
+// The zero Backend is an empty one with the default Options; a Backend must
+// not be copied after first use.
 type Backend struct {
 	account string
 	now     func() time.Time
@@ -73,20 +75,29 @@ var accountIDPattern = regexp.MustCompile(`^[0-9]{12}$`)
 
 // New returns an empty Backend configured by opts.
 func New(opts Options) *Backend {
-	b := &Backend{
-		account: opts.AccountID,
-		now:     opts.Now,
-		images:  map[string]*storedImage{},
-		types:   map[string]*ec2types.InstanceTypeInfo{},
-		latency: map[string]time.Duration{},
-	}
+	return &Backend{account: opts.AccountID, now: opts.Now}
+}
+
+func (b *Backend) accountID() string {
 	if b.account == "" {
-		b.account = DefaultAccountID
+		return DefaultAccountID
 	}
+	return b.account
+}
+
+func (b *Backend) clock() time.Time {
 	if b.now == nil {
-		b.now = time.Now
+		return time.Now()
 	}
-	return b
+	return b.now()
+}
+
+// initLocked makes the maps of a zero Backend; b.mu must be held for writing.
+func (b *Backend) initLocked() {
+	if b.images == nil {
+		b.images = map[string]*storedImage{}
+		b.types = map[string]*ec2types.InstanceTypeInfo{}
+	}
 }
 
 // NewWithCatalog returns a Backend loaded with DefaultCatalog.
@@ -101,7 +112,7 @@ func NewWithCatalog(opts Options) *Backend {
 }
 
 // AccountID returns the account the backend acts as.
-func (b *Backend) AccountID() string { return b.account }
+func (b *Backend) AccountID() string { return b.accountID() }
 
 var (
 	_ ec2.DescribeImagesAPIClient        = (*Backend)(nil)
@@ -130,6 +141,7 @@ func (b *Backend) Load(images []ec2types.Image, types []ec2types.InstanceTypeInf
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.initLocked()
 	for _, s := range stored {
 		b.images[*s.img.ImageId] = s
 	}
@@ -161,6 +173,7 @@ func (b *Backend) PutImage(img ec2types.Image) error {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.initLocked()
 	id := *s.img.ImageId
 	if _, exists := b.images[id]; !exists {
 		i, _ := slices.BinarySearchFunc(b.sorted, id, func(e *storedImage, id string) int { return strings.Compare(*e.img.ImageId, id) })
@@ -236,6 +249,7 @@ func (b *Backend) PutInstanceType(info ec2types.InstanceTypeInfo) error {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.initLocked()
 	name := string(p.InstanceType)
 	if _, ok := b.types[name]; !ok {
 		i, _ := slices.BinarySearch(b.typeIDs, name)
@@ -266,7 +280,7 @@ func (b *Backend) prepareImage(img ec2types.Image) (*storedImage, error) {
 		return nil, fmt.Errorf("image %s: architecture %q is not an EC2 architecture; use one of %v", id, img.Architecture, img.Architecture.Values())
 	}
 	if img.OwnerId == nil || *img.OwnerId == "" {
-		owner := b.account
+		owner := b.accountID()
 		img.OwnerId = &owner
 	}
 	if !accountIDPattern.MatchString(*img.OwnerId) {
@@ -400,6 +414,9 @@ func (b *Backend) SetLatency(operation string, d time.Duration) error {
 	if d == 0 {
 		delete(b.latency, operation)
 	} else {
+		if b.latency == nil {
+			b.latency = map[string]time.Duration{}
+		}
 		b.latency[operation] = d
 	}
 	return nil

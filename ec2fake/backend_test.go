@@ -381,3 +381,24 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestZeroBackendIsUsable(t *testing.T) {
+	var b Backend
+	ctx := context.Background()
+	if out, err := b.DescribeImages(ctx, nil); err != nil || len(out.Images) != 0 {
+		t.Fatalf("zero Backend DescribeImages = %v, %v", out, err)
+	}
+	if err := b.PutImage(ec2types.Image{ImageId: aws.String("ami-12345678"), Name: aws.String("x")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.PutInstanceType(ec2types.InstanceTypeInfo{InstanceType: "m5.large"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.SetLatency("", time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	out, err := b.DescribeImages(ctx, &ec2.DescribeImagesInput{Owners: []string{"self"}})
+	if err != nil || len(out.Images) != 1 || *out.Images[0].OwnerId != DefaultAccountID || b.AccountID() != DefaultAccountID {
+		t.Fatalf("zero Backend after PutImage: %+v, %v", out, err)
+	}
+}

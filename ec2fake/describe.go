@@ -179,7 +179,7 @@ func (b *Backend) describeImages(in *ec2.DescribeImagesInput) (*ec2.DescribeImag
 	if aerr != nil {
 		return nil, aerr
 	}
-	now := b.now()
+	now, account := b.clock(), b.accountID()
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 
@@ -212,7 +212,7 @@ func (b *Backend) describeImages(in *ec2.DescribeImagesInput) (*ec2.DescribeImag
 	var page []*storedImage
 	more := false
 	for _, s := range candidates[start:] {
-		if !q.visible(s, b.account, now) {
+		if !q.visible(s, account, now) {
 			continue
 		}
 		if q.limit > 0 && len(page) == q.limit {

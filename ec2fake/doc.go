@@ -1,0 +1,207 @@
+// Package ec2fake is a fake EC2 for tests: an in-memory [Backend] that
+// answers DescribeImages and DescribeInstanceTypes with EC2's own semantics,
+// in process (it implements ec2.DescribeImagesAPIClient and
+// ec2.DescribeInstanceTypesAPIClient) and over HTTP in the EC2 Query
+// protocol, so that a real *ec2.Client — its serializers, deserializers and
+// retryer — runs against it. [DefaultCatalog] supplies realistic data: real
+// EKS AMI names and real instance type specifications.
+//
+// Other fakes match names exactly or give '?' the wrong meaning, ignore
+// owners, IncludeDeprecated and pagination, and panic on filters they do
+// not know, so a controller that selects a pending AMI or never reads the
+// second page passes its tests. This one behaves like EC2 and can be told
+// to fail like EC2.
+//
+// # Use
+//
+//	b := ec2fake.NewWithCatalog(ec2fake.Options{})     // or New for an empty one
+//	out, err := b.DescribeImages(ctx, input)            // in process
+//
+//	srv := ec2fake.NewServer(b)                          // or over HTTP
+//	defer srv.Close()
+//	client := ec2fake.NewClient(srv.URL)                 // a real *ec2.Client
+//
+// Change the data with [Backend.PutImage], [Backend.SetImageState],
+// [Backend.DeleteImage], [Backend.PutInstanceType] and [Backend.Load]; make
+// calls fail with [Backend.InjectFault] or wait with [Backend.SetLatency];
+// read what was asked with [Backend.Calls].
+//
+// # Concurrency and zero values
+//
+// A Backend is safe for concurrent use: describes run in parallel, mutations
+// are serialized, and no lock is held while a call waits out its latency.
+// Every Backend is independent (no package state, nothing to reset). The
+// zero [Options] means account [DefaultAccountID] and the wall clock; the
+// zero Backend is an empty backend with those defaults. Nothing is shared
+// with callers: inputs are copied in, outputs are copied out. The package
+// starts no goroutines; [NewServer] starts an httptest.Server, which the
+// caller closes. No input makes it panic.
+//
+// # Filter values
+//
+// Filters are ANDed; the values of one filter are ORed. Each value is a
+// pattern matched against the whole field, case-sensitively:
+//
+//	pattern = { char | "*" | "?" | "\" any-char }
+//	"*"      any run of characters, including none
+//	"?"      zero or one character (AWS: "database????" means up to four)
+//	"\" c    the character c itself: "\*", "\?", "\\"; a final lone "\" is "\"
+//
+// Booleans read "true" and "false", numbers are decimal ("8192", "2.5"),
+// timestamps ISO 8601. An absent field matches no value, not even "*"; a
+// filter without values matches nothing. Filter names are case-sensitive;
+// an unknown name fails with InvalidParameterValue ("The filter 'x' is
+// invalid"), a real EC2 filter the fake does not implement with
+// [CodeUnsupported], and more than 50 filters or 200 values per filter with
+// FilterLimitExceeded.
+//
+// DescribeImages implements architecture, block-device-mapping.* (device-name,
+// snapshot-id, volume-size, volume-type, encrypted, delete-on-termination),
+// boot-mode, creation-date, description, ena-support, free-tier-eligible,
+// hypervisor, image-allowed, image-id, image-type, image-watermark.*,
+// is-public, kernel-id, manifest-location, name, owner-alias, owner-id,
+// platform, product-code, product-code.type, public-ssm-parameter-name,
+// ramdisk-id, root-device-name, root-device-type, source-image-id,
+// source-image-region, source-instance-id, sriov-net-support, state,
+// state-reason-code, state-reason-message, tag:KEY, tag-key, tag-value and
+// virtualization-type; instance-type-specification.* and scan-result.* are
+// Unsupported. DescribeInstanceTypes implements every filter EC2 documents
+// for it (instance-type, processor-info.supported-architecture,
+// current-generation, bare-metal, memory-info.size-in-mib, vcpu-info.*,
+// network-info.*, ebs-info.*, instance-storage-info.*, supported-*, ...).
+//
+// # DescribeImages
+//
+// The caller — [Options.AccountID] — sees public images and its own. Owners
+// narrows that to "self", the aliases "amazon", "aws-marketplace" and
+// "aws-backup-vault", or 12-digit account IDs (anything else:
+// InvalidUserID.Malformed). ExecutableBy "all" keeps public images; other
+// ExecutableBy values are Unsupported, as the fake does not model launch
+// permissions. An image is deprecated once its DeprecationTime is at or
+// before [Options.Now]; deprecated images are left out unless
+// IncludeDeprecated is set, the caller owns them, or they were asked for by
+// ID. Images in state "disabled" are left out unless IncludeDisabled is set,
+// even when asked for by ID. ImageIds must look like AMI IDs
+// (InvalidAMIID.Malformed) and exist (InvalidAMIID.NotFound, naming every
+// missing ID); an existing image the caller may not see is silently left
+// out. DryRun validates the request, then fails with DryRunOperation (HTTP
+// 412).
+//
+// # Pages
+//
+// Answers are in image ID (instance type name) order. MaxResults must be
+// 5-1000 for DescribeImages and 5-100 for DescribeInstanceTypes, otherwise
+// InvalidParameterValue with EC2's wording. Without MaxResults,
+// DescribeImages answers with every match at once and DescribeInstanceTypes
+// with pages of 100. NextToken is opaque: it names the last item returned
+// and is bound to the request that produced it (operation, filters, owners,
+// IDs, flags — not MaxResults, which may change between pages). A token
+// from another request, a damaged or made-up one fails with
+// InvalidParameterValue "The NextToken is invalid"; an empty token means the
+// first page. Because pages continue after a key rather than at an offset,
+// every item present throughout a walk is returned exactly once for any
+// MaxResults, even when items are added or deleted between pages, and no
+// token can point outside the data. The last page has no NextToken.
+//
+// # Errors
+//
+// In process, errors are what the SDK returns for a service error: a
+// *smithy.OperationError (service "EC2") wrapping an *awshttp.ResponseError
+// with the request ID and HTTP status, wrapping a *smithy.GenericAPIError.
+// Classify them as with real EC2:
+//
+//	var apiErr smithy.APIError
+//	if errors.As(err, &apiErr) && apiErr.ErrorCode() == "RequestLimitExceeded" { ... }
+//
+// Over HTTP the same code and message travel in EC2's error document
+// (<Response><Errors><Error><Code>...), so both paths give the same error.
+// A call whose context ends while it waits returns the SDK's canceled
+// error (errors.Is(err, context.Canceled)). Mutations return ordinary
+// errors prefixed "ec2fake: " naming the input and the fix; unknown IDs
+// wrap [ErrNotFound].
+//
+// # HTTP
+//
+// [Backend.Handler] reads the form-encoded POST body (or GET query string)
+// the SDK sends (Action, Filter.N.Name, Filter.N.Value.M, ImageId.N,
+// Owner.N, ExecutableBy.N, InstanceType.N, MaxResults, NextToken, flags),
+// rejects unknown parameters with UnknownParameter and unknown actions with
+// InvalidAction, and answers in EC2's XML with the element names of the
+// SDK's deserializers (imagesSet, imageState, imageOwnerId, isPublic,
+// tagSet, instanceTypeSet, vCpuInfo, ...). Every field of
+// ec2types.Image and ec2types.InstanceTypeInfo survives the trip. [NewClient]
+// builds an *ec2.Client for the server: anonymous credentials, region
+// us-east-1, the standard retryer with 3 attempts, no backoff delay and no
+// retry quota.
+//
+// # Faults, latency and the call log
+//
+// [Backend.InjectFault] makes calls fail with an EC2 error: for one
+// operation or all, for Times calls or (Times <= 0) until
+// [Backend.ClearFaults]. Throttling codes default to HTTP 503, others to
+// 400; the SDK retries RequestLimitExceeded by itself, so two throttles
+// followed by an answer succeed through [NewClient]. [Backend.SetLatency]
+// delays answers and honours the caller's context. [Backend.Calls] lists
+// every call in arrival order — in process or over HTTP — with a copy of
+// its input and the error it returned.
+//
+// # The catalog
+//
+// [DefaultCatalog] decodes embedded JSON written in the AWS CLI's output
+// shape. [NewWithCatalog] loads it.
+//
+// Images (60). For Kubernetes 1.31 and 1.32, two releases each, so that
+// "latest" and a pinned version differ, and only the variants that exist:
+//
+//   - Amazon Linux 2, releases v20250317 and v20250403:
+//     amazon-eks-node-K-vDATE (x86_64), amazon-eks-arm64-node-K-vDATE,
+//     amazon-eks-gpu-node-K-vDATE (x86_64 only: there is no arm64 GPU AMI).
+//   - Amazon Linux 2023, same releases:
+//     amazon-eks-node-al2023-ARCH-VARIANT-K-vDATE with x86_64
+//     standard/nvidia/neuron and arm64 standard, plus arm64 nvidia from
+//     v20250403 on (its first release).
+//   - Bottlerocket, releases v1.42.0-5ed15786 (June 2025) and
+//     v1.49.0-713f44ce (October 2025):
+//     bottlerocket-aws-k8s-K-{x86_64,aarch64}-VERSION and
+//     bottlerocket-aws-k8s-K-nvidia-{x86_64,aarch64}-VERSION; within each
+//     release the NVIDIA images are a few minutes newer than the standard
+//     ones (the setup of karpenter-provider-aws #7925).
+//   - Windows, releases 2025.03.12 and 2025.04.14:
+//     Windows_Server-{2019,2022}-English-Core-EKS_Optimized-K-DATE,
+//     platform "windows". (EKS publishes Windows Server 2025 AMIs only for
+//     newer Kubernetes versions.)
+//
+// The public images carry owner alias "amazon" and the us-east-1 owner IDs
+// [EKSOwnerID], [BottlerocketOwnerID] and [WindowsOwnerID]; creation dates
+// are in EC2's format (2025-04-03T16:10:10.000Z) on the release day. AMI IDs
+// are synthetic. DeprecationTime is left unset on public images — EC2
+// deprecates public AMIs two years after creation, which would make results
+// change with the wall clock. Block device sizes are representative.
+//
+// Custom images, owned by [DefaultAccountID] and private, family
+// team-base-al2023-* (tags team=platform, image-family=team-base-al2023):
+// [ImageTeamBaseAvailable] (the right choice for x86_64),
+// [ImageTeamBaseArm64], [ImageTeamBaseDeprecated] (newer, deprecated
+// 2025-06-01), [ImageTeamBasePending] (newest, still "pending": Packer is
+// building it, karpenter-provider-aws #7652), [ImageTeamBaseMalformedDate]
+// (CreationDate in time.UnixDate form) and [ImageTeamBaseDisabled].
+//
+// Instance types (194): a1; c5, m5, r5; c6g, m6g, r6g; c6i, m6i, r6i; c7g,
+// m7g, r7g; c7i, m7i, r7i (with metal sizes); c7i-flex and m7i-flex in every
+// size they come in (large to 16xlarge); t2, t3, t4g; g4dn, g4ad, g5, g5g,
+// g6, g6f; p4d.24xlarge, p5.4xlarge, p5.48xlarge; dl1.24xlarge; inf1, inf2,
+// trn1; mac1.metal and mac2.metal. vCPUs, memory, architectures, processor
+// maker and sustained clock, hypervisor, bare metal, GPUs, Neuron and
+// Inferentia devices, local NVMe total, EBS maximum bandwidth, baseline
+// network bandwidth, network interfaces and addresses per interface and
+// encryption in transit are the published figures (karpenter-provider-aws's
+// generated instance-types reference and DescribeInstanceTypes test data).
+// As EC2 reports them: g6f and p5.4xlarge have a GPU count of 0 (g6f with
+// LogicalGpuCount 1 and its GpuPartitionSize; karpenter-provider-aws
+// #8368); dl1's Habana Gaudi is a GPU; inf1 has both InferenceAcceleratorInfo
+// and NeuronInfo; t2.nano/micro/medium support i386 and x86_64; the Mac
+// types report x86_64_mac and arm64_mac and only the on-demand usage class.
+// Facts that could not be verified per type are left out rather than
+// guessed: instance store disk layouts, NetworkPerformance strings, EBS
+// baseline figures (except where the source published them), boot modes.
+package ec2fake
