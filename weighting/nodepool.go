@@ -364,23 +364,38 @@ func (np NodePool) MarshalYAML() ([]byte, error) {
 // [NodePool]), and on a NodePool that [NodePool.Validate] rejects; np is
 // changed only on success.
 func (np *NodePool) UnmarshalJSON(data []byte) error {
+	var generic any
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var w wireNodePool
-	if err := dec.Decode(&w); err != nil {
+	dec.UseNumber()
+	if err := dec.Decode(&generic); err != nil {
 		return decodeError(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return errors.New("weighting: decoding a NodePool: data follows the object; pass one NodePool at a time")
 	}
+	if err := checkFields(generic, nodePoolFields, ""); err != nil {
+		return err
+	}
+	var w wireNodePool
+	if err := json.Unmarshal(data, &w); err != nil {
+		return decodeError(err)
+	}
 	return np.fromWire(w)
 }
 
 // UnmarshalYAML decodes one karpenter.sh/v1 NodePool from YAML, strictly:
-// duplicate and unknown fields are errors. A plain scalar that YAML 1.1
-// reads as a boolean or number, such as yes or 08, is taken as the string
-// it spells where the field is a string. See [NodePool.UnmarshalJSON].
+// duplicate and unknown fields are errors, and field names must match in
+// case. A plain scalar that YAML 1.1 reads as a boolean or number, such as
+// yes or 08, is taken as the string it spells where the field is a string.
+// See [NodePool.UnmarshalJSON].
 func (np *NodePool) UnmarshalYAML(data []byte) error {
+	var generic any
+	if err := yaml.UnmarshalStrict(data, &generic); err != nil {
+		return decodeError(err)
+	}
+	if err := checkFields(generic, nodePoolFields, ""); err != nil {
+		return err
+	}
 	var w wireNodePool
 	if err := yaml.UnmarshalStrict(data, &w); err != nil {
 		return decodeError(err)
@@ -389,7 +404,62 @@ func (np *NodePool) UnmarshalYAML(data []byte) error {
 }
 
 func decodeError(err error) error {
-	return fmt.Errorf("weighting: decoding a NodePool: %v; only name, weight, requirements, nodeClassRef, taints, startupTaints and template labels are supported", err)
+	return fmt.Errorf("weighting: decoding a NodePool: %v", err)
+}
+
+// fields describes the objects of a NodePool: the names of an object's
+// fields, each with what it holds. A nil fields is a value not checked
+// here: a scalar, whose type the typed decoding checks, or a map with
+// free keys, such as labels.
+type fields map[string]fields
+
+var (
+	taintFields    = fields{"key": nil, "value": nil, "effect": nil}
+	nodePoolFields = fields{
+		"apiVersion": nil,
+		"kind":       nil,
+		"metadata":   {"name": nil},
+		"spec": {
+			"weight": nil,
+			"template": {
+				"metadata": {"labels": nil},
+				"spec": {
+					"nodeClassRef":  {"group": nil, "kind": nil, "name": nil},
+					"requirements":  {"key": nil, "operator": nil, "values": nil, "minValues": nil},
+					"taints":        taintFields,
+					"startupTaints": taintFields,
+				},
+			},
+		},
+	}
+)
+
+// checkFields reports the first field of v, in sorted order, that want
+// does not name exactly. encoding/json matches field names without regard
+// to case and Kubernetes does not, so this runs before the typed decoding;
+// it also names fields of the resource this mirror leaves out.
+func checkFields(v any, want fields, path string) error {
+	switch v := v.(type) {
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			sub, ok := want[k]
+			if !ok {
+				return fmt.Errorf("weighting: decoding a NodePool: unknown field %q; this mirror of karpenter.sh/v1 has metadata.name, spec.weight, and spec.template's labels, nodeClassRef, requirements, taints and startupTaints", path+k)
+			}
+			if sub != nil {
+				if err := checkFields(v[k], sub, path+k+"."); err != nil {
+					return err
+				}
+			}
+		}
+	case []any: // a list of objects, such as requirements
+		for i, e := range v {
+			if err := checkFields(e, want, fmt.Sprintf("%s[%d].", strings.TrimSuffix(path, "."), i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // fromWire checks and converts a decoded NodePool, and stores it in np

@@ -1,6 +1,7 @@
 package weighting
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -85,6 +86,19 @@ func TestNodePoolYAML(t *testing.T) {
 	}
 	if diff := cmp.Diff(np, back); diff != "" {
 		t.Errorf("round trip mismatch (-want +got):\n%s", diff)
+	}
+
+	// JSON, directly or inside another value.
+	j, err := json.Marshal(struct{ Pools []NodePool }{[]NodePool{np}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wrapped struct{ Pools []NodePool }
+	if err := json.Unmarshal(j, &wrapped); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]NodePool{np}, wrapped.Pools); diff != "" {
+		t.Errorf("JSON round trip mismatch (-want +got):\n%s", diff)
 	}
 
 	// The smallest NodePool: requirements are required by the CRD, so an
@@ -187,8 +201,11 @@ func TestNodePoolUnmarshalErrors(t *testing.T) {
 	tests := []struct{ name, yaml, want string }{
 		{"wrong kind", strings.Replace(valid, "kind: NodePool", "kind: NodeClaim", 1), `kind "NodeClaim"; want apiVersion karpenter.sh/v1, kind NodePool`},
 		{"old version", strings.Replace(valid, "karpenter.sh/v1", "karpenter.sh/v1beta1", 1), `apiVersion "karpenter.sh/v1beta1"`},
-		{"unknown field", valid + "  disruption:\n    consolidateAfter: 30s\n", `unknown field "disruption"`},
+		{"unknown field", valid + "  disruption:\n    consolidateAfter: 30s\n", `unknown field "spec.disruption"`},
 		{"status", valid + "status: {}\n", `unknown field "status"`},
+		{"field case", valid + "  Weight: 5\n", `unknown field "spec.Weight"`},
+		{"nested field", strings.Replace(valid, "requirements: []", "requirements: [{key: a, operator: Exists}, {key: a, operator: Exists, minvalues: 1}]", 1), `unknown field "spec.template.spec.requirements[1].minvalues"`},
+		{"object metadata", strings.Replace(valid, "  name: x\n", "  name: x\n  labels: {a: b}\n", 1), `unknown field "metadata.labels"`},
 		{"weight 0", valid + "  weight: 0\n", "weight 0 is below 1; omit spec.weight"},
 		{"weight 200", valid + "  weight: 200\n", "weight 200 is outside"},
 		{"weight text", valid + "  weight: high\n", "decoding a NodePool"},
@@ -214,6 +231,12 @@ func TestNodePoolUnmarshalErrors(t *testing.T) {
 	var np NodePool
 	if err := np.UnmarshalJSON([]byte(`{"apiVersion":"karpenter.sh/v1","kind":"NodePool"} {}`)); err == nil || !strings.Contains(err.Error(), "one NodePool at a time") {
 		t.Errorf("UnmarshalJSON of two objects = %v", err)
+	}
+	if err := np.UnmarshalJSON([]byte(`{"apiVersion":"karpenter.sh/v1","Kind":"NodePool"}`)); err == nil || !strings.Contains(err.Error(), `unknown field "Kind"`) {
+		t.Errorf("UnmarshalJSON with a field in the wrong case = %v", err)
+	}
+	if err := np.UnmarshalJSON([]byte(`{"apiVersion":`)); err == nil || !strings.HasPrefix(err.Error(), "weighting: decoding a NodePool: ") {
+		t.Errorf("UnmarshalJSON of broken JSON = %v", err)
 	}
 	// minValues repeated with one value is the same NodePool.
 	same := strings.Replace(valid, "requirements: []", "requirements: [{key: a, operator: Exists, minValues: 2}, {key: a, operator: Exists, minValues: 2}]", 1)

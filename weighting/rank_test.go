@@ -278,3 +278,69 @@ func TestFallback(t *testing.T) {
 
 // cmpEmpty treats nil and empty slices as equal.
 var cmpEmpty = cmp.FilterValues(func(a, b []string) bool { return len(a) == 0 && len(b) == 0 }, cmp.Ignore())
+
+// TestConcurrentUse runs every entry point on shared values at once; the
+// race detector checks that none of them writes to what it is given.
+func TestConcurrentUse(t *testing.T) {
+	p := flexPolicy()
+	types := mkTypes(t, "c7i-flex.large", "m7i-flex.large", "c7i.large", "m5.large")
+	r, err := p.Rank(types, RankOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := NodePool{Name: "default", NodeClassRef: NodeClassRef{Name: "default"}, Labels: map[string]string{"a": "b"}}
+	done := make(chan error)
+	for range 4 {
+		go func() {
+			var err error
+			for range 20 {
+				if _, err = p.Rank(types, RankOptions{}); err != nil {
+					break
+				}
+				var pools []NodePool
+				if pools, err = p.NodePools(types, base); err != nil {
+					break
+				}
+				Order(pools)
+				r.Explain("m5.large")
+				Fallback(r, nil)
+				if _, err = pools[0].MarshalYAML(); err != nil {
+					break
+				}
+			}
+			done <- err
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestRankAllocs guards the hot path: allocations do not grow with the
+// number of types (the map and the output slices are sized once).
+func TestRankAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow under -short")
+	}
+	allocs := func(n int) float64 {
+		var all []string
+		for _, f := range []string{"c7i-flex", "m7i", "c6g", "r7g", "m5", "t3", "c5", "m6i"} {
+			for _, s := range []string{"large", "xlarge", "2xlarge", "4xlarge", "8xlarge", "12xlarge", "16xlarge", "24xlarge", "metal", "medium"} {
+				all = append(all, f+"."+s)
+			}
+		}
+		types := mkTypes(t, all[:n]...)
+		p := flexPolicy()
+		return testing.AllocsPerRun(20, func() {
+			if _, err := p.Rank(types, RankOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	small, large := allocs(10), allocs(80)
+	if large > small+4 {
+		t.Errorf("Rank allocates %v times for 80 types and %v for 10; want about the same", large, small)
+	}
+}
