@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 )
 
 // maxDecompressed bounds gzip'd userData, so that a small input cannot
@@ -210,16 +209,8 @@ func lineAt(src []byte, off int) int {
 	return bytes.Count(src[:min(off, len(src))], []byte("\n")) + 1
 }
 
-// taintFlagFix suggests the kubelet flag that would register the given
-// taints plus t.
+// taintListWith is the --register-with-taints value that registers the
+// given taints plus t.
 func taintListWith(taints []Taint, t Taint) string {
 	return FormatTaints(append(slices.Clone(taints), t))
-}
-
-func quoteList(items []string) string {
-	q := make([]string, len(items))
-	for i, s := range items {
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	return strings.Join(q, ", ")
 }

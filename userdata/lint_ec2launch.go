@@ -135,12 +135,15 @@ func (w *psWalker) bindParams(args []psToken) map[string]psToken {
 			params[canon] = value
 		}
 	}
-	for i, p := range positional {
-		for _, canon := range []string{"EKSClusterName", "KubeletExtraArgs"}[min(i, 2):min(len(positional), 2)] {
-			if _, set := params[canon]; !set {
-				params[canon] = p
-				break
-			}
+	// Positional arguments fill, in order, the positional parameters not
+	// bound by name.
+	for _, canon := range []string{"EKSClusterName", "KubeletExtraArgs"} {
+		if len(positional) == 0 {
+			break
+		}
+		if _, set := params[canon]; !set {
+			params[canon] = positional[0]
+			positional = positional[1:]
 		}
 	}
 	return params

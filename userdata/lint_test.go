@@ -222,6 +222,8 @@ func TestLintAL2Problems(t *testing.T) {
 		{name: "syntax error after the call", script: "#!/bin/bash\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\nif then\n",
 			want: []Code{CodeSyntax}, line: 3, taints: uninitialized},
 		{name: "empty", script: "", want: []Code{CodeNoBootstrap}},
+		{name: "a command that expands to nothing", script: "#!/bin/bash\nX=\n$X\n\"$X\"\n/etc/eks/bootstrap.sh c\n",
+			want: []Code{CodeRequiredTaintMissing}, line: 5},
 	}
 	for _, tt := range tests {
 		got := mustLint(t, AL2, []byte(tt.script), uninitialized)
@@ -418,6 +420,8 @@ func TestLintWindows(t *testing.T) {
 	}{
 		{name: "Karpenter's form", doc: karpenter, taints: []Taint{UnregisteredTaint()}},
 		{name: "abbreviated, positional, case-insensitive", doc: "<POWERSHELL>\n& 'C:\\Program Files\\Amazon\\EKS\\start-eksbootstrap.ps1' c -kubeletextra \"--register-with-taints=karpenter.sh/unregistered:NoExecute\" 3>&1\n</POWERSHELL>",
+			taints: []Taint{UnregisteredTaint()}},
+		{name: "positional after a named parameter", doc: "<powershell>\n& Start-EKSBootstrap.ps1 -EKSClusterName c '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n</powershell>",
 			taints: []Taint{UnregisteredTaint()}},
 		{name: "continuation lines", doc: "<powershell>\n$f = 'Start-EKSBootstrap.ps1'\n& $f `\n  -EKSClusterName c `\n  -KubeletExtraArgs:'--register-with-taints=karpenter.sh/unregistered:NoExecute'\n</powershell>",
 			taints: []Taint{UnregisteredTaint()}},

@@ -351,10 +351,9 @@ func (lx *psLexer) varName() (string, error) {
 			return "", psErrorf(line, "${ is not closed")
 		}
 		name := lx.src[lx.pos+1 : lx.pos+end]
-		for lx.pos <= lx.pos+end && lx.src[lx.pos] != '}' {
+		for stop := lx.pos + end + 1; lx.pos < stop; {
 			lx.next()
 		}
-		lx.next()
 		return name, nil
 	}
 	start := lx.pos

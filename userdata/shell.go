@@ -314,6 +314,9 @@ func (w *shellWalker) call(c *syntax.CallExpr, cond bool) {
 	for _, word := range c.Args {
 		fields = append(fields, w.fields(word)...)
 	}
+	if len(fields) == 0 {
+		return // every word expanded to nothing: bash runs no command
+	}
 	prefixEnv, hasPrefix := shVar{}, false
 	for _, a := range c.Assigns {
 		if a.Name.Value == w.envName {
