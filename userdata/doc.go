@@ -90,8 +90,10 @@
 //   - bootstrap.sh: its exact option list, each option taking the next word;
 //     "--option=value" becomes a positional argument and is dropped (or, if
 //     first, becomes the cluster name); KUBELET_EXTRA_ARGS from the
-//     environment when no --kubelet-extra-args is given; only the first
-//     call counts, because it starts the kubelet and registers the node.
+//     environment when no --kubelet-extra-args is given. The first call
+//     that runs starts the kubelet and registers the node, so a later call
+//     that can run too is [CodeMultipleBootstrap]; calls in different arms
+//     of one if or case are alternatives, and must agree on the taints.
 //   - systemd: the drop-in Environment='KUBELET_EXTRA_ARGS=…' (C escapes,
 //     quotes, '%' specifiers) and the splitting of $KUBELET_EXTRA_ARGS in
 //     ExecStart (whitespace, quotes honoured and removed).

@@ -84,17 +84,52 @@ func (l *linter) lintCloudInit(text []byte) boot {
 			"no script in the userData calls /etc/eks/bootstrap.sh, so the node never joins the cluster")
 		return boot{}
 	}
-	if len(calls) > 1 {
-		var lines []string
-		for _, c := range calls[1:] {
-			lines = append(lines, fmt.Sprint(c.script.absLine(c.call.line)))
+	// The first call that runs starts the kubelet, which registers the node
+	// (--register-with-taints only acts on first registration). Any call up
+	// to the first unconditional one can be that call.
+	var firsts []located
+	for _, c := range calls {
+		firsts = append(firsts, c)
+		if !c.call.cond {
+			break
 		}
-		first := calls[0].script.absLine(calls[0].call.line)
-		l.add(CodeMultipleBootstrap, first, fmt.Sprintf("remove the call on line %d and keep a single call with all kubelet arguments", first),
-			"bootstrap.sh is called here and again on line %s; this first call starts the kubelet, which registers the node with this call's taints before the later call runs (--register-with-taints only acts on first registration)",
-			strings.Join(lines, ", "))
 	}
-	return l.bootstrap(calls[0])
+	reported := map[int]bool{}
+	for i, f := range firsts {
+		var again []string
+		for _, c := range calls[i+1:] {
+			if !exclusive(f.call, c.call) {
+				again = append(again, fmt.Sprint(c.script.absLine(c.call.line)))
+			}
+		}
+		line := f.script.absLine(f.call.line)
+		if len(again) > 0 && !reported[line] {
+			reported[line] = true
+			l.add(CodeMultipleBootstrap, line, fmt.Sprintf("remove the call on line %d and keep a single call with all kubelet arguments", line),
+				"bootstrap.sh is called here and again on line %s; this first call starts the kubelet, which registers the node with this call's taints before the later call runs (--register-with-taints only acts on first registration)",
+				strings.Join(again, ", "))
+		}
+	}
+	b := l.bootstrap(firsts[0])
+	for _, f := range firsts[1:] {
+		other := l.bootstrap(f)
+		if other.registers != b.registers || other.unresolved != b.unresolved || !slices.Equal(sortedTaints(other.taints), sortedTaints(b.taints)) {
+			var lines []string
+			for _, f := range firsts {
+				lines = append(lines, fmt.Sprint(f.script.absLine(f.call.line)))
+			}
+			l.add(CodeUnresolved, f.script.absLine(f.call.line), "register the same taints on every path, or call bootstrap.sh once, unconditionally",
+				"which bootstrap.sh call runs first (lines %s) depends on conditions only known at boot, and they register different taints", strings.Join(lines, ", "))
+			return boot{registers: true, unresolved: true}
+		}
+	}
+	return b
+}
+
+func sortedTaints(ts []Taint) []Taint {
+	out := slices.Clone(ts)
+	slices.SortFunc(out, compareTaints)
+	return out
 }
 
 type located struct {

@@ -222,6 +222,12 @@ func TestLintAL2Problems(t *testing.T) {
 		{name: "syntax error after the call", script: "#!/bin/bash\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\nif then\n",
 			want: []Code{CodeSyntax}, line: 3, taints: uninitialized},
 		{name: "empty", script: "", want: []Code{CodeNoBootstrap}},
+		{name: "alternative branches, same taints", script: "#!/bin/bash\nif [ -f /x ]; then\n  /etc/eks/bootstrap.sh a --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\nelse\n  /etc/eks/bootstrap.sh b --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\nfi\n",
+			taints: uninitialized},
+		{name: "alternative branches, different taints", script: "#!/bin/bash\ncase $(hostname) in\na*) /etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute' ;;\n*) /etc/eks/bootstrap.sh c ;;\nesac\n",
+			want: []Code{CodeUnresolved}, line: 4},
+		{name: "conditional call, then an unconditional one", script: "#!/bin/bash\n[ -f /x ] && /etc/eks/bootstrap.sh c\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n",
+			want: []Code{CodeMultipleBootstrap, CodeUnresolved}, line: 2},
 		{name: "a command that expands to nothing", script: "#!/bin/bash\nX=\n$X\n\"$X\"\n/etc/eks/bootstrap.sh c\n",
 			want: []Code{CodeRequiredTaintMissing}, line: 5},
 	}

@@ -3,6 +3,7 @@ package userdata
 import (
 	"bytes"
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -40,6 +41,28 @@ type shellCall struct {
 	env         shVar // the environment variable asked for, as the callee sees it
 	unknownName bool  // the command word could not be resolved
 	word        *syntax.Word
+	cond        bool     // the call may not run (a branch, loop, function, && or ||)
+	path        []branch // the if/case arms the call is in
+}
+
+// branch is one arm of an if or case clause.
+type branch struct {
+	clause syntax.Node
+	arm    int
+}
+
+// exclusive reports whether two calls are in different arms of the same
+// if or case clause, so that at most one of them runs.
+func exclusive(a, b shellCall) bool {
+	for i := 0; i < len(a.path) && i < len(b.path); i++ {
+		if a.path[i].clause != b.path[i].clause {
+			return false
+		}
+		if a.path[i].arm != b.path[i].arm {
+			return true
+		}
+	}
+	return false
 }
 
 // shellWalker walks one script. It is used for one script only.
@@ -52,6 +75,7 @@ type shellWalker struct {
 	stopped   bool // exit ran at the top level
 	calls     []shellCall
 	expandCfg *expand.Config
+	path      []branch // the arms being walked
 }
 
 func newShellWalker(target, envName string) *shellWalker {
@@ -67,6 +91,7 @@ func (w *shellWalker) clone() *shellWalker {
 	}
 	c.calls = nil
 	c.expandCfg = nil
+	c.path = slices.Clone(w.path)
 	return &c
 }
 
@@ -145,8 +170,8 @@ func (w *shellWalker) command(s *syntax.Stmt, cond bool) {
 		}
 		w.stmts(c.Do, true)
 	case *syntax.CaseClause:
-		for _, item := range c.Items {
-			w.stmts(item.Stmts, true)
+		for i, item := range c.Items {
+			w.inArm(c, i, func() { w.stmts(item.Stmts, true) })
 		}
 	case *syntax.Block:
 		w.stmts(c.Stmts, cond)
@@ -182,12 +207,23 @@ func (w *shellWalker) command(s *syntax.Stmt, cond bool) {
 	}
 }
 
+// ifClause walks if/elif/else; mvdan.cc/sh represents elif and else as
+// nested IfClauses (else with no condition).
 func (w *shellWalker) ifClause(c *syntax.IfClause, cond bool) {
-	w.stmts(c.Cond, cond)
-	w.stmts(c.Then, true)
-	if c.Else != nil {
-		w.ifClause(c.Else, true)
+	arm := 0
+	for cl := c; cl != nil; cl = cl.Else {
+		w.stmts(cl.Cond, cond || arm > 0)
+		w.inArm(c, arm, func() { w.stmts(cl.Then, true) })
+		arm++
 	}
+}
+
+// inArm walks fn inside one arm of an if or case clause.
+func (w *shellWalker) inArm(clause syntax.Node, arm int, fn func()) {
+	saved := w.path
+	w.path = append(slices.Clip(w.path), branch{clause: clause, arm: arm})
+	fn()
+	w.path = saved
 }
 
 // arithmAssigns marks variables assigned inside arithmetic as unknown.
@@ -327,7 +363,7 @@ func (w *shellWalker) call(c *syntax.CallExpr, cond bool) {
 	name := fields[0]
 	if !name.known {
 		if strings.Contains(name.prefix+wordSource(c.Args[0]), w.target) {
-			w.calls = append(w.calls, shellCall{line: int(c.Args[0].Pos().Line()), unknownName: true, word: c.Args[0]})
+			w.calls = append(w.calls, shellCall{line: int(c.Args[0].Pos().Line()), unknownName: true, word: c.Args[0], cond: cond, path: slices.Clone(w.path)})
 		}
 		return
 	}
@@ -390,6 +426,8 @@ func (w *shellWalker) call(c *syntax.CallExpr, cond bool) {
 			args: args[1:],
 			env:  env,
 			word: args[0].word,
+			cond: cond,
+			path: slices.Clone(w.path),
 		})
 	}
 }
