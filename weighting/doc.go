@@ -21,7 +21,7 @@
 //
 // Each entry of [Tier.Families] is a glob:
 //
-//	pattern = 1*( letter | digit | "-" | "." | "*" | "?" )   ; letters lower case
+//	pattern = 1*( letter | digit | "-" | "." | "*" | "?" )   ; lower case, at most one "."
 //	"*"     matches any run of characters, including none
 //	"?"     matches exactly one character
 //
@@ -39,7 +39,10 @@
 // [Policy.Rank] puts each instance type in the highest-weight tier that
 // admits it: one of its patterns matches and the type satisfies the tier's
 // Requirements, evaluated strictly with [compat.InstanceType.Conflict].
-// Weights are 1 to 100 and distinct, so the tier is never ambiguous. Types
+// Tier requirements may only use keys that describe an instance type
+// ([compat.InstanceLabels]); a capacity type or zone cannot be judged from a
+// catalog and belongs in the base NodePool. Weights are 1 to 100 and
+// distinct, so the tier is never ambiguous. Types
 // no tier admits are listed in [Ranking.Unranked], not dropped. Within a
 // tier, types whose price [RankOptions.Price] knows come first, cheapest
 // first, and then the rest; ties, and types without prices, are ordered by
@@ -60,7 +63,9 @@
 //	node.kubernetes.io/instance-type NotIn [types higher tiers took from a family in part]
 //
 // so that, over the catalog, each instance type is admitted by exactly the
-// NodePool of the tier that [Policy.Rank] gives it, and by no other.
+// NodePool of the tier that [Policy.Rank] gives it, and by no other. A tier
+// whose NodePool would admit nothing is an error; with [Policy.Strict], so
+// is a pattern that matches nothing, which catches typos.
 // [Order] sorts NodePools the way Karpenter tries them: highest weight
 // first, no weight as 0, equal weights by name in reverse byte order.
 //

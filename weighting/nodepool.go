@@ -361,8 +361,9 @@ func (np NodePool) MarshalYAML() ([]byte, error) {
 
 // UnmarshalJSON decodes a karpenter.sh/v1 NodePool. It fails on another
 // apiVersion or kind, on fields this mirror does not represent (see
-// [NodePool]), and on a NodePool that [NodePool.Validate] rejects; np is
-// changed only on success.
+// [NodePool]) or a field name in the wrong case, and on a NodePool that
+// [NodePool.Validate] rejects; np is changed only on success. As with
+// encoding/json, a key repeated in one object keeps its last value.
 func (np *NodePool) UnmarshalJSON(data []byte) error {
 	var generic any
 	dec := json.NewDecoder(bytes.NewReader(data))

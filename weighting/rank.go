@@ -65,7 +65,7 @@ func (p Policy) Rank(types []compat.InstanceType, opts RankOptions) (Ranking, er
 	counts := make([]int, len(c.tiers)+1) // the last counts the unranked
 	for i := range types {
 		it := &types[i]
-		k := rankKey{it: it, tier: int32(c.assign(it))}
+		k := rankKey{idx: int32(i), tier: int32(c.assign(it))}
 		if k.tier < 0 {
 			k.tier = int32(len(c.tiers))
 		} else if opts.Price != nil {
@@ -78,7 +78,7 @@ func (p Policy) Rank(types []compat.InstanceType, opts RankOptions) (Ranking, er
 		keys[i] = k
 		counts[k.tier]++
 	}
-	slices.SortFunc(keys, compareRankKeys)
+	slices.SortFunc(keys, func(a, b rankKey) int { return compareRankKeys(types, a, b) })
 
 	r := Ranking{Tiers: make([]RankedTier, len(c.tiers)), policy: c}
 	next := 0
@@ -88,7 +88,7 @@ func (p Policy) Rank(types []compat.InstanceType, opts RankOptions) (Ranking, er
 		}
 		out := make([]compat.InstanceType, n)
 		for j := range out {
-			out[j] = *keys[next+j].it
+			out[j] = types[keys[next+j].idx]
 		}
 		next += n
 		return out
@@ -101,15 +101,16 @@ func (p Policy) Rank(types []compat.InstanceType, opts RankOptions) (Ranking, er
 }
 
 // rankKey is what Rank sorts by: tier, then known prices first and
-// cheapest first, then name (unique, so the order is total).
+// cheapest first, then name (unique, so the order is total). It holds no
+// pointers, which keeps the sort free of write barriers.
 type rankKey struct {
-	it    *compat.InstanceType
+	idx   int32 // position in the types given to Rank
 	tier  int32 // position in compiled.tiers; len(tiers) when unranked
 	known bool
 	price float64
 }
 
-func compareRankKeys(a, b rankKey) int {
+func compareRankKeys(types []compat.InstanceType, a, b rankKey) int {
 	if a.tier != b.tier {
 		return cmp.Compare(a.tier, b.tier)
 	}
@@ -122,7 +123,7 @@ func compareRankKeys(a, b rankKey) int {
 	if a.known && a.price != b.price {
 		return cmp.Compare(a.price, b.price)
 	}
-	return strings.Compare(a.it.Name, b.it.Name)
+	return strings.Compare(types[a.idx].Name, types[b.idx].Name)
 }
 
 // assign returns the position of the highest-weight tier that admits it,
