@@ -61,20 +61,41 @@ type typeIndex struct {
 // that was mapped.
 func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 	m := Mapping{amis: amis, types: len(instanceTypes), index: &typeIndex{}}
-	// First pass: the AMI of each type (-1: none), and group sizes.
+	// First pass: the AMI of each type (-1: none), and group sizes. Types
+	// alike in every fact the AMIs look at share the answer.
 	assigned := make([]int32, len(instanceTypes))
 	sizes := make([]int32, len(amis))
 	mapped := 0
+	var memo map[factsKey]int32
+	if memoizable(amis) {
+		memo = make(map[factsKey]int32)
+	}
+	var lastKey factsKey
+	lastJ := int32(-2) // none yet
 	for i := range instanceTypes {
 		it := &instanceTypes[i]
-		assigned[i] = -1
-		for j := range amis {
-			if _, conflict := it.Conflict(amis[j].Requirements); !conflict {
-				assigned[i] = int32(j)
-				sizes[j]++
-				mapped++
-				break
+		var j int32
+		if memo == nil {
+			j = firstCompatible(it, amis)
+		} else {
+			// Catalogs list a family's sizes together: try the previous
+			// type's facts before hashing.
+			k := factsOf(it)
+			if lastJ != -2 && k == lastKey {
+				j = lastJ
+			} else {
+				var seen bool
+				if j, seen = memo[k]; !seen {
+					j = firstCompatible(it, amis)
+					memo[k] = j
+				}
+				lastKey, lastJ = k, j
 			}
+		}
+		assigned[i] = j
+		if j >= 0 {
+			sizes[j]++
+			mapped++
 		}
 	}
 	// Second pass: slice one backing array into the groups.
@@ -99,6 +120,61 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 		g.InstanceTypes = append(g.InstanceTypes, instanceTypes[i])
 	}
 	return m
+}
+
+// firstCompatible returns the index of the first AMI it can run, or -1.
+func firstCompatible(it *compat.InstanceType, amis []AMI) int32 {
+	for j := range amis {
+		if _, conflict := it.Conflict(amis[j].Requirements); !conflict {
+			return int32(j)
+		}
+	}
+	return -1
+}
+
+// factsKey is what compat reads from an instance type to judge the keys
+// memoizable accepts: the architecture, Windows support, and the GPU and
+// accelerator facts (a name alone makes a device present).
+type factsKey struct {
+	arch             string
+	windows          bool
+	gpus             int
+	gpuMaker         string
+	gpuNamed         bool
+	accelerators     int
+	acceleratorMaker string
+	acceleratorNamed bool
+}
+
+func factsOf(t *compat.InstanceType) factsKey {
+	return factsKey{
+		arch:             t.Arch,
+		windows:          slices.Contains(t.OS, compat.OSWindows),
+		gpus:             t.GPUCount,
+		gpuMaker:         t.GPUManufacturer,
+		gpuNamed:         t.GPUName != "",
+		accelerators:     t.AcceleratorCount,
+		acceleratorMaker: t.AcceleratorManufacturer,
+		acceleratorNamed: t.AcceleratorName != "",
+	}
+}
+
+// memoizable reports whether every key the AMIs constrain is one whose
+// instance side factsKey determines, as it is for every AMI Select
+// builds: then two types with equal facts map alike.
+func memoizable(amis []AMI) bool {
+	for _, a := range amis {
+		for _, k := range a.Requirements.Keys() {
+			switch k {
+			case compat.LabelArch, compat.LabelOS, compat.LabelWindowsBuild,
+				compat.LabelInstanceGPUCount, compat.LabelInstanceGPUManufacturer,
+				compat.LabelInstanceAcceleratorCount, compat.LabelInstanceAcceleratorManufacturer:
+			default:
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // unmapped explains why no AMI runs t.

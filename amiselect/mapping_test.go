@@ -2,6 +2,7 @@ package amiselect
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/ec2fake"
 )
 
 // assignment is who got what: instance type name → AMI ID and variant, or
@@ -313,4 +315,70 @@ func TestMapDoesNotModifyInput(t *testing.T) {
 	if cmp.Diff(nil, types) != typesBefore || cmp.Diff(nil, amis, equalRequirements) != amisBefore {
 		t.Errorf("Map shares or modified its input")
 	}
+}
+
+// TestMapCatalogAgainstReference maps every catalog instance type onto
+// the AMIs of the whole catalog (every family), and onto AMIs with a
+// requirement Select never writes (which turns off Map's sharing of
+// answers between alike types), and checks each answer against the
+// naive rule: the first AMI the type's full requirements accept.
+func TestMapCatalogAgainstReference(t *testing.T) {
+	images, _ := ec2fake.DefaultCatalog()
+	selected := Select(images, at(fixedNow)).AMIs
+	types := benchTypes(t, 400)
+	metal := AMI{ID: "ami-0metal", Arch: "amd64", Requirements: compat.MustRequirements(
+		compat.Requirement{Key: compat.LabelArch, Operator: compat.In, Values: []string{"amd64"}},
+		compat.Requirement{Key: compat.LabelInstanceSize, Operator: compat.In, Values: []string{"metal"}},
+	)}
+	for name, amis := range map[string][]AMI{
+		"catalog":         selected,
+		"catalog reverse": reversed(selected),
+		"with metal":      append([]AMI{metal}, selected...),
+		"windows first":   windowsFirst(selected),
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got, want := memoizable(amis), name != "with metal"; got != want {
+				t.Fatalf("memoizable = %v, want %v", got, want)
+			}
+			m := Map(types, amis)
+			for _, it := range types {
+				want := -1
+				full := it.Requirements()
+				for j, a := range amis {
+					if full.Compatible(a.Requirements) == nil {
+						want = j
+						break
+					}
+				}
+				a, ok := m.AMIFor(it.Name)
+				switch {
+				case want < 0 && ok:
+					t.Errorf("%s mapped to %s; no AMI runs it", it.Name, a)
+				case want >= 0 && (!ok || a.ID != amis[want].ID || a.Variant != amis[want].Variant || a.Arch != amis[want].Arch):
+					t.Errorf("%s mapped to %v (%v); want %s", it.Name, a, ok, amis[want])
+				}
+			}
+		})
+	}
+}
+
+func reversed[T any](xs []T) []T {
+	out := slices.Clone(xs)
+	slices.Reverse(out)
+	return out
+}
+
+func windowsFirst(amis []AMI) []AMI {
+	out := slices.Clone(amis)
+	slices.SortStableFunc(out, func(a, b AMI) int {
+		aw, bw := a.Family.windowsBuild() != "", b.Family.windowsBuild() != ""
+		switch {
+		case aw && !bw:
+			return -1
+		case bw && !aw:
+			return 1
+		}
+		return 0
+	})
+	return out
 }

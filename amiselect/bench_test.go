@@ -1,0 +1,150 @@
+package amiselect
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/ec2fake"
+)
+
+// benchImages returns n images shaped like the results of broad name
+// selectors: weekly releases of every AL2023, AL2 and Bottlerocket image
+// for several Kubernetes versions, custom images, and one in fifty
+// refused (pending, i386 or a malformed date).
+func benchImages(n int) []ec2types.Image {
+	start := time.Date(2022, 1, 4, 16, 0, 0, 0, time.UTC)
+	patterns := []struct{ format, arch string }{
+		{"amazon-eks-node-al2023-x86_64-standard-%s-v%s", "x86_64"},
+		{"amazon-eks-node-al2023-x86_64-nvidia-%s-v%s", "x86_64"},
+		{"amazon-eks-node-al2023-x86_64-neuron-%s-v%s", "x86_64"},
+		{"amazon-eks-node-al2023-arm64-standard-%s-v%s", "arm64"},
+		{"amazon-eks-node-al2023-arm64-nvidia-%s-v%s", "arm64"},
+		{"amazon-eks-node-%s-v%s", "x86_64"},
+		{"amazon-eks-arm64-node-%s-v%s", "arm64"},
+		{"amazon-eks-gpu-node-%s-v%s", "x86_64"},
+		{"bottlerocket-aws-k8s-%s-x86_64-v1.%s-0123abcd", "x86_64"},
+		{"bottlerocket-aws-k8s-%s-nvidia-aarch64-v1.%s-0123abcd", "arm64"},
+		{"team-base-%s-%s", "x86_64"},
+		{"team-base-arm64-%s-%s", "arm64"},
+	}
+	k8s := []string{"1.29", "1.30", "1.31", "1.32"}
+	images := make([]ec2types.Image, 0, n)
+	for i := 0; len(images) < n; i++ {
+		p := patterns[i%len(patterns)]
+		week := i / (len(patterns) * len(k8s))
+		created := start.Add(time.Duration(week)*7*24*time.Hour + time.Duration(i%97)*time.Minute)
+		release := created.Format("20060102")
+		if p.format[0] == 'b' {
+			release = fmt.Sprintf("%d.%d", week/10, week%10)
+		}
+		img := ec2types.Image{
+			ImageId:      aws.String(fmt.Sprintf("ami-%017x", i+1)),
+			Name:         aws.String(fmt.Sprintf(p.format, k8s[(i/len(patterns))%len(k8s)], release)),
+			Architecture: ec2types.ArchitectureValues(p.arch),
+			State:        ec2types.ImageStateAvailable,
+			CreationDate: aws.String(created.Format("2006-01-02T15:04:05.000Z")),
+		}
+		switch i % 50 {
+		case 7:
+			img.State = ec2types.ImageStatePending
+		case 19:
+			img.Architecture = ec2types.ArchitectureValuesI386
+		case 31:
+			img.CreationDate = aws.String(created.Format(time.UnixDate))
+		case 43:
+			img.DeprecationTime = aws.String(created.Add(90 * 24 * time.Hour).Format(time.RFC3339))
+		}
+		images = append(images, img)
+	}
+	return images
+}
+
+func BenchmarkSelect(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		images := benchImages(n)
+		opts := at(fixedNow)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Select(images, opts)
+			}
+		})
+	}
+}
+
+// benchTypes returns n instance types: the catalog's, repeated under new
+// names ("m5.large-2") until there are n.
+func benchTypes(tb testing.TB, n int) []compat.InstanceType {
+	_, infos := ec2fake.DefaultCatalog()
+	var base []compat.InstanceType
+	for _, info := range infos {
+		if it, err := compat.InstanceTypeFromEC2(info); err == nil {
+			base = append(base, it)
+		}
+	}
+	if len(base) == 0 {
+		tb.Fatal("no catalog instance types")
+	}
+	types := make([]compat.InstanceType, n)
+	for i := range types {
+		types[i] = base[i%len(base)]
+		if round := i / len(base); round > 0 {
+			types[i].Name = fmt.Sprintf("%s-%d", types[i].Name, round)
+		}
+	}
+	return types
+}
+
+// benchAMIs returns 12 AMIs: AL2023's five, Bottlerocket's five and a
+// custom image per architecture, in that order (the order of a caller
+// concatenating selections).
+func benchAMIs() []AMI {
+	amis := Select(al2023Images(), at(fixedNow)).AMIs
+	amis = append(amis, Select(bottlerocketImages(), at(fixedNow)).AMIs...)
+	return append(amis, Select([]ec2types.Image{
+		image("ami-0c0000000000000a1", "team-base-amd64", "x86_64", "2025-01-01T00:00:00Z"),
+		image("ami-0c0000000000000a2", "team-base-arm64", "arm64", "2025-01-01T00:00:00Z"),
+	}, at(fixedNow)).AMIs...)
+}
+
+func BenchmarkMap(b *testing.B) {
+	amis := benchAMIs()
+	if len(amis) != 12 {
+		b.Fatalf("%d AMIs, want 12", len(amis))
+	}
+	for _, n := range []int{100, 800} {
+		types := benchTypes(b, n)
+		b.Run(fmt.Sprintf("%dx%d", n, len(amis)), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Map(types, amis)
+			}
+		})
+	}
+}
+
+// TestMapAllocs guards Map's allocations: a bounded number per call
+// (the AMIs' keys are read once each), none per mapped type. Unmapped
+// types allocate their explanations.
+func TestMapAllocs(t *testing.T) {
+	amis := benchAMIs()
+	allocs := map[int]float64{}
+	for _, n := range []int{800, 1600} {
+		types := benchTypes(t, n)
+		if m := Map(types, amis); len(m.Unmapped) != 0 {
+			t.Fatalf("%d types unmapped; the guard needs every type mapped: %v", len(m.Unmapped), m.Unmapped[0].Reasons)
+		}
+		allocs[n] = testing.AllocsPerRun(10, func() { Map(types, amis) })
+	}
+	if limit := float64(2*len(amis) + 8); allocs[800] > limit {
+		t.Errorf("Map of 800 types allocates %.0f times, want at most %.0f", allocs[800], limit)
+	}
+	if allocs[1600] != allocs[800] {
+		t.Errorf("Map allocates %.0f times for 800 types and %.0f for 1600: allocations grow with the types", allocs[800], allocs[1600])
+	}
+}
