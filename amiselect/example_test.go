@@ -1,0 +1,124 @@
+package amiselect_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/ec2select/ec2select/amiselect"
+	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/ec2fake"
+)
+
+// The whole flow against the fake EC2's embedded catalog: resolve an
+// alias, then give each instance type its AMI.
+func Example() {
+	ec2 := ec2fake.NewWithCatalog(ec2fake.Options{})
+	sel, err := amiselect.Resolve(context.Background(), ec2,
+		[]amiselect.Term{{Alias: "bottlerocket@latest"}},
+		amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: "1.32"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, a := range sel.AMIs {
+		fmt.Println(a.Name, a.Arch, a.Variant)
+	}
+
+	_, infos := ec2fake.DefaultCatalog()
+	var types []compat.InstanceType
+	for _, info := range infos {
+		switch string(info.InstanceType) {
+		case "m5.large", "m6g.large", "g4dn.xlarge", "g5g.xlarge", "inf2.xlarge":
+			it, err := compat.InstanceTypeFromEC2(info)
+			if err != nil {
+				fmt.Println(err)
+				return
+			}
+			types = append(types, it)
+		}
+	}
+	m := amiselect.Map(types, sel.AMIs)
+	for _, name := range []string{"m5.large", "m6g.large", "g4dn.xlarge", "g5g.xlarge", "inf2.xlarge"} {
+		a, _ := m.AMIFor(name)
+		fmt.Printf("%-11s → %s\n", name, a)
+	}
+	// Output:
+	// bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.49.0-713f44ce arm64 nvidia
+	// bottlerocket-aws-k8s-1.32-nvidia-x86_64-v1.49.0-713f44ce amd64 nvidia
+	// bottlerocket-aws-k8s-1.32-aarch64-v1.49.0-713f44ce arm64 standard
+	// bottlerocket-aws-k8s-1.32-x86_64-v1.49.0-713f44ce amd64 standard
+	// bottlerocket-aws-k8s-1.32-x86_64-v1.49.0-713f44ce amd64 neuron
+	// m5.large    → ami-08ee4a0deae5f04ca (bottlerocket amd64 standard)
+	// m6g.large   → ami-0d25a1b8efe05f4ba (bottlerocket arm64 standard)
+	// g4dn.xlarge → ami-0f52182b72b398691 (bottlerocket amd64 nvidia)
+	// g5g.xlarge  → ami-0103053eef770bb28 (bottlerocket arm64 nvidia)
+	// inf2.xlarge → ami-08ee4a0deae5f04ca (bottlerocket amd64 neuron)
+}
+
+func ExampleQueries() {
+	qs, err := amiselect.Queries([]amiselect.Term{{Alias: "al2@latest"}},
+		amiselect.QueryOptions{KubernetesVersion: "1.32"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, q := range qs {
+		fmt.Println("owners:", q.Owners, "deprecated too:", *q.IncludeDeprecated)
+		for _, f := range q.Filters {
+			fmt.Println(*f.Name, f.Values)
+		}
+	}
+
+	_, err = amiselect.Queries([]amiselect.Term{{Alias: "al2@latest"}},
+		amiselect.QueryOptions{KubernetesVersion: "1.33"})
+	fmt.Println(err)
+	// Output:
+	// owners: [amazon] deprecated too: true
+	// name [amazon-eks-node-1.32-v* amazon-eks-arm64-node-1.32-v* amazon-eks-gpu-node-1.32-v*]
+	// state [available]
+	// amiselect: term 0: alias "al2@latest": AL2 has no AMIs for Kubernetes 1.33 (its last is 1.32); use al2023 or bottlerocket
+}
+
+// Select refuses what cannot be launched and keeps the best image per
+// requirement set.
+func ExampleSelect() {
+	image := func(id, name, state, created string) ec2types.Image {
+		return ec2types.Image{ImageId: aws.String(id), Name: aws.String(name), Architecture: "x86_64",
+			State: ec2types.ImageState(state), CreationDate: aws.String(created)}
+	}
+	sel := amiselect.Select([]ec2types.Image{
+		image("ami-0301", "team-base-20250301", "available", "2025-03-01T09:30:00.000Z"),
+		image("ami-0401", "team-base-20250401", "pending", "2025-04-01T09:30:00.000Z"),
+		image("ami-0322", "team-base-broken", "available", "Sat Mar 22 09:30:00 UTC 2025"),
+	}, amiselect.SelectOptions{Now: func() time.Time { return time.Date(2025, 7, 1, 0, 0, 0, 0, time.UTC) }})
+	for _, a := range sel.AMIs {
+		fmt.Println("selected:", a, a.Requirements)
+	}
+	for _, r := range sel.Rejected {
+		fmt.Println("rejected:", r.ImageID, r.Kind, "-", r.Reason)
+	}
+	// Output:
+	// selected: ami-0301 (custom amd64) kubernetes.io/arch In [amd64]
+	// rejected: ami-0322 invalid-creation-date - CreationDate "Sat Mar 22 09:30:00 UTC 2025" is not an RFC 3339 time, so the image cannot be ordered
+	// rejected: ami-0401 not-available - state is "pending", not "available"; only available images can be launched
+}
+
+// When nothing maps, Err says why per AMI and what would fix it
+// (karpenter-provider-aws #7211).
+func ExampleMapping_Err() {
+	sel := amiselect.Select([]ec2types.Image{{
+		ImageId: aws.String("ami-06d9bcac32f727ddb"), Name: aws.String("team-base-20250301"),
+		Architecture: "x86_64", State: "available", CreationDate: aws.String("2025-03-01T09:30:00.000Z"),
+	}}, amiselect.SelectOptions{})
+	graviton := []compat.InstanceType{
+		{Name: "m6g.large", Arch: compat.ArchARM64, VCPU: 2, MemoryMiB: 8192},
+		{Name: "c7g.xlarge", Arch: compat.ArchARM64, VCPU: 4, MemoryMiB: 8192},
+	}
+	fmt.Println(amiselect.Map(graviton, sel.AMIs).Err())
+	// Output:
+	// amiselect: none of 2 instance types can run any of 1 AMIs: ami-06d9bcac32f727ddb (custom amd64): 2 of 2 types conflict on kubernetes.io/arch (instance arm64, AMI amd64); fix: add kubernetes.io/arch In [amd64] to the NodePool requirements, or select an AMI built for arm64
+}
