@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ec2select/ec2select/compat"
@@ -154,7 +155,7 @@ func TestNewFamily(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range added {
-		if got := r.Explain(n); !bytes.HasPrefix([]byte(got), []byte(n+": tier flex (weight 100)")) {
+		if got := r.Explain(n); !strings.HasPrefix(got, n+": tier flex (weight 100)") {
 			t.Errorf("Explain(%s) = %q; want it in tier flex", n, got)
 		}
 	}
@@ -174,7 +175,7 @@ func TestNewFamily(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := r.Explain(added[0]); !bytes.HasPrefix([]byte(got), []byte(added[0]+": tier rest")) {
+	if got := r.Explain(added[0]); !strings.HasPrefix(got, added[0]+": tier rest") {
 		t.Errorf("Explain(%s) under the literal policy = %q; want it in tier rest", added[0], got)
 	}
 }
@@ -229,7 +230,7 @@ func checkCRD(t *testing.T, doc []byte) {
 		t.Fatal(err)
 	}
 	fail := func(format string, args ...any) { t.Errorf("CRD: "+format+"\n%s", append(args, doc)...) }
-	fields := func(v any, path string, allowed ...string) map[string]any {
+	object := func(v any, path string, allowed ...string) map[string]any {
 		m, ok := v.(map[string]any)
 		if !ok {
 			fail("%s is %T, not an object", path, v)
@@ -242,31 +243,31 @@ func checkCRD(t *testing.T, doc []byte) {
 		}
 		return m
 	}
-	top := fields(obj, "", "apiVersion", "kind", "metadata", "spec")
+	top := object(obj, "", "apiVersion", "kind", "metadata", "spec")
 	if top["apiVersion"] != "karpenter.sh/v1" || top["kind"] != "NodePool" {
 		fail("apiVersion %v, kind %v", top["apiVersion"], top["kind"])
 	}
-	meta := fields(top["metadata"], "metadata", "name")
+	meta := object(top["metadata"], "metadata", "name")
 	if name, _ := meta["name"].(string); name == "" || !labelValue.MatchString(name) || len(name) > 63 {
 		fail("metadata.name %q", meta["name"])
 	}
-	spec := fields(top["spec"], "spec", "template", "weight", "disruption", "limits")
+	spec := object(top["spec"], "spec", "template", "weight", "disruption", "limits")
 	if w, ok := spec["weight"]; ok {
 		if n, isNum := w.(float64); !isNum || n != float64(int32(n)) || n < 1 || n > 100 {
 			fail("spec.weight %v is not an integer in 1–100", w)
 		}
 	}
-	tmpl := fields(spec["template"], "spec.template", "metadata", "spec")
+	tmpl := object(spec["template"], "spec.template", "metadata", "spec")
 	if m, ok := tmpl["metadata"]; ok {
-		labels, _ := fields(m, "spec.template.metadata", "labels", "annotations")["labels"].(map[string]any)
+		labels, _ := object(m, "spec.template.metadata", "labels", "annotations")["labels"].(map[string]any)
 		for k, v := range labels {
 			if s, ok := v.(string); !ok || !labelValue.MatchString(s) || len(s) > 63 {
 				fail("label %s value %v", k, v)
 			}
 		}
 	}
-	ts := fields(tmpl["spec"], "spec.template.spec", "nodeClassRef", "requirements", "taints", "startupTaints", "expireAfter", "terminationGracePeriod")
-	ref := fields(ts["nodeClassRef"], "nodeClassRef", "group", "kind", "name")
+	ts := object(tmpl["spec"], "spec.template.spec", "nodeClassRef", "requirements", "taints", "startupTaints", "expireAfter", "terminationGracePeriod")
+	ref := object(ts["nodeClassRef"], "nodeClassRef", "group", "kind", "name")
 	for _, k := range []string{"group", "kind", "name"} {
 		if s, _ := ref[k].(string); s == "" {
 			fail("nodeClassRef.%s is missing", k)
@@ -280,7 +281,7 @@ func checkCRD(t *testing.T, doc []byte) {
 		fail("%d requirements", len(reqs))
 	}
 	for i, r := range reqs {
-		m := fields(r, fmt.Sprintf("requirements[%d]", i), "key", "operator", "values", "minValues")
+		m := object(r, fmt.Sprintf("requirements[%d]", i), "key", "operator", "values", "minValues")
 		op, _ := m["operator"].(string)
 		if !slices.Contains([]string{"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte"}, op) {
 			fail("requirements[%d].operator %q", i, op)
