@@ -13,7 +13,7 @@
 //
 //	id                    ID: "ami-" lowercase letters and digits; all id
 //	                      terms share one request
-//	name / tags [owner]   Name: an EC2 name pattern (* any run of characters);
+//	name / tags [owner]   Name: an EC2 name pattern (* any run, ? zero or one);
 //	                      Tags: key → value, value "*" meaning any value (a
 //	                      tag-key filter); Owner: an account id, "self" or
 //	                      "amazon" (name terms default to self and amazon)
@@ -50,7 +50,9 @@
 //	windowsY       Windows_Server-Y-English-Core-EKS_Optimized-K-*   x86_64
 //
 // "latest" therefore means the newest available release by CreationDate,
-// per architecture and variant. There is no arm64 NVIDIA AMI in al2 (g5g
+// per architecture and variant. (Karpenter reads the SSM "recommended"
+// parameter instead; the two differ only while AWS withholds the
+// recommendation from a published release.) There is no arm64 NVIDIA AMI in al2 (g5g
 // needs al2023 or bottlerocket). [Select] reads any image's name by the
 // same grammar (Windows "Full" images too), whichever term found it, and
 // checks the architecture in the name against the image's; a name that

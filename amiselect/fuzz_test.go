@@ -2,6 +2,7 @@ package amiselect
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -74,6 +75,56 @@ func FuzzSelect(f *testing.F) {
 		for _, r := range sel.Rejected {
 			if r.Reason == "" || r.Kind == 0 {
 				t.Fatalf("rejection without a reason: %+v", r)
+			}
+		}
+	})
+}
+
+// FuzzQueries feeds the term grammar arbitrary text: Queries either
+// refuses with an error naming the term, or returns requests that all
+// filter on state "available" and include deprecated images; an alias
+// resolves to owner "amazon" and names in one of the families' forms.
+func FuzzQueries(f *testing.F) {
+	f.Add("al2023@latest", "", "", "", "1.32")
+	f.Add("bottlerocket@v1.49.0-713f44ce", "", "", "", "1.31")
+	f.Add("windows2025@latest", "", "", "", "1.34")
+	f.Add("", "team-*", "self", "team=*", "")
+	f.Add("", "", "", "", "v1.32")
+	f.Add("al2@v20250230", "x", "", "", "1.32")
+	f.Fuzz(func(t *testing.T, alias, name, owner, tag, k8s string) {
+		term := Term{Alias: alias, Name: name, Owner: owner}
+		if k, v, ok := strings.Cut(tag, "="); ok {
+			term.Tags = map[string]string{k: v}
+		}
+		qs, err := Queries([]Term{term, {ID: "ami-0123"}}[:1+len(name)%2], QueryOptions{KubernetesVersion: k8s})
+		if err != nil {
+			if qs != nil || !strings.HasPrefix(err.Error(), "amiselect: ") {
+				t.Fatalf("Queries = %v, %q", qs, err)
+			}
+			return
+		}
+		if len(qs) == 0 {
+			t.Fatal("no requests and no error")
+		}
+		for _, q := range qs {
+			if !aws.ToBool(q.IncludeDeprecated) || !slices.ContainsFunc(q.Filters, func(f ec2types.Filter) bool {
+				return aws.ToString(f.Name) == "state" && slices.Equal(f.Values, []string{"available"})
+			}) {
+				t.Fatalf("request without the available filter or deprecated images: %+v", q)
+			}
+		}
+		if alias != "" {
+			if len(qs) != 1 || !slices.Equal(qs[0].Owners, []string{"amazon"}) {
+				t.Fatalf("alias %q gave %+v", alias, qs)
+			}
+			for _, n := range qs[0].Filters[0].Values {
+				if !strings.HasPrefix(n, "amazon-eks-") && !strings.HasPrefix(n, "bottlerocket-aws-k8s-"+k8s+"-") &&
+					!strings.HasPrefix(n, "Windows_Server-") {
+					t.Fatalf("alias %q gave name %q", alias, n)
+				}
+				if !strings.Contains(n, "-"+k8s+"-") {
+					t.Fatalf("alias %q name %q lacks Kubernetes %s", alias, n, k8s)
+				}
 			}
 		}
 	})

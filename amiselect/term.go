@@ -18,7 +18,8 @@ import (
 //
 //   - ID: one AMI by id;
 //   - Name and/or Tags, optionally with Owner: every image whose name
-//     matches Name (EC2 wildcards: * any run, ? one character) and which
+//     matches Name (EC2 wildcards: * any run of characters, ? zero or one
+//     character) and which
 //     carries every tag in Tags (value "*": any value);
 //   - Alias: "family@version", the public EKS AMIs of a family (see the
 //     package documentation for the grammar and the names it resolves to).
