@@ -52,12 +52,16 @@
 // "latest" therefore means the newest available release by CreationDate,
 // per architecture and variant. (Karpenter reads the SSM "recommended"
 // parameter instead; the two differ only while AWS withholds the
-// recommendation from a published release.) There is no arm64 NVIDIA AMI in al2 (g5g
-// needs al2023 or bottlerocket). [Select] reads any image's name by the
-// same grammar (Windows "Full" images too), whichever term found it, and
-// checks the architecture in the name against the image's; a name that
-// does not follow it, including Bottlerocket's FIPS flavours, makes a
-// [Custom] AMI whose requirements state only the architecture.
+// recommendation from a published release.) There is no arm64 NVIDIA AMI
+// in al2: g5g needs al2023 (from release v20250403) or bottlerocket.
+//
+// [Select] reads any image's name by the same grammar, whichever term found
+// it, and checks the architecture in the name against the image's. It also
+// knows the Windows "Full" images and Bottlerocket's FIPS flavour
+// (bottlerocket-aws-k8s-K-fips-{x86_64,aarch64}-R, standard only), which
+// aliases never select. A name that follows none of this makes a [Custom]
+// AMI, whose requirements state only the architecture: like Karpenter, use
+// separate selections for GPU and non-GPU custom AMIs.
 //
 // # Selection and order
 //

@@ -177,17 +177,21 @@ func recognizeEKS(rest, arch string) recognized {
 
 // recognizeBottlerocket reads the rest of a "bottlerocket-aws-k8s-" name:
 //
-//	{k8s}[-nvidia]-{x86_64|aarch64}-v{X.Y.Z}-{commit}
+//	{k8s}[-nvidia|-fips]-{x86_64|aarch64}-v{X.Y.Z}-{commit}
 //
-// The x86_64 standard image also serves Neuron devices.
+// The x86_64 standard image also serves Neuron devices. The FIPS flavour
+// is standard: it has no GPU drivers. (Aliases never select it.)
 func recognizeBottlerocket(rest, arch string) recognized {
 	k8s, rest, ok := strings.Cut(rest, "-")
 	if !ok || !isK8sVersion(k8s) {
 		return recognized{}
 	}
-	nvidia := false
-	if strings.HasPrefix(rest, "nvidia-") {
+	nvidia, fips := false, false
+	switch {
+	case strings.HasPrefix(rest, "nvidia-"):
 		nvidia, rest = true, rest[len("nvidia-"):]
+	case strings.HasPrefix(rest, "fips-"):
+		fips, rest = true, rest[len("fips-"):]
 	}
 	nameArch, rest, ok := strings.Cut(rest, "-")
 	if !ok || !archNamed(nameArch, arch, "x86_64", "aarch64") {
@@ -200,7 +204,7 @@ func recognizeBottlerocket(rest, arch string) recognized {
 	switch {
 	case nvidia:
 		return one(Bottlerocket, NVIDIA)
-	case arch == compat.ArchAMD64:
+	case arch == compat.ArchAMD64 && !fips:
 		return two(Bottlerocket, Standard, Neuron)
 	default:
 		return one(Bottlerocket, Standard)
@@ -211,7 +215,9 @@ func recognizeBottlerocket(rest, arch string) recognized {
 //
 //	{2019|2022|2025}-English-{Core|Full}-EKS_Optimized-{k8s}-{YYYY.MM.DD}
 //
-// Windows AMIs are x86_64 only and have no variants.
+// The release date may also use dashes: mistaking a Windows AMI for a
+// custom one would offer it to Linux-only types. Windows AMIs are x86_64
+// only and have no variants.
 func recognizeWindows(rest, arch string) recognized {
 	year, rest, ok := strings.Cut(rest, "-")
 	if !ok || arch != compat.ArchAMD64 {
@@ -237,7 +243,7 @@ func recognizeWindows(rest, arch string) recognized {
 		return recognized{}
 	}
 	k8s, date, ok := strings.Cut(rest, "-")
-	if !ok || !isK8sVersion(k8s) || !isDottedDate(date) {
+	if !ok || !isK8sVersion(k8s) || !isDate(date) {
 		return recognized{}
 	}
 	return recognized{family: f}
@@ -278,9 +284,9 @@ func isSemver(s string) bool {
 	return ok && isNumber(y) && isNumber(z)
 }
 
-// isDottedDate matches "YYYY.MM.DD".
-func isDottedDate(s string) bool {
-	return len(s) == 10 && s[4] == '.' && s[7] == '.' &&
+// isDate matches "YYYY.MM.DD" or "YYYY-MM-DD".
+func isDate(s string) bool {
+	return len(s) == 10 && (s[4] == '.' && s[7] == '.' || s[4] == '-' && s[7] == '-') &&
 		isDigits(s[:4]) && isDigits(s[5:7]) && isDigits(s[8:])
 }
 

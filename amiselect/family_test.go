@@ -30,9 +30,12 @@ func TestRecognize(t *testing.T) {
 		{"bottlerocket-aws-k8s-1.32-aarch64-v1.49.0-713f44ce", arm, result{Bottlerocket, []Variant{Standard}}},
 		{"bottlerocket-aws-k8s-1.32-nvidia-x86_64-v1.49.0-713f44ce", amd, result{Bottlerocket, []Variant{NVIDIA}}},
 		{"bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.49.0-713f44ce", arm, result{Bottlerocket, []Variant{NVIDIA}}},
+		{"bottlerocket-aws-k8s-1.32-fips-x86_64-v1.49.0-713f44ce", amd, result{Bottlerocket, []Variant{Standard}}},
+		{"bottlerocket-aws-k8s-1.32-fips-aarch64-v1.49.0-713f44ce", arm, result{Bottlerocket, []Variant{Standard}}},
 		{"Windows_Server-2019-English-Core-EKS_Optimized-1.32-2025.04.14", amd, result{Windows2019, nil}},
 		{"Windows_Server-2022-English-Full-EKS_Optimized-1.31-2025.03.12", amd, result{Windows2022, nil}},
 		{"Windows_Server-2025-English-Core-EKS_Optimized-1.35-2026.04.18", amd, result{Windows2025, nil}},
+		{"Windows_Server-2025-English-Core-EKS_Optimized-1.35-2026-01-22", amd, result{Windows2025, nil}},
 
 		// The architecture in the name must be the image's.
 		{"amazon-eks-node-1.32-v20250403", arm, result{}},
@@ -49,13 +52,14 @@ func TestRecognize(t *testing.T) {
 		{"amazon-eks-node-01.32-v20250403", amd, result{}},
 		{"amazon-eks-node-al2023-x86_64-fips-1.32-v20250403", amd, result{}},
 		{"amazon-eks-node-al2023-x86_64-standard-1.32", amd, result{}},
-		{"bottlerocket-aws-k8s-1.32-fips-x86_64-v1.49.0-713f44ce", amd, result{}},
+		{"bottlerocket-aws-k8s-1.32-fips-nvidia-x86_64-v1.49.0-713f44ce", amd, result{}},
 		{"bottlerocket-aws-k8s-1.32-x86_64-v1.49-713f44ce", amd, result{}},
 		{"bottlerocket-aws-k8s-1.32-x86_64-v1.49.0", amd, result{}},
 		{"bottlerocket-aws-ecs-2-x86_64-v1.49.0-713f44ce", amd, result{}},
 		{"Windows_Server-2016-English-Core-EKS_Optimized-1.32-2025.04.14", amd, result{}},
 		{"Windows_Server-2022-English-Core-Base-2025.04.14", amd, result{}},
 		{"Windows_Server-2022-English-Core-EKS_Optimized-1.32-latest", amd, result{}},
+		{"Windows_Server-2022-English-Core-EKS_Optimized-1.32-2025.04-14", amd, result{}},
 		{"", amd, result{}},
 	}
 	for _, tt := range tests {
