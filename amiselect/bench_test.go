@@ -2,6 +2,7 @@ package amiselect
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -126,6 +127,16 @@ func BenchmarkMap(b *testing.B) {
 			}
 		})
 	}
+	// The catalog lists a family's sizes together, which Map exploits;
+	// an order with no such runs shows the cost without it.
+	types := benchTypes(b, 800)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(types), func(i, j int) { types[i], types[j] = types[j], types[i] })
+	b.Run(fmt.Sprintf("%dx%d-shuffled", len(types), len(amis)), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Map(types, amis)
+		}
+	})
 }
 
 // TestMapAllocs guards Map's allocations: a bounded number per call

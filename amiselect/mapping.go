@@ -60,7 +60,7 @@ type typeIndex struct {
 // If instance types share a name, AMIFor answers for the first of them
 // that was mapped.
 func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
-	m := Mapping{amis: amis, types: len(instanceTypes), index: &typeIndex{}}
+	m := Mapping{amis: slices.Clone(amis), types: len(instanceTypes), index: &typeIndex{}}
 	// First pass: the AMI of each type (-1: none), and group sizes. Types
 	// alike in every fact the AMIs look at share the answer.
 	assigned := make([]int32, len(instanceTypes))
@@ -101,6 +101,15 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 	// Second pass: slice one backing array into the groups.
 	backing := make([]compat.InstanceType, 0, mapped)
 	groupOf := make([]int32, len(amis))
+	groups := 0
+	for _, n := range sizes {
+		if n > 0 {
+			groups++
+		}
+	}
+	if groups > 0 {
+		m.Groups = make([]Group, 0, groups)
+	}
 	for j := range amis {
 		groupOf[j] = -1
 		if sizes[j] > 0 {
@@ -280,6 +289,10 @@ func (e *NoCompatibleAMIError) Error() string {
 		for i, c := range e.AMIs {
 			if i > 0 {
 				b.WriteString("; ")
+			}
+			if c.Key == "" {
+				fmt.Fprintf(&b, "%s: no conflict recorded", c.AMI)
+				continue
 			}
 			fmt.Fprintf(&b, "%s: %d of %d types conflict on %s (instance %s, AMI %s)",
 				c.AMI, c.Conflicting, e.InstanceTypes, c.Key, joinCapped(c.Instance, "/", 4), c.Required)
