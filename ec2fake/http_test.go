@@ -265,3 +265,43 @@ func TestHTTPErrorsMatchInProcessErrors(t *testing.T) {
 		t.Errorf("in-process error reads %q", local)
 	}
 }
+
+// A closed smithy-go request body answers WriteTo with io.EOF, which
+// net/http's write loop takes for an error and answers by closing the
+// connection; the guard must hand the transport a body without WriteTo and
+// leave the caller's request alone.
+func TestClosedBodyGuardHidesWriteTo(t *testing.T) {
+	var seen io.Reader
+	next := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		seen = r.Body
+		return &http.Response{StatusCode: http.StatusOK, Body: http.NoBody}, nil
+	})
+	body := io.NopCloser(strings.NewReader("Action=DescribeImages")) // implements io.WriterTo
+	if _, ok := body.(io.WriterTo); !ok {
+		t.Fatal("test body should implement io.WriterTo")
+	}
+	req, err := http.NewRequest(http.MethodPost, "http://127.0.0.1/", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (closedBodyGuard{next: next}).RoundTrip(req); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := seen.(io.WriterTo); ok {
+		t.Error("the transport still sees WriteTo on the request body")
+	}
+	if req.Body != body {
+		t.Error("the guard modified the caller's request")
+	}
+	b, _ := io.ReadAll(seen)
+	if string(b) != "Action=DescribeImages" {
+		t.Errorf("body through the guard = %q", b)
+	}
+	if _, ok := NewClient("http://127.0.0.1/").Options().HTTPClient.(*http.Client).Transport.(closedBodyGuard); !ok {
+		t.Error("NewClient does not use closedBodyGuard")
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
