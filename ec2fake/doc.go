@@ -132,7 +132,10 @@
 // ec2types.Image and ec2types.InstanceTypeInfo survives the trip. [NewClient]
 // builds an *ec2.Client for the server: anonymous credentials, region
 // us-east-1, the standard retryer with 3 attempts, no backoff delay and no
-// retry quota.
+// retry quota, and a transport wrapper that avoids a smithy-go/net/http
+// race a fast loopback server exposes (calls failing now and then with
+// "use of closed network connection", mostly under -race); prefer it to a
+// client you configure yourself.
 //
 // # Faults, latency and the call log
 //
