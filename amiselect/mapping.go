@@ -66,31 +66,29 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 	assigned := make([]int32, len(instanceTypes))
 	sizes := make([]int32, len(amis))
 	mapped := 0
-	var memo map[factsKey]int32
-	if memoizable(amis) {
-		memo = make(map[factsKey]int32)
+	// Types whose facts agree on every key some AMI constrains map alike;
+	// compat says which facts those are.
+	reqs := make([]compat.Requirements, len(amis))
+	for j := range amis {
+		reqs[j] = amis[j].Requirements
 	}
-	var lastKey factsKey
+	keys := compat.KeysOf(reqs...)
+	memo := make(map[compat.Facts]int32)
+	var lastFacts compat.Facts
 	lastJ := int32(-2) // none yet
 	for i := range instanceTypes {
 		it := &instanceTypes[i]
-		var j int32
-		if memo == nil {
-			j = firstCompatible(it, amis)
-		} else {
-			// Catalogs list a family's sizes together: try the previous
-			// type's facts before hashing.
-			k := factsOf(it)
-			if lastJ != -2 && k == lastKey {
-				j = lastJ
-			} else {
-				var seen bool
-				if j, seen = memo[k]; !seen {
-					j = firstCompatible(it, amis)
-					memo[k] = j
-				}
-				lastKey, lastJ = k, j
+		// Catalogs list a family's sizes together: try the previous type's
+		// facts before hashing.
+		f := it.FactsOn(keys)
+		j := lastJ
+		if lastJ == -2 || f != lastFacts {
+			var seen bool
+			if j, seen = memo[f]; !seen {
+				j = firstCompatible(it, amis)
+				memo[f] = j
 			}
+			lastFacts, lastJ = f, j
 		}
 		assigned[i] = j
 		if j >= 0 {
@@ -139,51 +137,6 @@ func firstCompatible(it *compat.InstanceType, amis []AMI) int32 {
 		}
 	}
 	return -1
-}
-
-// factsKey is what compat reads from an instance type to judge the keys
-// memoizable accepts: the architecture, Windows support, and the GPU and
-// accelerator facts (a name alone makes a device present).
-type factsKey struct {
-	arch             string
-	windows          bool
-	gpus             int
-	gpuMaker         string
-	gpuNamed         bool
-	accelerators     int
-	acceleratorMaker string
-	acceleratorNamed bool
-}
-
-func factsOf(t *compat.InstanceType) factsKey {
-	return factsKey{
-		arch:             t.Arch,
-		windows:          slices.Contains(t.OS, compat.OSWindows),
-		gpus:             t.GPUCount,
-		gpuMaker:         t.GPUManufacturer,
-		gpuNamed:         t.GPUName != "",
-		accelerators:     t.AcceleratorCount,
-		acceleratorMaker: t.AcceleratorManufacturer,
-		acceleratorNamed: t.AcceleratorName != "",
-	}
-}
-
-// memoizable reports whether every key the AMIs constrain is one whose
-// instance side factsKey determines, as it is for every AMI Select
-// builds: then two types with equal facts map alike.
-func memoizable(amis []AMI) bool {
-	for _, a := range amis {
-		for _, k := range a.Requirements.Keys() {
-			switch k {
-			case compat.LabelArch, compat.LabelOS, compat.LabelWindowsBuild,
-				compat.LabelInstanceGPUCount, compat.LabelInstanceGPUManufacturer,
-				compat.LabelInstanceAcceleratorCount, compat.LabelInstanceAcceleratorManufacturer:
-			default:
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // unmapped explains why no AMI runs t.
