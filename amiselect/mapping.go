@@ -61,8 +61,7 @@ type typeIndex struct {
 // that was mapped.
 func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 	m := Mapping{amis: slices.Clone(amis), types: len(instanceTypes), index: &typeIndex{}}
-	// First pass: the AMI of each type (-1: none), and group sizes. Types
-	// alike in every fact the AMIs look at share the answer.
+	// First pass: the AMI of each type (-1: none), and group sizes.
 	assigned := make([]int32, len(instanceTypes))
 	sizes := make([]int32, len(amis))
 	mapped := 0
