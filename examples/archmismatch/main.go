@@ -1,0 +1,130 @@
+// Command archmismatch shows problem 1 (karpenter-provider-aws #7211): a
+// custom amd64-only AMI with a NodePool that leaves the architecture open.
+// amiselect maps every amd64 type, and when only arm64 types are offered it
+// says why nothing maps and which NodePool requirement fixes it.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+
+	"github.com/ec2select/ec2select/amiselect"
+	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/ec2fake"
+)
+
+func main() {
+	if err := run(context.Background(), os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "archmismatch:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, w io.Writer) error {
+	fmt.Fprintln(w, `Problem 1, karpenter-provider-aws #7211: an EC2NodeClass pins a custom amd64-only AMI and the
+NodePool leaves the architecture open. When only arm64 types are left, Karpenter fails with "no instance
+types satisfy requirements of amis" and does not say which requirement is missing.`)
+
+	backend := ec2fake.NewWithCatalog(ec2fake.Options{})
+	term := amiselect.Term{Name: "team-base-al2023-20250301", Owner: "self"}
+	sel, err := amiselect.Resolve(ctx, backend, []amiselect.Term{term}, amiselect.Options{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nAMI selector: name %q, owner %s\n", term.Name, term.Owner)
+	for _, a := range sel.AMIs {
+		fmt.Fprintf(w, "  %s requires %s\n", a, a.Requirements)
+	}
+
+	all, skipped, err := instanceTypes(ctx, backend)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n1. An unconstrained NodePool offers the whole catalog, %d types\n", len(all)+len(skipped))
+	for _, s := range skipped {
+		fmt.Fprintf(w, "  skipped:  %s\n", s)
+	}
+	printMapping(w, amiselect.Map(all, sel.AMIs))
+
+	var arm64 []compat.InstanceType
+	for _, it := range all {
+		if it.Arch == compat.ArchARM64 {
+			arm64 = append(arm64, it)
+		}
+	}
+	fmt.Fprintf(w, "\n2. A pod with nodeSelector kubernetes.io/arch: arm64 leaves only the %d arm64 types:\n", len(arm64))
+	var noAMI *amiselect.NoCompatibleAMIError
+	if !errors.As(amiselect.Map(arm64, sel.AMIs).Err(), &noAMI) {
+		return errors.New("arm64 types mapped to an amd64 AMI")
+	}
+	fmt.Fprintf(w, "  Mapping.Err():\n    %v\n", noAMI)
+
+	// The fix is the AMI's own requirement on the key the error names.
+	conflict := noAMI.AMIs[0]
+	fix, _ := conflict.AMI.Requirements.Get(conflict.Key)
+	nodePool, err := compat.NewRequirements(fix...)
+	if err != nil {
+		return err
+	}
+	var offered []compat.InstanceType
+	for _, it := range all {
+		if _, bad := it.Conflict(nodePool); !bad {
+			offered = append(offered, it)
+		}
+	}
+	fmt.Fprintf(w, "\n3. With the suggested requirement %s the NodePool offers %d of the %d types\n", nodePool, len(offered), len(all))
+	printMapping(w, amiselect.Map(offered, sel.AMIs))
+	return nil
+}
+
+// instanceTypes reads the catalog through the SDK paginator, as a provider
+// does, and converts each type; the ones no EKS node runs on are skipped.
+func instanceTypes(ctx context.Context, client ec2.DescribeInstanceTypesAPIClient) ([]compat.InstanceType, []string, error) {
+	var types []compat.InstanceType
+	var skipped []string
+	pages := ec2.NewDescribeInstanceTypesPaginator(client, &ec2.DescribeInstanceTypesInput{})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, info := range page.InstanceTypes {
+			it, err := compat.InstanceTypeFromEC2(info)
+			if err != nil {
+				skipped = append(skipped, err.Error())
+				continue
+			}
+			types = append(types, it)
+		}
+	}
+	return types, skipped, nil
+}
+
+func printMapping(w io.Writer, m amiselect.Mapping) {
+	for _, g := range m.Groups {
+		fmt.Fprintf(w, "  mapped:   %d types to %s, archs %s\n", len(g.InstanceTypes), g.AMI, archs(g.InstanceTypes))
+	}
+	if len(m.Unmapped) == 0 {
+		fmt.Fprintln(w, "  unmapped: none")
+		return
+	}
+	var types []compat.InstanceType
+	for _, u := range m.Unmapped {
+		types = append(types, u.InstanceType)
+	}
+	u := m.Unmapped[0]
+	fmt.Fprintf(w, "  unmapped: %d types, archs %s; the first:\n    %v\n", len(types), archs(types), u.Reasons[0])
+}
+
+func archs(types []compat.InstanceType) string {
+	n := map[string]int{}
+	for _, it := range types {
+		n[it.Arch]++
+	}
+	return fmt.Sprintf("amd64 %d, arm64 %d", n[compat.ArchAMD64], n[compat.ArchARM64])
+}
