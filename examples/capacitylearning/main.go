@@ -1,0 +1,168 @@
+// Command capacitylearning shows problem 2 (karpenter-provider-aws #7925):
+// a Bottlerocket alias puts the NVIDIA AMIs first, Karpenter's lenient,
+// first-match lookup filed a plain m5.large node under the NVIDIA AMI and so
+// never learned its real memory. capacity.Cache learns it under the AMI the
+// node really runs, and the next launch is sized by it.
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/ec2select/ec2select/amiselect"
+	"github.com/ec2select/ec2select/capacity"
+	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/ec2fake"
+)
+
+func main() {
+	if err := run(context.Background(), os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "capacitylearning:", err)
+		os.Exit(1)
+	}
+}
+
+const (
+	podMemoryMiB    = 7570          // what the pending pod requests
+	reportedBytes   = 7_926_000_000 // what an m5.large Bottlerocket node reports (simulated)
+	overheadPercent = 7.5           // Karpenter's default VM_MEMORY_OVERHEAD_PERCENT, for types not yet learned
+)
+
+func run(ctx context.Context, w io.Writer) error {
+	fmt.Fprintln(w, `Problem 2, karpenter-provider-aws #7925: a Bottlerocket alias resolves to NVIDIA and standard AMIs,
+NVIDIA newest. Karpenter matched a plain m5.large node to the NVIDIA AMI, saw that the node ran another
+image, recorded nothing, and kept launching nodes too small for the pod.`)
+
+	backend := ec2fake.NewWithCatalog(ec2fake.Options{})
+	opts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: "1.32"}}
+	sel, err := amiselect.Resolve(ctx, backend, []amiselect.Term{{Alias: "bottlerocket@latest"}}, opts)
+	if err != nil {
+		return err
+	}
+	images := map[string]bool{}
+	for _, a := range sel.AMIs {
+		images[a.ID] = true
+	}
+	fmt.Fprintf(w, "\nbottlerocket@latest (Kubernetes 1.32): %d AMIs from %d images, in selection order:\n", len(sel.AMIs), len(images))
+	for _, a := range sel.AMIs {
+		fmt.Fprintf(w, "  %s  %-21s %-5s %-8s %s\n", a.Created.Format("2006-01-02 15:04"), a.ID, a.Arch, a.Variant, a.Name)
+	}
+
+	types, err := instanceTypes(ctx, backend, "m5.large", "m5.xlarge")
+	if err != nil {
+		return err
+	}
+	mapping := amiselect.Map(types, sel.AMIs)
+	cache, err := capacity.New(capacity.Options{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nA pod requests %d MiB. First launch, nothing learned yet:\n", podMemoryMiB)
+	launch(w, cache, mapping)
+	standard, _ := mapping.AMIFor("m5.large")
+	fmt.Fprintf(w, "The node runs %s and reports %d MiB: the pod does not fit.\n", standard, reportedBytes>>20)
+
+	// Karpenter before #7923: requirements from the NodeClaim, which has no
+	// GPU keys, compared leniently; the first AMI that passes wins.
+	claim := compat.MustRequirements(
+		compat.Requirement{Key: compat.LabelInstanceType, Operator: compat.In, Values: []string{"m5.large"}},
+		compat.Requirement{Key: compat.LabelArch, Operator: compat.In, Values: []string{compat.ArchAMD64}},
+		compat.Requirement{Key: compat.LabelCapacityType, Operator: compat.In, Values: []string{"on-demand"}},
+	)
+	fmt.Fprintf(w, "\nKarpenter's old lookup, the NodeClaim's requirements compared leniently, first match:\n  %s\n", claim)
+	var picked amiselect.AMI
+	for _, a := range sel.AMIs {
+		if claim.Compatible(a.Requirements, compat.AllowUndefinedWellKnown()) == nil {
+			picked = a
+			break
+		}
+	}
+	if picked.ID != standard.ID {
+		fmt.Fprintf(w, "  picks %s, not the node's image: nothing recorded, m5.large again\n", picked)
+	}
+
+	// The node's labels: its type's single-valued instance labels (none for
+	// a GPU it lacks), as Karpenter sets them, and the node's own.
+	labels := types[0].Labels()
+	labels[compat.LabelHostname] = "ip-10-0-1-17.ec2.internal"
+	labels[compat.LabelCapacityType] = "on-demand"
+	fmt.Fprintln(w, "\ncapacity.Cache.Observe, the node's own labels compared strictly:")
+	var ie *compat.IncompatibleError
+	if errors.As(compat.FromNodeLabels(labels).Compatible(picked.Requirements), &ie) {
+		fmt.Fprintf(w, "  %s needs %s;\n  the node has %s\n", picked, ie.Required, ie.Instance)
+	}
+	recorded, err := cache.Observe(capacity.Observation{NodeLabels: labels, ImageID: standard.ID, MemoryBytes: reportedBytes}, sel.AMIs)
+	if err != nil {
+		return err
+	}
+	learned, _ := cache.Memory("m5.large", standard.ID)
+	fmt.Fprintf(w, "  recorded %t: m5.large under %s = %d MiB\n", recorded, standard.ID, learned>>20)
+
+	fmt.Fprintln(w, "\nSecond launch, sized by Cache.Apply:")
+	launch(w, cache, mapping)
+
+	// A node launched before the alias moved on still runs the old release.
+	old, err := amiselect.Resolve(ctx, backend, []amiselect.Term{{Alias: "bottlerocket@1.42.0"}}, opts)
+	if err != nil {
+		return err
+	}
+	stale, _ := amiselect.Map(types[:1], old.AMIs).AMIFor("m5.large")
+	labels[compat.LabelHostname] = "ip-10-0-7-42.ec2.internal"
+	_, err = cache.Observe(capacity.Observation{NodeLabels: labels, ImageID: stale.ID, MemoryBytes: reportedBytes - 1<<20}, sel.AMIs)
+	fmt.Fprintf(w, "\nA node still on the previous release (%s) reports 1 MiB less:\n", stale.Name)
+	fmt.Fprintf(w, "  refused (ErrUnknownImage: %t): %v\n", errors.Is(err, capacity.ErrUnknownImage), err)
+	learned, _ = cache.Memory("m5.large", standard.ID)
+	s := cache.Stats()
+	fmt.Fprintf(w, "  cache: %d recorded, %d refused; m5.large still %d MiB\n", s.Recorded, s.Refused, learned>>20)
+	return nil
+}
+
+// launch sizes a node for the pod as Karpenter does, by memory alone: the
+// learned figure where there is one, otherwise the catalog's less the VM
+// overhead; the smallest type that fits wins.
+func launch(w io.Writer, cache *capacity.Cache, mapping amiselect.Mapping) {
+	chosen := "nothing"
+	for _, it := range cache.Apply(mapping) {
+		ami, _ := mapping.AMIFor(it.Name)
+		estimate, source := it.MemoryMiB, "learned"
+		if _, ok := cache.Memory(it.Name, ami.ID); !ok {
+			estimate = int64(float64(it.MemoryMiB) * (100 - overheadPercent) / 100)
+			source = fmt.Sprintf("catalog %d MiB less %.1f%%", it.MemoryMiB, overheadPercent)
+		}
+		fmt.Fprintf(w, "  %-10s %6d MiB (%s)\n", it.Name, estimate, source)
+		if chosen == "nothing" && estimate >= podMemoryMiB {
+			chosen = it.Name
+		}
+	}
+	fmt.Fprintf(w, "  launches %s\n", chosen)
+}
+
+// instanceTypes describes the named types, smallest memory first.
+func instanceTypes(ctx context.Context, client ec2.DescribeInstanceTypesAPIClient, names ...string) ([]compat.InstanceType, error) {
+	in := &ec2.DescribeInstanceTypesInput{}
+	for _, n := range names {
+		in.InstanceTypes = append(in.InstanceTypes, ec2types.InstanceType(n))
+	}
+	out, err := client.DescribeInstanceTypes(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	var types []compat.InstanceType
+	for _, info := range out.InstanceTypes {
+		it, err := compat.InstanceTypeFromEC2(info)
+		if err != nil {
+			return nil, err
+		}
+		types = append(types, it)
+	}
+	slices.SortFunc(types, func(a, b compat.InstanceType) int { return cmp.Compare(a.MemoryMiB, b.MemoryMiB) })
+	return types, nil
+}
