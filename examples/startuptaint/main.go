@@ -1,0 +1,102 @@
+// Command startuptaint shows problem 3: in custom AL2 userData,
+// --kubelet-extra-args='--register-with-taints=...' is dropped by
+// /etc/eks/bootstrap.sh, so the node registers without its startup taint.
+// userdata.Lint finds it and gives the corrected line; userdata.Render
+// writes the taint correctly and refuses input that could inject.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/ec2select/ec2select/userdata"
+)
+
+func main() {
+	if err := run(context.Background(), os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "startuptaint:", err)
+		os.Exit(1)
+	}
+}
+
+const broken = `#!/bin/bash
+/etc/eks/bootstrap.sh my-cluster --kubelet-extra-args='--register-with-taints="karpenter.sh/uninitialized:NoExecute"'
+`
+
+func run(_ context.Context, w io.Writer) error {
+	fmt.Fprintln(w, `Problem 3: custom AL2 userData passes --kubelet-extra-args='--register-with-taints=...' with '='.
+/etc/eks/bootstrap.sh only accepts "--kubelet-extra-args VALUE", drops the word silently, and the node
+registers without its startup taint; Karpenter v1.0-v1.2 terminate such nodes after 15 minutes.`)
+
+	required := []userdata.Taint{{Key: "karpenter.sh/uninitialized", Effect: userdata.NoExecute}}
+	fmt.Fprintf(w, "\nRequired taint: %s\n", userdata.FormatTaints(required))
+
+	fmt.Fprintf(w, "\n1. The user's script:\n%s", indent(broken))
+	report, err := userdata.Lint(userdata.AL2, []byte(broken), required)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "userdata.Lint:\n%s", indent(report.String()+"\n"))
+
+	// The fix Lint gives for the '=' form is the corrected line.
+	fixed := broken
+	for _, p := range report.Problems {
+		if p.Code == userdata.CodeEqualsForm {
+			lines := strings.Split(fixed, "\n")
+			lines[p.Line-1] = p.Fix
+			fixed = strings.Join(lines, "\n")
+		}
+	}
+	fmt.Fprintf(w, "\n2. The script with Lint's corrected line:\n%s", indent(fixed))
+	report, err = userdata.Lint(userdata.AL2, []byte(fixed), required)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "userdata.Lint:\n%s", indent(report.String()+"\n"))
+
+	cfg := userdata.Config{
+		ClusterName:       "my-cluster",
+		APIServerEndpoint: "https://ABCDEF0123456789.gr7.us-east-1.eks.amazonaws.com",
+		CABundle:          "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUIKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=",
+		Taints:            []userdata.Taint{{Key: "example.com/team", Value: "ml", Effect: userdata.NoSchedule}},
+		Labels:            map[string]string{"example.com/team": "ml"},
+		RequiredTaints:    required,
+	}
+	out, err := userdata.Render(userdata.AL2, cfg)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\n3. userdata.Render(userdata.AL2, cfg), the bootstrap lines:")
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, "bootstrap.sh") || strings.HasPrefix(line, "  ") {
+			fmt.Fprintf(w, "    %s\n", line)
+		}
+	}
+	report, err = userdata.Lint(userdata.AL2, out, required)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "userdata.Lint of the rendered userData:\n%s", indent(report.String()+"\n"))
+
+	fmt.Fprintln(w, "\n4. Render refuses what could change the command:")
+	label := cfg
+	label.Labels = map[string]string{"example.com/team": "ml' --pause-container-image 'evil"}
+	taint := cfg
+	taint.Taints = []userdata.Taint{{Key: "example.com/team", Value: "ml;reboot", Effect: userdata.NoSchedule}}
+	for _, bad := range []userdata.Config{label, taint} {
+		if _, err := userdata.Render(userdata.AL2, bad); err != nil {
+			fmt.Fprintf(w, "    %v\n", err)
+		} else {
+			return errors.New("Render accepted an injection attempt")
+		}
+	}
+	return nil
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n    ") + "\n"
+}
