@@ -1,0 +1,166 @@
+// Command flexpriority shows problem 4 (karpenter-provider-aws #7751):
+// "prefer c7i-flex and m7i-flex, fall back to anything" cannot be written as
+// instance-family In ["c7i-flex", "*"]. A weighting.Policy states it once,
+// ranks the catalog by it, and expands it into two disjoint NodePools.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+
+	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/ec2fake"
+	"github.com/ec2select/ec2select/weighting"
+)
+
+func main() {
+	if err := run(context.Background(), os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "flexpriority:", err)
+		os.Exit(1)
+	}
+}
+
+// prices are us-east-1 on-demand prices (USD per hour) for a few types;
+// within a tier, priced types come first, cheapest first, then the rest by
+// name.
+var prices = map[string]float64{
+	"c7i-flex.large": 0.08479, "m7i-flex.large": 0.09576, "m7i.large": 0.1008, "m7i.xlarge": 0.2016,
+}
+
+func run(ctx context.Context, w io.Writer) error {
+	fmt.Fprintln(w, `Problem 4, karpenter-provider-aws #7751: to prefer flex types and fall back to anything, a user
+wrote instance-family In ["c7i-flex", "*"]. Karpenter rejects it: "*" is not a label value and there
+are no wildcards, so users hand-list families or hand-write two weighted NodePools.`)
+
+	_, err := compat.NewRequirements(compat.Requirement{
+		Key: compat.LabelInstanceFamily, Operator: compat.In, Values: []string{"c7i-flex", "*"},
+	})
+	fmt.Fprintf(w, "\n1. compat.NewRequirements, which checks values as Karpenter does:\n    %v\n", err)
+
+	catalog, err := instanceTypes(ctx, ec2fake.NewWithCatalog(ec2fake.Options{}))
+	if err != nil {
+		return err
+	}
+	policy := weighting.Policy{Tiers: []weighting.Tier{
+		{Name: "flex", Weight: 100, Families: []string{"c7i-flex", "m7i-flex"}},
+		{Name: "rest", Weight: 1, Families: []string{"*"}},
+	}}
+	ranking, err := policy.Rank(catalog, weighting.RankOptions{
+		Price: func(name string) (float64, bool) { p, ok := prices[name]; return p, ok },
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n2. weighting.Policy {flex: 100, [c7i-flex m7i-flex]}, {rest: 1, [*]} over %d catalog types:\n", len(catalog))
+	for _, rt := range ranking.Tiers {
+		fmt.Fprintf(w, "    %-4s weight %3d: %3d types, first %s\n", rt.Tier.Name, rt.Tier.Weight, len(rt.InstanceTypes), names(rt.InstanceTypes, 4))
+	}
+	fmt.Fprintf(w, "    unranked: %d\n", len(ranking.Unranked))
+	for _, name := range []string{"m7i-flex.2xlarge", "m7i.large"} {
+		fmt.Fprintf(w, "    %s\n", ranking.Explain(name))
+	}
+
+	pools, err := policy.NodePools(catalog, weighting.NodePool{
+		Name:         "default",
+		NodeClassRef: weighting.NodeClassRef{Name: "default"},
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\n3. policy.NodePools, in the order Karpenter tries them:")
+	for _, np := range weighting.Order(pools) {
+		y, err := np.MarshalYAML()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "---\n%s", y)
+	}
+	if err := disjoint(w, pools, catalog); err != nil {
+		return err
+	}
+
+	fmt.Fprintln(w, "\n4. weighting.Fallback, the tier a provisioner tries next:")
+	for _, c := range []struct {
+		when      string
+		available func(string) bool
+	}{
+		{"all capacity available", nil},
+		{"no flex capacity", func(name string) bool { return !strings.Contains(name, "-flex.") }},
+	} {
+		next, ok := weighting.Fallback(ranking, c.available)
+		if !ok {
+			return fmt.Errorf("no tier has capacity with %s", c.when)
+		}
+		fmt.Fprintf(w, "    %-22s → %s, %d types, first %s\n", c.when, next.Tier.Name, len(next.InstanceTypes), names(next.InstanceTypes, 3))
+	}
+	return nil
+}
+
+// disjoint counts, over the catalog, the types each NodePool alone admits
+// and those that several or none admit, evaluating the NodePools'
+// requirements against each type as Karpenter does.
+func disjoint(w io.Writer, pools []weighting.NodePool, catalog []compat.InstanceType) error {
+	reqs := make([]compat.Requirements, len(pools))
+	for i, np := range pools {
+		var err error
+		if reqs[i], err = compat.NewRequirements(np.Requirements...); err != nil {
+			return err
+		}
+	}
+	only := map[string]int{}
+	several, none := 0, 0
+	for _, it := range catalog {
+		var admitted []string
+		for i, np := range pools {
+			if _, conflict := it.Conflict(reqs[i]); !conflict {
+				admitted = append(admitted, np.Name)
+			}
+		}
+		switch len(admitted) {
+		case 0:
+			none++
+		case 1:
+			only[admitted[0]]++
+		default:
+			several++
+		}
+	}
+	fmt.Fprintf(w, "Of the %d catalog types:", len(catalog))
+	for _, np := range pools {
+		fmt.Fprintf(w, " %d only in %s,", only[np.Name], np.Name)
+	}
+	fmt.Fprintf(w, " %d in several, %d in none.\n", several, none)
+	return nil
+}
+
+func names(types []compat.InstanceType, n int) string {
+	var s []string
+	for _, it := range types[:min(n, len(types))] {
+		s = append(s, it.Name)
+	}
+	return strings.Join(s, ", ")
+}
+
+// instanceTypes reads the whole catalog through the SDK paginator; the
+// types no EKS node runs on (Mac) are left out.
+func instanceTypes(ctx context.Context, client ec2.DescribeInstanceTypesAPIClient) ([]compat.InstanceType, error) {
+	var types []compat.InstanceType
+	pages := ec2.NewDescribeInstanceTypesPaginator(client, &ec2.DescribeInstanceTypesInput{})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, info := range page.InstanceTypes {
+			if it, err := compat.InstanceTypeFromEC2(info); err == nil {
+				types = append(types, it)
+			}
+		}
+	}
+	return types, nil
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/output.golden with the current output")
+
+func TestRun(t *testing.T) {
+	var buf bytes.Buffer
+	if err := run(context.Background(), &buf); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	got := buf.String()
+
+	golden := filepath.Join("testdata", "output.golden")
+	if *update {
+		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("output differs from %s (-want +got); if the change is intended, run go test -update:\n%s", golden, diff)
+	}
+
+	step1, step2 := section(t, got, "1. "), section(t, got, "2. ")
+	step3, step4 := got[strings.Index(got, "\n3. "):strings.Index(got, "\n4. ")], section(t, got, "4. ")
+	for _, c := range []struct{ in, text, why string }{
+		{step1, `In [c7i-flex *]: value "*" is not a valid label value`, "a wildcard value must be refused as Karpenter refuses it"},
+		{step2, "flex weight 100:  14 types, first c7i-flex.large, m7i-flex.large,", "the flex tier holds both flex families' 14 sizes, cheapest first"},
+		{step2, "rest weight   1: 178 types, first m7i.large,", "every other type falls to the rest tier"},
+		{step2, "unranked: 0\n", "the '*' tier leaves no type unranked"},
+		{step2, `m7i-flex.2xlarge: tier flex (weight 100), 11 of 14, via pattern "m7i-flex"`, "Explain names the tier and pattern of a flex type"},
+		{step2, "m7i.large: tier rest (weight 1), 1 of 178, via pattern \"*\"; not in tier flex (weight 100): family m7i matches none of [c7i-flex m7i-flex]", "Explain says why a non-flex type is not in the flex tier"},
+		{step3, "  name: default-flex\n", "the flex tier's NodePool"},
+		{step3, "      - key: karpenter.k8s.aws/instance-family\n        operator: In\n        values:\n        - c7i-flex\n        - m7i-flex\n  weight: 100\n", "the flex NodePool lists the families, weight 100"},
+		{step3, "      - key: karpenter.k8s.aws/instance-family\n        operator: NotIn\n        values:\n        - c7i-flex\n        - m7i-flex\n  weight: 1\n", "the rest NodePool excludes them, weight 1"},
+		{step3, "14 only in default-flex, 178 only in default-rest, 0 in several, 0 in none.", "the NodePools must split the catalog exactly as the ranking does"},
+		{step4, "all capacity available → flex, 14 types", "with capacity, the flex tier comes first"},
+		{step4, "no flex capacity       → rest, 178 types, first m7i.large", "without flex capacity, Fallback gives the rest tier"},
+	} {
+		if !strings.Contains(c.in, c.text) {
+			t.Errorf("%s: output lacks %q", c.why, c.text)
+		}
+	}
+}
+
+// section returns the output from the line starting with prefix to the
+// next blank line.
+func section(t *testing.T, out, prefix string) string {
+	t.Helper()
+	i := strings.Index(out, "\n"+prefix)
+	if i < 0 {
+		t.Fatalf("output has no section %q", prefix)
+	}
+	s := out[i+1:]
+	if j := strings.Index(s, "\n\n"); j >= 0 {
+		s = s[:j+1]
+	}
+	return s
+}
