@@ -1,0 +1,490 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/smithy-go"
+
+	"github.com/ec2select/ec2select/amiselect"
+	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/ec2fake"
+)
+
+// ec2API is what explain asks of EC2.
+type ec2API interface {
+	ec2.DescribeImagesAPIClient
+	ec2.DescribeInstanceTypesAPIClient
+}
+
+// maxTypesPerRequest is EC2's limit on DescribeInstanceTypes' InstanceTypes.
+const maxTypesPerRequest = 100
+
+// lineWidth is where lists of instance type names wrap.
+const lineWidth = 100
+
+// newClient returns the fake EC2 with its catalog, or with -live a real
+// client for the default credential chain, and a description of it.
+func newClient(ctx context.Context, opts options) (ec2API, string, error) {
+	if !opts.live {
+		b := ec2fake.NewWithCatalog(ec2fake.Options{})
+		return b, "the fake EC2's embedded catalog (account " + b.AccountID() + "); use -live for a real account", nil
+	}
+	var loadOpts []func(*config.LoadOptions) error
+	if opts.region != "" {
+		loadOpts = append(loadOpts, config.WithRegion(opts.region))
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, loadOpts...)
+	if err != nil {
+		return nil, "", fmt.Errorf("-live: loading the AWS configuration: %w", err)
+	}
+	if cfg.Region == "" {
+		return nil, "", usagef("-live: no AWS region; pass -region or set AWS_REGION")
+	}
+	return ec2.NewFromConfig(cfg), "EC2 in " + cfg.Region + " (default credential chain)", nil
+}
+
+func explain(ctx context.Context, out io.Writer, client ec2API, source string, opts options) error {
+	aopts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: opts.k8s}}
+	sel, err := amiselect.Resolve(ctx, client, opts.terms, aopts)
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) {
+		switch apiErr.ErrorCode() {
+		case "InvalidAMIID.NotFound", "InvalidAMIID.Malformed", "InvalidUserID.Malformed":
+			// EC2's own verdict on the terms: the flags or file are wrong.
+			return usagef("%s: %s; check the IDs and owners, and the region", opts.termFlags(), apiErr.ErrorMessage())
+		}
+	}
+	if err != nil {
+		return err
+	}
+	passedOver, err := passedOver(ctx, client, opts.terms, aopts, sel)
+	if err != nil {
+		return err
+	}
+	infos, err := describeInstanceTypes(ctx, client, opts.types)
+	if errors.As(err, &apiErr) && apiErr.ErrorCode() == "InvalidInstanceType" {
+		return usagef("%s: %s; check the names, and that the region offers them", opts.typeSource, apiErr.ErrorMessage())
+	}
+	if err != nil {
+		return err
+	}
+	types, skipped := convert(infos, opts.types)
+	m := amiselect.Map(types, sel.AMIs)
+
+	r := &report{w: out}
+	r.printf("Source: %s\n", source)
+	r.terms(opts)
+	r.images(sel, passedOver)
+	r.instanceTypes(opts, types, skipped)
+	r.mapping(m, sel.AMIs)
+	return r.err
+}
+
+// notSelected is an image the terms find that is not among the AMIs, and
+// why.
+type notSelected struct {
+	id, name, state, why string
+}
+
+// passedOver finds the images the terms match but Resolve does not
+// select, and says why for each. Resolve's own requests filter on state
+// "available", so the images Packer is still building never come back;
+// here the same requests run without that filter (and with disabled
+// images), and amiselect.Select explains the rest: refused images get its
+// reason, and an image that lost to a better one with the same
+// requirements is named with the one it lost to.
+func passedOver(ctx context.Context, client ec2.DescribeImagesAPIClient, terms []amiselect.Term, opts amiselect.Options, sel amiselect.Selection) ([]notSelected, error) {
+	queries, err := amiselect.Queries(terms, opts.Query)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var images []ec2types.Image
+	for _, q := range queries {
+		q.Filters = slices.DeleteFunc(q.Filters, func(f ec2types.Filter) bool { return aws.ToString(f.Name) == "state" })
+		q.IncludeDisabled = aws.Bool(true)
+		pager := ec2.NewDescribeImagesPaginator(client, q, func(o *ec2.DescribeImagesPaginatorOptions) { o.StopOnDuplicateToken = true })
+		for pager.HasMorePages() {
+			page, err := pager.NextPage(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("describing every image the terms match, whatever its state: %w", err)
+			}
+			for _, img := range page.Images {
+				if id := aws.ToString(img.ImageId); !seen[id] {
+					seen[id] = true
+					images = append(images, img)
+				}
+			}
+		}
+	}
+
+	selected := map[string]bool{}
+	for _, a := range sel.AMIs {
+		selected[a.ID] = true
+	}
+	wide := amiselect.Select(images, opts.Select)
+	refused := map[string]amiselect.Rejection{}
+	for _, rej := range wide.Rejected {
+		refused[rej.ImageID] = rej
+	}
+	var out []notSelected
+	for _, img := range images {
+		id := aws.ToString(img.ImageId)
+		if selected[id] {
+			continue
+		}
+		ns := notSelected{id: id, name: aws.ToString(img.Name), state: string(img.State)}
+		if rej, ok := refused[id]; ok {
+			ns.why = rej.Kind.String() + ": " + rej.Reason
+		} else {
+			ns.why = supersededBy(img, sel.AMIs, opts.Select)
+		}
+		out = append(out, ns)
+	}
+	slices.SortFunc(out, func(a, b notSelected) int {
+		return cmp.Or(strings.Compare(a.name, b.name), strings.Compare(a.id, b.id))
+	})
+	return out, nil
+}
+
+// supersededBy says which selected AMI serves the same instance types as
+// img and why it was preferred.
+func supersededBy(img ec2types.Image, amis []amiselect.AMI, opts amiselect.SelectOptions) string {
+	for _, mine := range amiselect.Select([]ec2types.Image{img}, opts).AMIs {
+		for _, a := range amis {
+			if !a.Requirements.Equal(mine.Requirements) {
+				continue
+			}
+			switch {
+			case mine.Deprecated && !a.Deprecated:
+				return "superseded: deprecated; " + a.ID + " (" + a.Name + ") serves the same instance types and is not"
+			case mine.Created.Before(a.Created):
+				return "superseded: older than " + a.ID + " (" + a.Name + ", " + a.Created.Format("2006-01-02") + "), which serves the same instance types"
+			default:
+				return "superseded: " + a.ID + " (" + a.Name + ") serves the same instance types and wins the tie on name and ID"
+			}
+		}
+	}
+	return "not selected, though no selected AMI serves its instance types; report this as a bug"
+}
+
+// describeInstanceTypes fetches the named instance types, or every one when
+// names is nil, with the SDK's paginator.
+func describeInstanceTypes(ctx context.Context, client ec2.DescribeInstanceTypesAPIClient, names []string) ([]ec2types.InstanceTypeInfo, error) {
+	var inputs []*ec2.DescribeInstanceTypesInput
+	if names == nil {
+		inputs = append(inputs, &ec2.DescribeInstanceTypesInput{})
+	}
+	for chunk := range slices.Chunk(names, maxTypesPerRequest) {
+		in := &ec2.DescribeInstanceTypesInput{}
+		for _, n := range chunk {
+			in.InstanceTypes = append(in.InstanceTypes, ec2types.InstanceType(n))
+		}
+		inputs = append(inputs, in)
+	}
+	var infos []ec2types.InstanceTypeInfo
+	for _, in := range inputs {
+		pager := ec2.NewDescribeInstanceTypesPaginator(client, in, func(o *ec2.DescribeInstanceTypesPaginatorOptions) { o.StopOnDuplicateToken = true })
+		for pager.HasMorePages() {
+			page, err := pager.NextPage(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("describing instance types: %w", err)
+			}
+			infos = append(infos, page.InstanceTypes...)
+		}
+	}
+	return infos, nil
+}
+
+// skippedType is an instance type no EKS node can run on.
+type skippedType struct {
+	name string
+	err  error
+}
+
+// convert turns EC2's instance types into compat's, in the order names
+// gives, or by family and size when names is nil.
+func convert(infos []ec2types.InstanceTypeInfo, names []string) ([]compat.InstanceType, []skippedType) {
+	var types []compat.InstanceType
+	var skipped []skippedType
+	for _, info := range infos {
+		it, err := compat.InstanceTypeFromEC2(info)
+		if err != nil {
+			skipped = append(skipped, skippedType{string(info.InstanceType), err})
+			continue
+		}
+		types = append(types, it)
+	}
+	if names != nil {
+		pos := func(name string) int { return slices.Index(names, name) }
+		slices.SortFunc(types, func(a, b compat.InstanceType) int { return cmp.Compare(pos(a.Name), pos(b.Name)) })
+		slices.SortFunc(skipped, func(a, b skippedType) int { return cmp.Compare(pos(a.name), pos(b.name)) })
+		return types, skipped
+	}
+	slices.SortFunc(types, func(a, b compat.InstanceType) int {
+		return cmp.Or(strings.Compare(a.Family, b.Family), cmp.Compare(a.VCPU, b.VCPU),
+			cmp.Compare(a.MemoryMiB, b.MemoryMiB), strings.Compare(a.Name, b.Name))
+	})
+	slices.SortFunc(skipped, func(a, b skippedType) int { return strings.Compare(a.name, b.name) })
+	return types, skipped
+}
+
+// report writes the explanation to w, remembering the first write error.
+type report struct {
+	w   io.Writer
+	err error
+}
+
+func (r *report) Write(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	n, err := r.w.Write(p)
+	r.err = err
+	return n, err
+}
+
+func (r *report) printf(format string, args ...any) {
+	fmt.Fprintf(r, format, args...)
+}
+
+// table writes rows as aligned columns, indented by two spaces.
+func (r *report) table(rows [][]string) {
+	tw := tabwriter.NewWriter(r, 0, 0, 2, ' ', 0)
+	for _, row := range rows {
+		fmt.Fprintln(tw, "  "+strings.Join(row, "\t"))
+	}
+	tw.Flush()
+}
+
+// names writes a list of names, wrapped, after indent.
+func (r *report) names(indent string, names []string) {
+	line := indent
+	for i, n := range names {
+		if i < len(names)-1 {
+			n += ","
+		}
+		if line != indent && len(line)+1+len(n) > lineWidth {
+			r.printf("%s\n", line)
+			line = indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += n
+	}
+	r.printf("%s\n", line)
+}
+
+func (r *report) terms(opts options) {
+	k8s := ""
+	if slices.ContainsFunc(opts.terms, func(t amiselect.Term) bool { return t.Alias != "" }) {
+		k8s = ", Kubernetes " + opts.k8s
+	}
+	r.printf("\nSelector terms (from %s%s):\n", opts.termSource, k8s)
+	rows := make([][]string, len(opts.terms))
+	for i, t := range opts.terms {
+		rows[i] = []string{strconv.Itoa(i), describeTerm(t)}
+	}
+	r.table(rows)
+}
+
+func (r *report) images(sel amiselect.Selection, passed []notSelected) {
+	r.printf("\nAMIs: %d selected, %d found but not selected\n", len(sel.AMIs), len(passed))
+	if len(sel.AMIs) > 0 {
+		rows := [][]string{{"AMI", "NAME", "FAMILY", "ARCH", "VARIANT", "CREATED"}}
+		for _, a := range sel.AMIs {
+			created := a.Created.Format("2006-01-02 15:04")
+			if a.Deprecated {
+				created += " (deprecated)"
+			}
+			rows = append(rows, []string{a.ID, a.Name, a.Family.String(), a.Arch, a.Variant.String(), created})
+		}
+		r.table(rows)
+	}
+	if len(passed) > 0 {
+		if len(sel.AMIs) > 0 {
+			r.printf("\n")
+		}
+		rows := [][]string{{"NOT SELECTED", "NAME", "STATE", "WHY"}}
+		for _, p := range passed {
+			rows = append(rows, []string{p.id, p.name, p.state, p.why})
+		}
+		r.table(rows)
+	}
+}
+
+func (r *report) instanceTypes(opts options, types []compat.InstanceType, skipped []skippedType) {
+	from := "all that DescribeInstanceTypes returns"
+	if opts.typeSource != "" {
+		from = "from " + opts.typeSource
+	}
+	r.printf("\nInstance types: %d (%s)", len(types)+len(skipped), from)
+	if len(skipped) == 0 {
+		r.printf("\n")
+		return
+	}
+	r.printf("; %d no EKS node runs on\n", len(skipped))
+	rows := [][]string{{"SKIPPED", "REASON"}}
+	for _, s := range skipped {
+		rows = append(rows, []string{s.name, s.err.Error()})
+	}
+	r.table(rows)
+}
+
+func (r *report) mapping(m amiselect.Mapping, amis []amiselect.AMI) {
+	mapped := 0
+	for _, g := range m.Groups {
+		mapped += len(g.InstanceTypes)
+	}
+	r.printf("\nWhich AMI each instance type gets: %d mapped, %d without one\n", mapped, len(m.Unmapped))
+	for _, g := range m.Groups {
+		r.printf("  %s %s (%s %s %s): %s\n", g.AMI.ID, g.AMI.Name, g.AMI.Family, g.AMI.Arch, g.AMI.Variant, count(len(g.InstanceTypes), "type"))
+		names := make([]string, len(g.InstanceTypes))
+		for i, it := range g.InstanceTypes {
+			names[i] = it.Name
+		}
+		r.names("    ", names)
+		if accel := accelerated(g); g.AMI.Family == amiselect.Custom && len(accel) > 0 {
+			r.printf("    note: a custom AMI states only its architecture, so %s with a GPU or accelerator map here\n"+
+				"    too (%s);\n    if it lacks their drivers, select GPU AMIs in a separate EC2NodeClass\n",
+				count(len(accel), "type"), examples(accel))
+		}
+	}
+
+	var nothing *amiselect.NoCompatibleAMIError
+	if errors.As(m.Err(), &nothing) && nothing.InstanceTypes > 0 {
+		r.printf("\nNothing maps: none of %s can run any of %s.\n", count(nothing.InstanceTypes, "instance type"), count(len(nothing.AMIs), "AMI"))
+		if len(nothing.AMIs) > 0 {
+			rows := [][]string{{"AMI", "CONFLICTS ON", "TYPES", "INSTANCE", "AMI REQUIRES"}}
+			for _, c := range nothing.AMIs {
+				rows = append(rows, []string{c.AMI.String(), c.Key, fmt.Sprintf("%d of %d", c.Conflicting, nothing.InstanceTypes),
+					strings.Join(c.Instance, " or "), c.Required})
+			}
+			r.table(rows)
+		}
+		r.printf("  fix: %s\n", nothing.Fix)
+	}
+
+	if len(m.Unmapped) == 0 || len(amis) == 0 {
+		return // without AMIs there is nothing to explain per type
+	}
+	r.printf("\nWhy each of them gets no AMI (types with the same reasons together):\n")
+	for _, u := range groupUnmapped(m.Unmapped, amis) {
+		r.printf("\n")
+		r.names("  ", u.names)
+		for _, why := range u.why {
+			r.printf("    %s\n", why)
+		}
+		r.printf("    fix: %s\n", u.fix)
+	}
+}
+
+// accelerated lists the group's types that have a GPU or an accelerator.
+func accelerated(g amiselect.Group) []string {
+	var names []string
+	for _, it := range g.InstanceTypes {
+		if it.HasGPU() || it.HasAccelerator() {
+			names = append(names, it.Name)
+		}
+	}
+	return names
+}
+
+// unmappedGroup is the instance types that no AMI can run for the same
+// reasons.
+type unmappedGroup struct {
+	names []string
+	why   []string // per AMI: the AMI, then a line per conflicting key
+	fix   string
+}
+
+// groupUnmapped gathers the unmapped types whose reasons, per AMI, read
+// the same, in order of their first type.
+func groupUnmapped(unmapped []amiselect.Unmapped, amis []amiselect.AMI) []unmappedGroup {
+	var groups []unmappedGroup
+	for _, u := range unmapped {
+		var why []string
+		for i, reason := range u.Reasons {
+			why = append(why, amiReason(reason, amis, i)...)
+		}
+		i := slices.IndexFunc(groups, func(g unmappedGroup) bool { return g.fix == u.Fix && slices.Equal(g.why, why) })
+		if i < 0 {
+			groups = append(groups, unmappedGroup{why: why, fix: u.Fix})
+			i = len(groups) - 1
+		}
+		groups[i].names = append(groups[i].names, u.InstanceType.Name)
+	}
+	return groups
+}
+
+// amiReason states, without the instance type's name, why a type cannot
+// run the i-th AMI: the AMI, then each conflicting key with both sides and
+// compat's reason, one per line.
+func amiReason(reason error, amis []amiselect.AMI, i int) []string {
+	var lines []string
+	if i < len(amis) {
+		lines = append(lines, amis[i].String())
+	}
+	conflicts := incompatibilities(reason)
+	if len(conflicts) == 0 {
+		return append(lines, "  "+reason.Error())
+	}
+	for _, c := range conflicts {
+		lines = append(lines, fmt.Sprintf("  %s: instance %s, AMI %s: %s", c.Key, side(c.Instance), side(c.Required), c.Reason))
+	}
+	return lines
+}
+
+// incompatibilities finds every *compat.IncompatibleError in err, through
+// wrapping and errors.Join.
+func incompatibilities(err error) []*compat.IncompatibleError {
+	switch e := err.(type) {
+	case nil:
+		return nil
+	case *compat.IncompatibleError:
+		return []*compat.IncompatibleError{e}
+	case interface{ Unwrap() []error }:
+		var out []*compat.IncompatibleError
+		for _, inner := range e.Unwrap() {
+			out = append(out, incompatibilities(inner)...)
+		}
+		return out
+	}
+	return incompatibilities(errors.Unwrap(err))
+}
+
+// side writes one side of a conflict without its key.
+func side(r compat.Requirement) string {
+	if r.Operator == "" {
+		return "undefined"
+	}
+	return strings.TrimPrefix(r.String(), r.Key+" ")
+}
+
+// examples lists the first three names and how many more there are.
+func examples(names []string) string {
+	if len(names) <= 3 {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s, ... (+%d)", strings.Join(names[:3], ", "), len(names)-3)
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}

@@ -1,0 +1,252 @@
+// Explain says which AMI each instance type gets from a set of AMI selector
+// terms, and why the others get none: the images the terms find and refuse,
+// the AMI of every instance type, grouped by AMI, and for each type no AMI
+// can run, the conflicting requirement per AMI and the fix.
+//
+//	go run ./examples/explain -alias al2@latest -types g5g.xlarge,m6g.large,m5.large
+//	go run ./examples/explain -name 'team-base-al2023-*' -owner self
+//	go run ./examples/explain -terms ec2nodeclass.yaml -types-file types.txt
+//	go run ./examples/explain -live -region us-west-2 -alias bottlerocket@latest
+//
+// Without -live it answers from the fake EC2's embedded catalog (package
+// ec2fake); with -live it asks the account of the default AWS credential
+// chain. Run it with -h for the flags.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/ec2select/ec2select/amiselect"
+)
+
+const defaultK8s = "1.32"
+
+func main() {
+	if err := run(context.Background(), os.Stdout, os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "explain:", err)
+		os.Exit(exitCode(err))
+	}
+}
+
+// exitCode is the exit status for err: 0 for none, 2 for a bad command
+// line, 1 for anything else.
+func exitCode(err error) int {
+	var ue *usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		return 2
+	}
+	return 1
+}
+
+// usageError is a bad command line; main exits with status 2 for it.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() + " (run with -h for help)" }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Errorf(format, args...)}
+}
+
+// options are the command line, validated.
+type options struct {
+	terms      []amiselect.Term
+	termSource string   // where the terms came from, for messages
+	types      []string // nil: every instance type
+	typeSource string
+	k8s        string
+	live       bool
+	region     string
+}
+
+// run is the whole program; out receives the explanation, or the help text
+// for -h. It returns a *usageError for a bad command line.
+func run(ctx context.Context, out io.Writer, args []string) error {
+	opts, help, err := parseFlags(args)
+	if err != nil {
+		return err
+	}
+	if help != "" {
+		_, err := io.WriteString(out, help)
+		return err
+	}
+	client, source, err := newClient(ctx, opts)
+	if err != nil {
+		return err
+	}
+	return explain(ctx, out, client, source, opts)
+}
+
+// parseFlags reads args. For -h it returns the help text instead.
+func parseFlags(args []string) (opts options, help string, err error) {
+	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are returned, help is returned as text
+	alias := fs.String("alias", "", "select the public EKS AMIs of an `alias`, family@version: al2, al2023, bottlerocket, windows2019,\n"+
+		"windows2022 or windows2025, @latest or a release (al2023@v20250403, bottlerocket@1.49.0)")
+	name := fs.String("name", "", "select images whose name matches `pattern` (* any run of characters, ? zero or one)")
+	id := fs.String("id", "", "select one image by `ami-id`")
+	owner := fs.String("owner", "", "with -name or -tag: the `owner`, an account ID, self or amazon (default: self and amazon)")
+	tags := tagFlags{}
+	fs.Var(tags, "tag", "with or without -name: select images carrying tag `key=value` (value * for any); repeatable")
+	termsFile := fs.String("terms", "", "read the selector terms from `file`: YAML or JSON, a list of terms\n"+
+		"([{alias: ...}] or [{name: ..., owner: ...}, {tags: {...}}, {id: ...}]), an object with\n"+
+		"amiSelectorTerms, or a whole EC2NodeClass; instead of -alias, -name, -id, -owner and -tag")
+	typeList := fs.String("types", "", "the instance types to place, comma-separated `names` (default: every instance type)")
+	typeFile := fs.String("types-file", "", "read the instance types from `file`, one per line (# comments); instead of -types")
+	k8s := fs.String("k8s", defaultK8s, "Kubernetes minor `version` for -alias")
+	live := fs.Bool("live", false, "ask a real AWS account (default credential chain: environment, shared config, SSO, IMDS)\n"+
+		"instead of the fake EC2's embedded catalog; needs ec2:DescribeImages and ec2:DescribeInstanceTypes")
+	region := fs.String("region", "", "with -live: the AWS `region` (default: AWS_REGION or the shared config's)")
+
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return options{}, usage(fs), nil
+		}
+		return options{}, "", &usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return options{}, "", usagef("unexpected argument %q; explain takes only flags (quote name patterns: -name 'team-*')", fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	opts = options{k8s: *k8s, live: *live, region: *region}
+	if opts.terms, opts.termSource, err = termsFromFlags(set, *alias, *name, *id, *owner, tags, *termsFile); err != nil {
+		return options{}, "", err
+	}
+	if _, err := amiselect.Queries(opts.terms, amiselect.QueryOptions{KubernetesVersion: opts.k8s}); err != nil {
+		return options{}, "", usagef("%s: %w", opts.termFlags(), err)
+	}
+
+	switch {
+	case set["types"] && set["types-file"]:
+		return options{}, "", usagef("-types and -types-file both given; use one")
+	case set["types"]:
+		if opts.types, err = parseTypeList(*typeList); err != nil {
+			return options{}, "", usagef("-types %q: %w", *typeList, err)
+		}
+		opts.typeSource = "-types"
+	case set["types-file"]:
+		data, err := os.ReadFile(*typeFile)
+		if err != nil {
+			return options{}, "", usagef("-types-file: %w", err)
+		}
+		if opts.types, err = parseTypeFile(data); err != nil {
+			return options{}, "", usagef("-types-file %s: %w", *typeFile, err)
+		}
+		opts.typeSource = "-types-file " + *typeFile
+	}
+	if set["region"] && !opts.live {
+		return options{}, "", usagef("-region %q is only used with -live; add -live to ask that region, or drop -region", opts.region)
+	}
+	return opts, "", nil
+}
+
+// termFlags echoes the command line's selector terms, for messages: the
+// -terms file, or the term flags with their values, and -k8s when an alias
+// uses it.
+func (o options) termFlags() string {
+	if strings.HasPrefix(o.termSource, "-terms") {
+		return o.termSource
+	}
+	var parts []string
+	for _, t := range o.terms {
+		for _, f := range []struct{ flag, value string }{{"-alias", t.Alias}, {"-id", t.ID}, {"-name", t.Name}, {"-owner", t.Owner}} {
+			if f.value != "" {
+				parts = append(parts, fmt.Sprintf("%s %q", f.flag, f.value))
+			}
+		}
+		if len(t.Tags) > 0 {
+			parts = append(parts, "-tag "+strings.ReplaceAll(tagFlags(t.Tags).String(), ",", " -tag "))
+		}
+		if t.Alias != "" {
+			parts = append(parts, fmt.Sprintf("-k8s %q", o.k8s))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// termsFromFlags builds the selector terms from the term flags or the
+// -terms file, and says where they came from.
+func termsFromFlags(set map[string]bool, alias, name, id, owner string, tags tagFlags, file string) ([]amiselect.Term, string, error) {
+	var used []string
+	for _, f := range []string{"alias", "id", "name", "owner", "tag"} {
+		if set[f] {
+			used = append(used, "-"+f)
+		}
+	}
+	if set["terms"] {
+		if len(used) > 0 {
+			return nil, "", usagef("-terms and %s both given; put every term in the file, or use the flags alone", strings.Join(used, ", "))
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, "", usagef("-terms: %w", err)
+		}
+		terms, err := parseTermsFile(data)
+		if err != nil {
+			return nil, "", usagef("-terms %s: %w", file, err)
+		}
+		return terms, "-terms " + file, nil
+	}
+
+	source := strings.Join(used, ", ")
+	switch {
+	case len(used) == 0:
+		return nil, "", usagef("no selector terms; give -alias, -name, -id or -tag, or -terms FILE")
+	case set["alias"] && len(used) > 1:
+		return nil, "", usagef("-alias cannot be combined with %s: an alias must be the only selector term", strings.Join(used[1:], ", "))
+	case set["owner"] && !set["name"] && !set["tag"]:
+		return nil, "", usagef("-owner %q needs -name or -tag: it narrows a name or tag term", owner)
+	}
+	var terms []amiselect.Term
+	if set["alias"] {
+		terms = append(terms, amiselect.Term{Alias: alias})
+	}
+	if set["id"] {
+		terms = append(terms, amiselect.Term{ID: id})
+	}
+	if set["name"] || set["tag"] {
+		t := amiselect.Term{Name: name, Owner: owner}
+		if len(tags) > 0 {
+			t.Tags = tags
+		}
+		terms = append(terms, t)
+	}
+	return terms, source, nil
+}
+
+func usage(fs *flag.FlagSet) string {
+	var b strings.Builder
+	b.WriteString(`Usage: go run ./examples/explain (-alias A | -name P [-owner O] [-tag K=V]... | -id I | -terms FILE) [flags]
+
+Explain resolves AMI selector terms the way an EC2NodeClass's amiSelectorTerms
+are resolved, then prints which AMI each instance type gets, grouped by AMI,
+and for each type that gets none, why: the requirement each AMI conflicts on
+and the change that would fix it. It also lists the images the terms find but
+do not select (still pending, deprecated, superseded, malformed) and why.
+
+-id and a -name/-tag term may be combined (each is one term); -alias must be
+alone. Without -live the fake EC2's embedded catalog answers: AL2, AL2023,
+Bottlerocket and Windows AMIs for Kubernetes 1.31 and 1.32, the custom
+"team-base-al2023-*" images of account 111122223333 (owner self), and 194
+instance types.
+
+Exit status: 0 when the explanation is printed, whether or not every type
+gets an AMI; 1 when EC2 fails; 2 for a bad command line.
+
+Flags:
+`)
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	return b.String()
+}

@@ -1,0 +1,284 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ec2select/ec2select/amiselect"
+	"github.com/ec2select/ec2select/ec2fake"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// golden compares got with testdata/name, or rewrites the file with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("output differs from %s (-want +got):\n%s", path, diff)
+	}
+}
+
+func runArgs(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	err := run(context.Background(), &out, args)
+	return out.String(), err
+}
+
+// Each scenario runs against the fake catalog and is checked whole against
+// its golden file, and for the lines it exists to show.
+func TestScenarios(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		golden string
+		args   []string
+		want   []string
+	}{
+		{
+			// The Packer family of karpenter-provider-aws #7652: the images
+			// still building, deprecated, disabled or with a malformed date
+			// are found and refused, each with its reason.
+			golden: "name-owner-self.golden",
+			args:   []string{"-name", "team-base-al2023-*", "-owner", "self"},
+			want: []string{
+				"AMIs: 2 selected, 4 found but not selected",
+				ec2fake.ImageTeamBasePending + "  team-base-al2023-20250401  pending    not-available: state is \"pending\"",
+				ec2fake.ImageTeamBaseDeprecated + "  team-base-al2023-20250315  available  superseded: deprecated; " + ec2fake.ImageTeamBaseAvailable,
+				ec2fake.ImageTeamBaseMalformedDate + "  team-base-al2023-broken    available  invalid-creation-date:",
+				ec2fake.ImageTeamBaseDisabled + "  team-base-al2023-20250201  disabled   not-available",
+				"Which AMI each instance type gets: 192 mapped, 0 without one",
+				"mac1.metal  compat: instance type mac1.metal",
+				"note: a custom AMI states only its architecture, so 38 types with a GPU or accelerator map here",
+			},
+		},
+		{
+			// g5g: arm64 with an NVIDIA GPU, for which AL2 has no AMI.
+			golden: "al2-g5g.golden",
+			args:   []string{"-alias", "al2@latest", "-types", "g5g.xlarge,m6g.large,m5.large"},
+			want: []string{
+				"Which AMI each instance type gets: 2 mapped, 1 without one",
+				"amazon-eks-arm64-node-1.32-v20250403 (al2 arm64 standard): 1 type\n    m6g.large\n",
+				"amazon-eks-node-1.32-v20250403 (al2 amd64 standard): 1 type\n    m5.large\n",
+				"  g5g.xlarge\n    ami-0f9a6883ebbdd99ff (al2 amd64 nvidia)\n      kubernetes.io/arch: instance In [arm64], AMI In [amd64]: no value satisfies both\n",
+				"karpenter.k8s.aws/instance-gpu-count: instance In [1], AMI DoesNotExist",
+				"fix: no arm64 NVIDIA AMI in family al2; use bottlerocket or al2023",
+				"superseded: older than ami-0776be1f2c70596f0",
+			},
+		},
+		{
+			// Problem 1: a custom amd64 AMI and only arm64 types.
+			golden: "custom-amd64-arm64-types.golden",
+			args:   []string{"-id", ec2fake.ImageTeamBaseAvailable, "-types", "m6g.large,c7g.2xlarge,t4g.small,g5g.xlarge"},
+			want: []string{
+				"Which AMI each instance type gets: 0 mapped, 4 without one",
+				"Nothing maps: none of 4 instance types can run any of 1 AMI.",
+				"kubernetes.io/arch  4 of 4  arm64     amd64",
+				"fix: add kubernetes.io/arch In [amd64] to the NodePool requirements, or select an AMI built for arm64",
+				"  m6g.large, c7g.2xlarge, t4g.small, g5g.xlarge\n    " + ec2fake.ImageTeamBaseAvailable + " (custom amd64)\n      kubernetes.io/arch: instance In [arm64], AMI In [amd64]",
+			},
+		},
+		{
+			golden: "terms-yaml.golden",
+			args:   []string{"-terms", "testdata/ec2nodeclass.yaml", "-types-file", "testdata/types.txt"},
+			want: []string{
+				"0  {name: team-base-al2023-*, owner: self}",
+				"1  {tags: {image-family: team-base-al2023, team: platform}}",
+				"Instance types: 6 (from -types-file testdata/types.txt)",
+				"    m6g.large, g5g.xlarge\n",
+				"    m5.large, m7i-flex.large, g5.xlarge, g4ad.8xlarge\n",
+			},
+		},
+		{
+			golden: "terms-json-bottlerocket.golden",
+			args:   []string{"-terms", "testdata/terms.json", "-types", "g5g.xlarge,inf2.xlarge,g4ad.8xlarge,m5.large"},
+			want: []string{
+				"0  {alias: bottlerocket@latest}",
+				"bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.49.0-713f44ce (bottlerocket arm64 nvidia): 1 type\n    g5g.xlarge\n",
+				"(bottlerocket amd64 neuron): 1 type\n    inf2.xlarge\n",
+				"fix: no amd64 amd GPU AMI in family bottlerocket; no EKS AMI family publishes one, so keep these types out with karpenter.k8s.aws/instance-gpu-manufacturer NotIn [amd]",
+			},
+		},
+		{
+			golden: "no-ami.golden",
+			args:   []string{"-id", "ami-0123456789abcdef0", "-types", "m5.large"},
+			want:   []string{"AMIs: 0 selected", "fix: select at least one AMI"},
+		},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			t.Parallel()
+			out, err := runArgs(t, tc.args...)
+			if err != nil {
+				t.Fatalf("run(%q) = %v", tc.args, err)
+			}
+			golden(t, tc.golden, []byte(out))
+			for _, want := range tc.want {
+				if !strings.Contains(out, want) {
+					t.Errorf("run(%q) output lacks %q", tc.args, want)
+				}
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	t.Parallel()
+	out, err := runArgs(t, "-h")
+	if err != nil {
+		t.Fatalf("run(-h) = %v, want nil", err)
+	}
+	for _, flag := range []string{"-alias", "-name", "-id", "-owner", "-tag", "-terms", "-types", "-types-file", "-k8s", "-live", "-region"} {
+		if !strings.Contains(out, "\n  "+flag+" ") && !strings.Contains(out, "\n  "+flag+"\n") {
+			t.Errorf("help does not document %s:\n%s", flag, out)
+		}
+	}
+	golden(t, "help.golden", []byte(out))
+}
+
+func TestBadCommandLines(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	typo := file("typo.yaml", "- nmae: team-base-*\n")
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{nil, []string{"no selector terms", "-alias, -name, -id or -tag, or -terms FILE"}},
+		{[]string{"-alias", "al2@latest", "-name", "x"}, []string{"-alias cannot be combined with -name"}},
+		{[]string{"-terms", typo, "-id", "ami-0123"}, []string{"-terms and -id both given"}},
+		{[]string{"-owner", "self"}, []string{`-owner "self" needs -name or -tag`}},
+		{[]string{"-id", "ami-XYZ"}, []string{`-id "ami-XYZ"`, `use "ami-" followed by lowercase letters and digits`}},
+		{[]string{"-alias", "al2@latest", "-k8s", "1.33"}, []string{`-alias "al2@latest" -k8s "1.33"`, "use al2023 or bottlerocket"}},
+		{[]string{"-alias", "al2023@latest", "-k8s", "v1.32"}, []string{`-k8s "v1.32"`, `drop the "v"`}},
+		{[]string{"-tag", "team"}, []string{"-tag", "not key=value"}},
+		{[]string{"-tag", "team=a", "-tag", "team=b"}, []string{`tag "team" given twice`}},
+		{[]string{"-name", "x", "-owner", "bob"}, []string{`-name "x" -owner "bob"`, "User ID 'bob' is invalid"}},
+		{[]string{"-alias", "al2@latest", "-types", "m5.large,,g5g.xlarge"}, []string{`-types "m5.large,,g5g.xlarge"`, "entry 2 is empty"}},
+		{[]string{"-alias", "al2@latest", "-types", "m5"}, []string{`-types "m5"`, "family.size"}},
+		{[]string{"-alias", "al2@latest", "-types", "m5.large,m5.huge"}, []string{"-types", "m5.huge", "check the names"}},
+		{[]string{"-alias", "al2@latest", "-types", "m5.large", "-types-file", "x"}, []string{"-types and -types-file both given"}},
+		{[]string{"-alias", "al2@latest", "-types-file", filepath.Join(dir, "missing.txt")}, []string{"-types-file", "missing.txt"}},
+		{[]string{"-alias", "al2@latest", "-types-file", file("empty.txt", "# nothing\n\n")}, []string{"no instance types in it"}},
+		{[]string{"-alias", "al2@latest", "-types-file", file("bad.txt", "m5.large\nm5 large\n")}, []string{"line 2", "one instance type per line"}},
+		{[]string{"-terms", typo}, []string{"-terms " + typo, `unknown field "nmae"`}},
+		{[]string{"-terms", file("dup.yaml", "- name: a\n  name: b\n")}, []string{"not valid YAML or JSON"}},
+		{[]string{"-terms", file("empty.yaml", "[]\n")}, []string{"amiSelectorTerms is empty"}},
+		{[]string{"-terms", file("other.yaml", "kind: NodePool\nspec: {}\n")}, []string{"no amiSelectorTerms"}},
+		{[]string{"-terms", file("mixed.yaml", "- alias: al2@latest\n- name: x\n")}, []string{"-terms", "alias", "only term"}},
+		{[]string{"-region", "us-east-1", "-alias", "al2@latest"}, []string{"-region", "only used with -live"}},
+		{[]string{"-bogus"}, []string{"-bogus"}},
+		{[]string{"-name", "team-*", "extra"}, []string{`unexpected argument "extra"`}},
+	} {
+		_, err := runArgs(t, tc.args...)
+		var ue *usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("run(%q) = %v, want a *usageError", tc.args, err)
+			continue
+		}
+		if got := exitCode(err); got != 2 {
+			t.Errorf("exitCode(run(%q)) = %d, want 2", tc.args, got)
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("run(%q) = %q, want it to mention %q", tc.args, err, want)
+			}
+		}
+	}
+}
+
+func TestParseTermsFile(t *testing.T) {
+	t.Parallel()
+	want := []amiselect.Term{
+		{Name: "team-base-*", Owner: "self"},
+		{Tags: map[string]string{"team": "platform"}},
+		{ID: "ami-0123"},
+	}
+	for name, doc := range map[string]string{
+		"yaml list":   "- name: team-base-*\n  owner: self\n- tags:\n    team: platform\n- id: ami-0123\n",
+		"json list":   `[{"name": "team-base-*", "owner": "self"}, {"tags": {"team": "platform"}}, {"id": "ami-0123"}]`,
+		"flow yaml":   "[{name: team-base-*, owner: self}, {tags: {team: platform}}, {id: ami-0123}]",
+		"object":      "amiSelectorTerms:\n- {name: team-base-*, owner: self}\n- tags: {team: platform}\n- id: ami-0123\n",
+		"nodeclass":   "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nspec:\n  role: r\n  amiSelectorTerms:\n  - {name: team-base-*, owner: self}\n  - {tags: {team: platform}}\n  - {id: ami-0123}\n",
+		"json object": `{"spec": {"amiSelectorTerms": [{"name": "team-base-*", "owner": "self"}, {"tags": {"team": "platform"}}, {"id": "ami-0123"}]}}`,
+	} {
+		got, err := parseTermsFile([]byte(doc))
+		if err != nil {
+			t.Errorf("%s: parseTermsFile = %v", name, err)
+			continue
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: parseTermsFile mismatch (-want +got):\n%s", name, diff)
+		}
+	}
+
+	for name, doc := range map[string]string{
+		"not yaml":     "- name: [unclosed\n",
+		"scalar":       "hello\n",
+		"tag not text": "- tags: {enabled: true}\n",
+		"null":         "null\n",
+		"ssmParameter": "- ssmParameter: /aws/service/eks/optimized-ami/1.32/amazon-linux-2023/x86_64/standard/recommended/image_id\n",
+	} {
+		if got, err := parseTermsFile([]byte(doc)); err == nil {
+			t.Errorf("%s: parseTermsFile(%q) = %v, want an error", name, doc, got)
+		}
+	}
+}
+
+func TestParseTypes(t *testing.T) {
+	t.Parallel()
+	got, err := parseTypeList(" m5.large, g5g.xlarge ,m5.large")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"m5.large", "g5g.xlarge"}, got); diff != "" {
+		t.Errorf("parseTypeList mismatch (-want +got):\n%s", diff)
+	}
+	got, err = parseTypeFile([]byte("# comment\nm5.large\n\n  g5g.xlarge  \n# m6g.large\nm5.large\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"m5.large", "g5g.xlarge"}, got); diff != "" {
+		t.Errorf("parseTypeFile mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		err  error
+		want int
+	}{
+		{nil, 0},
+		{errors.New("describing instance types: boom"), 1},
+		{usagef("-types: bad"), 2},
+	} {
+		if got := exitCode(tc.err); got != tc.want {
+			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// golden compares got with testdata/name, or rewrites the file with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("output differs from %s (-want +got):\n%s", path, diff)
+	}
+}
+
+func runArgs(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	err := run(context.Background(), &out, args)
+	return out.String(), err
+}
+
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		golden string
+		args   []string
+	}{
+		{"default.golden", nil},
+		{"al2-graviton.golden", []string{"-alias", "al2@latest", "-k8s", "1.31", "-policy", "graviton=50:*g;rest=1:*"}},
+		{"family-al2023.golden", []string{"-family", "al2023"}},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			t.Parallel()
+			out, err := runArgs(t, tc.args...)
+			if err != nil {
+				t.Fatalf("run(%q) = %v", tc.args, err)
+			}
+			golden(t, tc.golden, []byte(out))
+		})
+	}
+}
+
+// The facts the default report exists to show, checked apart from the
+// golden file so that refreshing it cannot silently drop them.
+func TestDefaultReport(t *testing.T) {
+	t.Parallel()
+	out, err := runArgs(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"1. AMIs: alias bottlerocket@latest for Kubernetes 1.32 (5 selected, 0 refused)",
+		"2 pages, 194 types; 192 converted",
+		"mac1.metal  compat: instance type mac1.metal: architectures [x86_64_mac] are not supported",
+		"g4ad.8xlarge   no amd64 amd GPU AMI",
+		"default-flex  100     karpenter.k8s.aws/instance-family In [c7i-flex m7i-flex]",
+		"default-rest  1       karpenter.k8s.aws/instance-family NotIn [c7i-flex m7i-flex]",
+		"m5.large  ami-08ee4a0deae5f04ca  8192         7764",
+		"6. userData: Bottlerocket (the family of ami-08ee4a0deae5f04ca)",
+		"'node.cilium.io/agent-not-ready' = ['true:NoExecute']",
+		"karpenter.sh/unregistered            NoExecute  required (Karpenter)",
+		"node.cilium.io/agent-not-ready=true  NoExecute  startup taint",
+		"problems: none",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	// Nothing that changes between runs: no server address.
+	if strings.Contains(out, "127.0.0.1") {
+		t.Error("output contains the fake server's address")
+	}
+}
+
+func TestHelp(t *testing.T) {
+	t.Parallel()
+	for _, arg := range []string{"-h", "-help", "--help"} {
+		out, err := runArgs(t, arg)
+		if err != nil {
+			t.Fatalf("run(%s) = %v, want nil", arg, err)
+		}
+		for _, want := range []string{
+			"Usage: go run ./examples/quickstart [flags]",
+			"-alias family@version", `(default "bottlerocket@latest")`,
+			"-k8s version", `(default "1.32")`,
+			"-family format", "AL2, AL2023, Bottlerocket or Windows",
+			"-policy tiers", `policy  = tier { ";" tier }`, `tier    = name "=" weight ":" pattern { "," pattern }`,
+			`(default "flex=100:c7i-flex,m7i-flex;rest=1:*")`,
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("run(%s) output lacks %q:\n%s", arg, want, out)
+			}
+		}
+	}
+	out, _ := runArgs(t, "-h")
+	golden(t, "help.golden", []byte(out))
+}
+
+func TestBadFlags(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want []string // substrings of the error
+	}{
+		{[]string{"-alias", "bottlerocket"}, []string{`-alias "bottlerocket"`, "not family@version", `"al2023@latest"`}},
+		{[]string{"-alias", "ubuntu@latest"}, []string{`-alias "ubuntu@latest"`}},
+		{[]string{"-k8s", "v1.32"}, []string{`-k8s "v1.32"`, `drop the "v"`}},
+		{[]string{"-alias", "al2@latest", "-k8s", "1.33"}, []string{`-alias "al2@latest" with -k8s "1.33"`, "use al2023 or bottlerocket"}},
+		{[]string{"-family", "ubuntu"}, []string{`-family "ubuntu"`, "use AL2, AL2023, Bottlerocket, Windows"}},
+		{[]string{"-family", "custom"}, []string{`-family "custom"`, "use AL2, AL2023, Bottlerocket or Windows"}},
+		{[]string{"-policy", ""}, []string{`-policy ""`, "write at least one tier"}},
+		{[]string{"-policy", "flex:c7i-flex"}, []string{`-policy "flex:c7i-flex"`, "no '='", "name=weight:pattern"}},
+		{[]string{"-policy", "flex=100"}, []string{"no ':' after the weight"}},
+		{[]string{"-policy", "flex=high:c7i-flex"}, []string{`weight "high" is not a whole number`, "1 to 100"}},
+		{[]string{"-policy", "flex=100:c7i-flex;rest=100:*"}, []string{`-policy`, "weight 100"}},
+		{[]string{"-policy", "flex=101:c7i-flex"}, []string{`-policy`, "1 to 100"}},
+		{[]string{"-policy", "flex=100:C7I-flex"}, []string{"upper-case"}},
+		{[]string{"-policy", "flex=100:c7i-flx;rest=1:*"}, []string{"-policy", `tier "flex"`, "match no instance type"}},
+		{[]string{"-bogus"}, []string{"-bogus", "-h"}},
+		{[]string{"extra"}, []string{`unexpected argument "extra"`}},
+	} {
+		_, err := runArgs(t, tc.args...)
+		var ue *usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("run(%q) = %v, want a *usageError", tc.args, err)
+			continue
+		}
+		if got := exitCode(err); got != 2 {
+			t.Errorf("exitCode(run(%q)) = %d, want 2", tc.args, got)
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("run(%q) = %q, want it to mention %q", tc.args, err, want)
+			}
+		}
+	}
+}
+
+// A valid command line that the catalog cannot serve is a failure (exit
+// status 1), not a usage error, and prints nothing half-done.
+func TestCatalogLacksVersion(t *testing.T) {
+	t.Parallel()
+	out, err := runArgs(t, "-k8s", "1.30")
+	if err == nil || exitCode(err) != 1 {
+		t.Fatalf("run(-k8s 1.30) = %v (exit %d), want a failure with exit status 1", err, exitCode(err))
+	}
+	if !strings.Contains(err.Error(), "1.31 and 1.32") {
+		t.Errorf("error %q does not say which versions the catalog has", err)
+	}
+	if strings.Contains(out, "1. AMIs") {
+		t.Errorf("output shows a step although none succeeded:\n%s", out)
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		err  error
+		want int
+	}{
+		{nil, 0},
+		{errors.New("step 1: boom"), 1},
+		{usagef("-k8s: bad"), 2},
+	} {
+		if got := exitCode(tc.err); got != tc.want {
+			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)
+		}
+	}
+}
+
+func TestParsePolicy(t *testing.T) {
+	t.Parallel()
+	p, err := parsePolicy(" flex = 100 : c7i-flex , m7i-flex ; rest=1:* ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type tier struct {
+		Name     string
+		Weight   int32
+		Families []string
+	}
+	var got []tier
+	for _, t := range p.Tiers {
+		got = append(got, tier{t.Name, t.Weight, t.Families})
+	}
+	want := []tier{{"flex", 100, []string{"c7i-flex", "m7i-flex"}}, {"rest", 1, []string{"*"}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("parsePolicy mismatch (-want +got):\n%s", diff)
+	}
+}

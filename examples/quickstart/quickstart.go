@@ -1,0 +1,496 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/ec2select/ec2select/amiselect"
+	"github.com/ec2select/ec2select/capacity"
+	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/ec2fake"
+	"github.com/ec2select/ec2select/userdata"
+	"github.com/ec2select/ec2select/weighting"
+)
+
+// The simulated node of step 5: the kubelet of an m5.large reports less
+// memory than the 8 GiB EC2 publishes (the kernel and firmware keep some).
+const (
+	nodeInstanceType = "m5.large"
+	nodeHostname     = "ip-10-0-1-23.ec2.internal"
+	nodeMemoryKiB    = 7_950_336 // capacity.memory as the node reports it: 7950336Ki
+)
+
+// The demo cluster of step 6. demoCA is a real, self-signed certificate
+// (CN=kubernetes, Ed25519) whose key was thrown away: valid PEM, trusted by
+// nothing.
+const (
+	demoCluster  = "demo"
+	demoEndpoint = "https://0123456789ABCDEF0123456789ABCDEF.gr7.us-east-1.eks.amazonaws.com"
+	demoCA       = `-----BEGIN CERTIFICATE-----
+MIIBKzCB3qADAgECAgEBMAUGAytlcDAVMRMwEQYDVQQDDAprdWJlcm5ldGVzMB4X
+DTI2MTEyMTA1MjY1MVoXDTM2MTExODA1MjY1MVowFTETMBEGA1UEAwwKa3ViZXJu
+ZXRlczAqMAUGAytlcAMhAAFY1MNSfXodW083/zd72EiJnW3n9N/Rh9jjjatVM934
+o1MwUTAdBgNVHQ4EFgQUD+3HBRzn17o959kDc+8vZDADlAUwHwYDVR0jBBgwFoAU
+D+3HBRzn17o959kDc+8vZDADlAUwDwYDVR0TAQH/BAUwAwEB/zAFBgMrZXADQQCy
+zcYr+524c4nNQNTFTzzx+PqO0r4sgcZSgs7Eh2J6b8AZuUbBX/uJvEJr6IRfpN1V
+X/6Kh1/PD2k7j1xjtgAF
+-----END CERTIFICATE-----
+`
+	demoServiceCIDR = "10.100.0.0/16"
+	demoClusterDNS  = "10.100.0.10"
+)
+
+// How much of long lists and long userData the report shows.
+const (
+	maxExamples      = 3  // instance type names per AMI, NodePool or tier
+	maxUserDataLines = 32 // whole userData up to this many lines, else the first ones
+)
+
+func quickstart(ctx context.Context, out io.Writer, opts options) error {
+	backend := ec2fake.NewWithCatalog(ec2fake.Options{})
+	srv := ec2fake.NewServer(backend)
+	defer srv.Close()
+	client := ec2fake.NewClient(srv.URL)
+
+	r := &report{w: out}
+	r.printf("ec2select quickstart: the fake EC2's catalog, over HTTP, through a real *ec2.Client\n")
+
+	sel, err := amiselect.Resolve(ctx, client, []amiselect.Term{{Alias: opts.alias}},
+		amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: opts.k8s}})
+	if err != nil {
+		return fmt.Errorf("step 1: %w", err)
+	}
+	if len(sel.AMIs) == 0 {
+		return fmt.Errorf("step 1: %s for Kubernetes %s selects no AMI in the catalog, which has releases for Kubernetes 1.31 and 1.32; change -alias or -k8s", opts.alias, opts.k8s)
+	}
+	r.selection(opts, sel)
+
+	infos, pages, err := describeInstanceTypes(ctx, client)
+	if err != nil {
+		return fmt.Errorf("step 2: %w", err)
+	}
+	types := r.conversion(infos, pages)
+
+	m := amiselect.Map(types, sel.AMIs)
+	if err := m.Err(); err != nil {
+		return fmt.Errorf("step 3: %w", err)
+	}
+	r.mapping(m)
+
+	var mapped []compat.InstanceType
+	for _, g := range m.Groups {
+		mapped = append(mapped, g.InstanceTypes...)
+	}
+	ranking, err := opts.policy.Rank(mapped, weighting.RankOptions{Price: vcpuPrice(mapped)})
+	if err != nil {
+		return fmt.Errorf("step 4: %w", err)
+	}
+	pools, err := opts.policy.NodePools(mapped, weighting.NodePool{Name: "default", NodeClassRef: weighting.NodeClassRef{Name: "default"}})
+	if err != nil {
+		// The policy is valid on its own (parseFlags checked), so this is
+		// the policy against the catalog: a tier that admits nothing.
+		return usagef("-policy: step 4: %w", err)
+	}
+	r.ranking(ranking, pools)
+
+	node, err := r.capacity(m, sel.AMIs)
+	if err != nil {
+		return fmt.Errorf("step 5: %w", err)
+	}
+
+	family := opts.family
+	if family == 0 {
+		if family, err = userdataFamily(node.ami.Family); err != nil {
+			return fmt.Errorf("step 6: %w", err)
+		}
+	}
+	cfg := demoConfig(nodePoolOf(ranking, pools, nodeInstanceType))
+	data, err := userdata.Render(family, cfg)
+	if err != nil {
+		return fmt.Errorf("step 6: %w", err)
+	}
+	r.userData(family, opts.family != 0, node.ami, data, cfg.CABundle)
+
+	rep, err := userdata.Lint(family, data, cfg.RequiredTaints)
+	if err != nil {
+		return fmt.Errorf("step 7: %w", err)
+	}
+	r.lint(family, rep, cfg)
+	if r.err != nil {
+		return r.err
+	}
+	if len(rep.Problems) > 0 {
+		return fmt.Errorf("step 7: the rendered userData has %d problem(s), listed above; this is a bug in userdata.Render or userdata.Lint", len(rep.Problems))
+	}
+	return nil
+}
+
+// describeInstanceTypes pages through DescribeInstanceTypes with the SDK's
+// paginator.
+func describeInstanceTypes(ctx context.Context, client ec2.DescribeInstanceTypesAPIClient) ([]ec2types.InstanceTypeInfo, int, error) {
+	pager := ec2.NewDescribeInstanceTypesPaginator(client, &ec2.DescribeInstanceTypesInput{},
+		func(o *ec2.DescribeInstanceTypesPaginatorOptions) { o.StopOnDuplicateToken = true })
+	var infos []ec2types.InstanceTypeInfo
+	pages := 0
+	for pager.HasMorePages() {
+		page, err := pager.NextPage(ctx)
+		if err != nil {
+			return nil, 0, fmt.Errorf("DescribeInstanceTypes, page %d: %w", pages+1, err)
+		}
+		pages++
+		infos = append(infos, page.InstanceTypes...)
+	}
+	return infos, pages, nil
+}
+
+// bySize orders instance types as EC2's documentation lists them: by
+// family, then smallest first.
+func bySize(a, b compat.InstanceType) int {
+	return cmp.Or(strings.Compare(a.Family, b.Family), cmp.Compare(a.VCPU, b.VCPU),
+		cmp.Compare(a.MemoryMiB, b.MemoryMiB), strings.Compare(a.Name, b.Name))
+}
+
+// vcpuPrice stands in for a price list: within a tier, types with fewer
+// vCPUs come first. A provisioner would pass real prices.
+func vcpuPrice(types []compat.InstanceType) func(string) (float64, bool) {
+	vcpus := make(map[string]int, len(types))
+	for _, it := range types {
+		vcpus[it.Name] = it.VCPU
+	}
+	return func(name string) (float64, bool) {
+		n, ok := vcpus[name]
+		return float64(n), ok
+	}
+}
+
+// userdataFamily is the userData format of an AMI family.
+func userdataFamily(f amiselect.Family) (userdata.Family, error) {
+	switch f {
+	case amiselect.AL2:
+		return userdata.AL2, nil
+	case amiselect.AL2023:
+		return userdata.AL2023, nil
+	case amiselect.Bottlerocket:
+		return userdata.Bottlerocket, nil
+	case amiselect.Windows2019, amiselect.Windows2022, amiselect.Windows2025:
+		return userdata.Windows, nil
+	}
+	return 0, fmt.Errorf("AMI family %s has no userData format of its own; pass -family", f)
+}
+
+// demoConfig is the demo cluster's userData config for a node of the
+// given NodePool: one startup taint (a CNI that is not ready yet), two
+// labels, and Karpenter v1's required taint by default.
+func demoConfig(nodePool string) userdata.Config {
+	return userdata.Config{
+		ClusterName:       demoCluster,
+		APIServerEndpoint: demoEndpoint,
+		CABundle:          base64.StdEncoding.EncodeToString([]byte(demoCA)),
+		ClusterCIDR:       demoServiceCIDR,
+		ClusterDNS:        []string{demoClusterDNS},
+		StartupTaints:     []userdata.Taint{{Key: "node.cilium.io/agent-not-ready", Value: "true", Effect: userdata.NoExecute}},
+		Labels:            map[string]string{"example.com/team": "platform", compat.LabelNodePool: nodePool},
+	}
+}
+
+// nodePoolOf names the NodePool whose tier holds the instance type.
+func nodePoolOf(ranking weighting.Ranking, pools []weighting.NodePool, name string) string {
+	for i, t := range ranking.Tiers {
+		if slices.ContainsFunc(t.InstanceTypes, func(it compat.InstanceType) bool { return it.Name == name }) && i < len(pools) {
+			return pools[i].Name
+		}
+	}
+	return "default"
+}
+
+// report writes the steps' tables to w, remembering the first write error.
+type report struct {
+	w   io.Writer
+	err error
+}
+
+func (r *report) Write(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	n, err := r.w.Write(p)
+	r.err = err
+	return n, err
+}
+
+func (r *report) printf(format string, args ...any) {
+	fmt.Fprintf(r, format, args...)
+}
+
+// title starts a step.
+func (r *report) title(format string, args ...any) {
+	r.printf("\n"+format+"\n", args...)
+}
+
+// table writes rows as aligned columns, indented by two spaces.
+func (r *report) table(rows [][]string) {
+	tw := tabwriter.NewWriter(r, 0, 0, 2, ' ', 0)
+	for _, row := range rows {
+		fmt.Fprintln(tw, "  "+strings.Join(row, "\t"))
+	}
+	tw.Flush()
+}
+
+func (r *report) selection(opts options, sel amiselect.Selection) {
+	r.title("1. AMIs: alias %s for Kubernetes %s (%d selected, %d refused)", opts.alias, opts.k8s, len(sel.AMIs), len(sel.Rejected))
+	rows := [][]string{{"AMI", "NAME", "ARCH", "VARIANT", "CREATED"}}
+	for _, a := range sel.AMIs {
+		rows = append(rows, []string{a.ID, a.Name, a.Arch, a.Variant.String(), a.Created.Format("2006-01-02 15:04")})
+	}
+	r.table(rows)
+	if len(sel.Rejected) == 0 {
+		r.printf("  refused: none\n")
+		return
+	}
+	rows = [][]string{{"REFUSED", "NAME", "KIND", "REASON"}}
+	for _, rej := range sel.Rejected {
+		rows = append(rows, []string{rej.ImageID, rej.Name, rej.Kind.String(), rej.Reason})
+	}
+	r.table(rows)
+}
+
+// conversion converts the instance types, reports the ones no EKS node can
+// run on, and returns the others sorted by family and size.
+func (r *report) conversion(infos []ec2types.InstanceTypeInfo, pages int) []compat.InstanceType {
+	var types []compat.InstanceType
+	failed := [][]string{{"SKIPPED", "REASON"}}
+	archs := map[string]int{}
+	for _, info := range infos {
+		it, err := compat.InstanceTypeFromEC2(info)
+		if err != nil {
+			failed = append(failed, []string{string(info.InstanceType), err.Error()})
+			continue
+		}
+		types = append(types, it)
+		archs[it.Arch]++
+	}
+	slices.SortFunc(types, bySize)
+	slices.SortFunc(failed[1:], func(a, b []string) int { return strings.Compare(a[0], b[0]) })
+
+	r.title("2. Instance types: DescribeInstanceTypes, %d pages, %d types; %d converted (amd64 %d, arm64 %d), %d skipped",
+		pages, len(infos), len(types), archs[compat.ArchAMD64], archs[compat.ArchARM64], len(failed)-1)
+	if len(failed) > 1 {
+		r.table(failed)
+	}
+	return types
+}
+
+func (r *report) mapping(m amiselect.Mapping) {
+	n := 0
+	for _, g := range m.Groups {
+		n += len(g.InstanceTypes)
+	}
+	r.title("3. Mapping: one AMI per instance type (%d mapped, %d unmapped)", n, len(m.Unmapped))
+	rows := [][]string{{"AMI", "FAMILY", "ARCH", "VARIANT", "TYPES", "FOR EXAMPLE"}}
+	for _, g := range m.Groups {
+		names := make([]string, len(g.InstanceTypes))
+		for i, it := range g.InstanceTypes {
+			names[i] = it.Name
+		}
+		rows = append(rows, []string{g.AMI.ID, g.AMI.Family.String(), g.AMI.Arch, g.AMI.Variant.String(),
+			strconv.Itoa(len(g.InstanceTypes)), examples(names)})
+	}
+	r.table(rows)
+	if len(m.Unmapped) == 0 {
+		return
+	}
+	rows = [][]string{{"UNMAPPED", "FIX"}}
+	for _, u := range m.Unmapped {
+		rows = append(rows, []string{u.InstanceType.Name, u.Fix})
+	}
+	r.table(rows)
+}
+
+func (r *report) ranking(ranking weighting.Ranking, pools []weighting.NodePool) {
+	r.title("4. Ranking: %d tiers, %d unranked, fewest vCPUs first within a tier; one Karpenter NodePool per tier", len(ranking.Tiers), len(ranking.Unranked))
+	rows := [][]string{{"TIER", "WEIGHT", "PATTERNS", "TYPES", "FIRST"}}
+	for _, t := range ranking.Tiers {
+		names := make([]string, len(t.InstanceTypes))
+		for i, it := range t.InstanceTypes {
+			names[i] = it.Name
+		}
+		rows = append(rows, []string{t.Tier.Name, strconv.Itoa(int(t.Tier.Weight)), strings.Join(t.Tier.Families, ","),
+			strconv.Itoa(len(t.InstanceTypes)), examples(names)})
+	}
+	r.table(rows)
+	r.printf("\n")
+	rows = [][]string{{"NODEPOOL", "WEIGHT", "REQUIREMENTS"}}
+	for _, p := range weighting.Order(pools) {
+		if len(p.Requirements) == 0 {
+			rows = append(rows, []string{p.Name, strconv.Itoa(int(p.Weight)), "(none: every type)"})
+		}
+		for i, req := range p.Requirements {
+			row := []string{"", "", req.String()}
+			if i == 0 {
+				row[0], row[1] = p.Name, strconv.Itoa(int(p.Weight))
+			}
+			rows = append(rows, row)
+		}
+	}
+	r.table(rows)
+}
+
+// demoNode is the simulated node of step 5.
+type demoNode struct {
+	instanceType compat.InstanceType
+	ami          amiselect.AMI
+}
+
+// capacity records what the simulated node reports and shows the learned
+// figure next to the catalog's.
+func (r *report) capacity(m amiselect.Mapping, amis []amiselect.AMI) (demoNode, error) {
+	ami, ok := m.AMIFor(nodeInstanceType)
+	if !ok {
+		return demoNode{}, fmt.Errorf("%s has no AMI in this selection, so no node of it can be simulated; choose an -alias with a standard amd64 AMI", nodeInstanceType)
+	}
+	var node demoNode
+	for _, g := range m.Groups {
+		for _, it := range g.InstanceTypes {
+			if it.Name == nodeInstanceType {
+				node = demoNode{instanceType: it, ami: ami}
+			}
+		}
+	}
+
+	cache, err := capacity.New(capacity.Options{})
+	if err != nil {
+		return demoNode{}, err
+	}
+	obs := capacity.Observation{NodeLabels: nodeLabels(node), ImageID: ami.ID, MemoryBytes: nodeMemoryKiB * 1024}
+	if _, err := cache.Observe(obs, amis); err != nil {
+		return demoNode{}, err
+	}
+
+	r.title("5. Capacity: node %s (%s, %s) reports memory %dKi", nodeHostname, nodeInstanceType, ami.ID, int64(nodeMemoryKiB))
+	rows := [][]string{{"TYPE", "AMI", "CATALOG MiB", "LEARNED MiB", "LESS"}}
+	for _, it := range cache.Apply(m) {
+		if it.Name != nodeInstanceType {
+			continue
+		}
+		catalog := node.instanceType.MemoryMiB
+		rows = append(rows, []string{it.Name, ami.ID, strconv.FormatInt(catalog, 10), strconv.FormatInt(it.MemoryMiB, 10),
+			fmt.Sprintf("%.1f%%", 100*float64(catalog-it.MemoryMiB)/float64(catalog))})
+	}
+	r.table(rows)
+	st := cache.Stats()
+	r.printf("  cache: %d recorded, %d refused, %d entries\n", st.Recorded, st.Refused, st.Len)
+	return node, nil
+}
+
+// nodeLabels are the labels the simulated node registers with: its
+// instance type's well-known labels, the OS (and Windows build) of its AMI,
+// and a hostname.
+func nodeLabels(n demoNode) map[string]string {
+	labels := n.instanceType.Labels()
+	labels[compat.LabelHostname] = nodeHostname
+	labels[compat.LabelOS] = compat.OSLinux
+	if reqs, ok := n.ami.Requirements.Get(compat.LabelWindowsBuild); ok {
+		labels[compat.LabelOS] = compat.OSWindows
+		if len(reqs) == 1 && reqs[0].Operator == compat.In && len(reqs[0].Values) == 1 {
+			labels[compat.LabelWindowsBuild] = reqs[0].Values[0]
+		}
+	}
+	return labels
+}
+
+// userData shows the userData, with the CA bundle elided: it is long and
+// says nothing about taints.
+func (r *report) userData(family userdata.Family, overridden bool, ami amiselect.AMI, data []byte, caBundle string) {
+	why := "the family of " + ami.ID
+	if overridden {
+		why = "-family"
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	r.title("6. userData: %s (%s), %d bytes of %d allowed, %d lines", family, why, len(data), userdata.MaxSize, len(lines))
+	shown := lines
+	if len(lines) > maxUserDataLines {
+		shown = lines[:maxUserDataLines-4]
+	}
+	elided := fmt.Sprintf("%s...(%d base64 characters)", caBundle[:min(12, len(caBundle))], len(caBundle))
+	for _, l := range shown {
+		l = strings.ReplaceAll(l, caBundle, elided)
+		if l == "" {
+			r.printf("  |\n")
+			continue
+		}
+		r.printf("  | %s\n", l)
+	}
+	if len(shown) < len(lines) {
+		r.printf("  | ... %d more lines\n", len(lines)-len(shown))
+	}
+}
+
+func (r *report) lint(family userdata.Family, rep userdata.Report, cfg userdata.Config) {
+	r.title("7. Lint: what the kubelet will register from the %s userData", family)
+	rows := [][]string{{"TAINT", "EFFECT", "FROM"}}
+	for _, t := range rep.Taints {
+		rows = append(rows, []string{taintKeyValue(t), string(t.Effect), taintSource(t, cfg)})
+	}
+	r.table(rows)
+	keys := make([]string, 0, len(rep.Labels))
+	for k := range rep.Labels {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		keys[i] = k + "=" + rep.Labels[k]
+	}
+	r.printf("  labels: %s\n", strings.Join(keys, ", "))
+	if len(rep.Problems) == 0 {
+		r.printf("  problems: none\n")
+		return
+	}
+	rows = [][]string{{"LINE", "SEVERITY", "PROBLEM", "MESSAGE"}}
+	for _, p := range rep.Problems {
+		rows = append(rows, []string{strconv.Itoa(p.Line), p.Severity.String(), string(p.Code), p.Message})
+	}
+	r.table(rows)
+}
+
+func taintKeyValue(t userdata.Taint) string {
+	if t.Value == "" {
+		return t.Key
+	}
+	return t.Key + "=" + t.Value
+}
+
+// taintSource says which part of the config asked for t.
+func taintSource(t userdata.Taint, cfg userdata.Config) string {
+	for _, s := range []struct {
+		what   string
+		taints []userdata.Taint
+	}{
+		{"taint", cfg.Taints},
+		{"startup taint", cfg.StartupTaints},
+		{"required (Karpenter)", cfg.RequiredTaints},
+		{"required (Karpenter)", []userdata.Taint{userdata.UnregisteredTaint()}},
+	} {
+		if slices.ContainsFunc(s.taints, t.Matches) {
+			return s.what
+		}
+	}
+	return "not asked for"
+}
+
+// examples lists the first few names and how many more there are.
+func examples(names []string) string {
+	if len(names) <= maxExamples {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s, ... (+%d)", strings.Join(names[:maxExamples], ", "), len(names)-maxExamples)
+}
