@@ -51,15 +51,11 @@ types satisfy requirements of amis" and does not say which requirement is missin
 	}
 	printMapping(w, amiselect.Map(all, sel.AMIs))
 
-	var arm64 []compat.InstanceType
-	for _, it := range all {
-		if it.Arch == compat.ArchARM64 {
-			arm64 = append(arm64, it)
-		}
-	}
+	pod := compat.MustRequirements(compat.Requirement{Key: compat.LabelArch, Operator: compat.In, Values: []string{compat.ArchARM64}})
+	arm64 := admitted(all, pod)
 	fmt.Fprintf(w, "\n2. A pod with nodeSelector kubernetes.io/arch: arm64 leaves only the %d arm64 types:\n", len(arm64))
 	var noAMI *amiselect.NoCompatibleAMIError
-	if !errors.As(amiselect.Map(arm64, sel.AMIs).Err(), &noAMI) {
+	if !errors.As(amiselect.Map(arm64, sel.AMIs).Err(), &noAMI) || len(noAMI.AMIs) == 0 {
 		return errors.New("arm64 types mapped to an amd64 AMI")
 	}
 	fmt.Fprintf(w, "  Mapping.Err():\n    %v\n", noAMI)
@@ -71,12 +67,7 @@ types satisfy requirements of amis" and does not say which requirement is missin
 	if err != nil {
 		return err
 	}
-	var offered []compat.InstanceType
-	for _, it := range all {
-		if _, bad := it.Conflict(nodePool); !bad {
-			offered = append(offered, it)
-		}
-	}
+	offered := admitted(all, nodePool)
 	fmt.Fprintf(w, "\n3. With the suggested requirement %s the NodePool offers %d of the %d types\n", nodePool, len(offered), len(all))
 	printMapping(w, amiselect.Map(offered, sel.AMIs))
 	return nil
@@ -103,6 +94,17 @@ func instanceTypes(ctx context.Context, client ec2.DescribeInstanceTypesAPIClien
 		}
 	}
 	return types, skipped, nil
+}
+
+// admitted returns the types that satisfy reqs, as a scheduler filters them.
+func admitted(types []compat.InstanceType, reqs compat.Requirements) []compat.InstanceType {
+	var out []compat.InstanceType
+	for _, it := range types {
+		if _, conflict := it.Conflict(reqs); !conflict {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 func printMapping(w io.Writer, m amiselect.Mapping) {
