@@ -29,8 +29,9 @@ const broken = `#!/bin/bash
 
 func run(_ context.Context, w io.Writer) error {
 	fmt.Fprintln(w, `Problem 3: custom AL2 userData passes --kubelet-extra-args='--register-with-taints=...' with '='.
-/etc/eks/bootstrap.sh only accepts "--kubelet-extra-args VALUE", drops the word silently, and the node
-registers without its startup taint; Karpenter v1.0-v1.2 terminate such nodes after 15 minutes.`)
+/etc/eks/bootstrap.sh only accepts "--kubelet-extra-args VALUE" and drops the word silently, so the node
+registers without its startup taint, and a controller that requires the taint (as Karpenter v1.0-v1.2
+do for theirs) terminates it 15 minutes later.`)
 
 	required := []userdata.Taint{{Key: "karpenter.sh/uninitialized", Effect: userdata.NoExecute}}
 	fmt.Fprintf(w, "\nRequired taint: %s\n", userdata.FormatTaints(required))
