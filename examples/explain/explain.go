@@ -96,7 +96,12 @@ func explain(ctx context.Context, out io.Writer, client ec2API, source string, o
 // why.
 type notSelected struct {
 	id, name, state, why string
+	older                bool // superseded only by a newer release
 }
+
+// maxOlder is how many images superseded by newer releases are listed; a
+// real account's alias finds every release AWS ever published.
+const maxOlder = 8
 
 // passedOver finds the images the terms match but Resolve does not
 // select, and says why for each. Resolve's own requests filter on state
@@ -149,7 +154,7 @@ func passedOver(ctx context.Context, client ec2.DescribeImagesAPIClient, terms [
 		if rej, ok := refused[id]; ok {
 			ns.why = rej.Kind.String() + ": " + rej.Reason
 		} else {
-			ns.why = supersededBy(img, sel.AMIs, opts.Select)
+			ns.why, ns.older = supersededBy(img, sel.AMIs, opts.Select)
 		}
 		out = append(out, ns)
 	}
@@ -160,8 +165,8 @@ func passedOver(ctx context.Context, client ec2.DescribeImagesAPIClient, terms [
 }
 
 // supersededBy says which selected AMI serves the same instance types as
-// img and why it was preferred.
-func supersededBy(img ec2types.Image, amis []amiselect.AMI, opts amiselect.SelectOptions) string {
+// img and why it was preferred, and whether only for being newer.
+func supersededBy(img ec2types.Image, amis []amiselect.AMI, opts amiselect.SelectOptions) (why string, older bool) {
 	for _, mine := range amiselect.Select([]ec2types.Image{img}, opts).AMIs {
 		for _, a := range amis {
 			if !a.Requirements.Equal(mine.Requirements) {
@@ -169,15 +174,15 @@ func supersededBy(img ec2types.Image, amis []amiselect.AMI, opts amiselect.Selec
 			}
 			switch {
 			case mine.Deprecated && !a.Deprecated:
-				return "superseded: deprecated; " + a.ID + " (" + a.Name + ") serves the same instance types and is not"
+				return "superseded: deprecated; " + a.ID + " (" + a.Name + ") serves the same instance types and is not", false
 			case mine.Created.Before(a.Created):
-				return "superseded: older than " + a.ID + " (" + a.Name + ", " + a.Created.Format("2006-01-02") + "), which serves the same instance types"
+				return "superseded: older than " + a.ID + " (" + a.Name + ", " + a.Created.Format("2006-01-02") + "), which serves the same instance types", true
 			default:
-				return "superseded: " + a.ID + " (" + a.Name + ") serves the same instance types and wins the tie on name and ID"
+				return "superseded: " + a.ID + " (" + a.Name + ") serves the same instance types and wins the tie on name and ID", false
 			}
 		}
 	}
-	return "not selected, though no selected AMI serves its instance types; report this as a bug"
+	return "not selected, though no selected AMI serves its instance types; report this as a bug", false
 }
 
 // describeInstanceTypes fetches the named instance types, or every one when
@@ -319,10 +324,19 @@ func (r *report) images(sel amiselect.Selection, passed []notSelected) {
 			r.printf("\n")
 		}
 		rows := [][]string{{"NOT SELECTED", "NAME", "STATE", "WHY"}}
+		older := 0
 		for _, p := range passed {
+			if p.older {
+				if older++; older > maxOlder {
+					continue
+				}
+			}
 			rows = append(rows, []string{p.id, p.name, p.state, p.why})
 		}
 		r.table(rows)
+		if older > maxOlder {
+			r.printf("  ... and %d more images superseded by newer releases\n", older-maxOlder)
+		}
 	}
 }
 

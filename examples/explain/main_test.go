@@ -5,11 +5,14 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ec2select/ec2select/amiselect"
@@ -136,6 +139,50 @@ func TestScenarios(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// An alias in a real account finds every release AWS ever published; the
+// ones superseded only by newer releases are cut to a few and counted.
+func TestManyOlderReleases(t *testing.T) {
+	t.Parallel()
+	b := ec2fake.NewWithCatalog(ec2fake.Options{})
+	const older = 12
+	for i := range older {
+		err := b.PutImage(ec2types.Image{
+			ImageId:      aws.String(fmt.Sprintf("ami-0c0ffee00000a%04d", i)),
+			Name:         aws.String(fmt.Sprintf("team-base-al2023-2024%02d01", i+1)),
+			Architecture: ec2types.ArchitectureValuesX8664,
+			CreationDate: aws.String(fmt.Sprintf("2024-%02d-01T09:30:00.000Z", i+1)),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := options{
+		terms:      []amiselect.Term{{Name: "team-base-al2023-*", Owner: "self"}},
+		termSource: "-name, -owner",
+		types:      []string{"m5.large"},
+		typeSource: "-types",
+		k8s:        defaultK8s,
+	}
+	var out bytes.Buffer
+	if err := explain(context.Background(), &out, b, "a test backend", opts); err != nil {
+		t.Fatal(err)
+	}
+	// 12 new releases + the catalog's 4 passed-over images of the family.
+	for _, want := range []string{
+		"AMIs: 2 selected, 16 found but not selected",
+		fmt.Sprintf("  ... and %d more images superseded by newer releases\n", older-maxOlder),
+		"team-base-al2023-20240101  available  superseded: older than " + ec2fake.ImageTeamBaseAvailable,
+		ec2fake.ImageTeamBasePending, // what is refused is always listed
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if got := strings.Count(out.String(), "superseded: older than"); got != maxOlder {
+		t.Errorf("%d images listed as superseded by newer releases, want %d", got, maxOlder)
 	}
 }
 

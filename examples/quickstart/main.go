@@ -51,10 +51,11 @@ func exitCode(err error) int {
 
 // options are the command line, validated.
 type options struct {
-	alias  string
-	k8s    string
-	family userdata.Family // zero: the family of the AMI the demo node runs
-	policy weighting.Policy
+	alias      string
+	k8s        string
+	family     userdata.Family // zero: the family of the AMI the demo node runs
+	policy     weighting.Policy
+	policyText string // as given, for messages
 }
 
 // usageError is a bad command line; main exits with status 2 for it.
@@ -103,7 +104,7 @@ func parseFlags(args []string) (opts options, help string, err error) {
 		return options{}, "", usagef("unexpected argument %q; quickstart takes only flags", fs.Arg(0))
 	}
 
-	opts = options{alias: *alias, k8s: *k8s}
+	opts = options{alias: *alias, k8s: *k8s, policyText: *policy}
 	if _, err := amiselect.Queries([]amiselect.Term{{Alias: opts.alias}}, amiselect.QueryOptions{KubernetesVersion: opts.k8s}); err != nil {
 		return options{}, "", usagef("-alias %q with -k8s %q: %w", opts.alias, opts.k8s, err)
 	}

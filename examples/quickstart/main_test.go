@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,7 +75,7 @@ func TestDefaultReport(t *testing.T) {
 		"1. AMIs: alias bottlerocket@latest for Kubernetes 1.32 (5 selected, 0 refused)",
 		"2 pages, 194 types; 192 converted",
 		"mac1.metal  compat: instance type mac1.metal: architectures [x86_64_mac] are not supported",
-		"g4ad.8xlarge   no amd64 amd GPU AMI",
+		"2      g4ad.8xlarge, g4ad.16xlarge  no amd64 amd GPU AMI in family bottlerocket",
 		"default-flex  100     karpenter.k8s.aws/instance-family In [c7i-flex m7i-flex]",
 		"default-rest  1       karpenter.k8s.aws/instance-family NotIn [c7i-flex m7i-flex]",
 		"m5.large  ami-08ee4a0deae5f04ca  8192         7764",
@@ -137,7 +138,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-policy", "flex=100:c7i-flex;rest=100:*"}, []string{`-policy`, "weight 100"}},
 		{[]string{"-policy", "flex=101:c7i-flex"}, []string{`-policy`, "1 to 100"}},
 		{[]string{"-policy", "flex=100:C7I-flex"}, []string{"upper-case"}},
-		{[]string{"-policy", "flex=100:c7i-flx;rest=1:*"}, []string{"-policy", `tier "flex"`, "match no instance type"}},
+		{[]string{"-policy", "flex=100:c7i-flx;rest=1:*"}, []string{`-policy "flex=100:c7i-flx;rest=1:*" does not fit the catalog`, `tier "flex"`, "match no instance type"}},
 		{[]string{"-bogus"}, []string{"-bogus", "-h"}},
 		{[]string{"extra"}, []string{`unexpected argument "extra"`}},
 	} {
@@ -159,7 +160,7 @@ func TestBadFlags(t *testing.T) {
 }
 
 // A valid command line that the catalog cannot serve is a failure (exit
-// status 1), not a usage error, and prints nothing half-done.
+// status 1), not a usage error, and prints no half report.
 func TestCatalogLacksVersion(t *testing.T) {
 	t.Parallel()
 	out, err := runArgs(t, "-k8s", "1.30")
@@ -169,8 +170,21 @@ func TestCatalogLacksVersion(t *testing.T) {
 	if !strings.Contains(err.Error(), "1.31 and 1.32") {
 		t.Errorf("error %q does not say which versions the catalog has", err)
 	}
-	if strings.Contains(out, "1. AMIs") {
-		t.Errorf("output shows a step although none succeeded:\n%s", out)
+	if out != "" {
+		t.Errorf("run(-k8s 1.30) printed a half report:\n%s", out)
+	}
+}
+
+// A policy is checked against the catalog only at step 4; its error is
+// still a usage error, and steps 1-3 are not printed before it.
+func TestPolicyMatchingNothing(t *testing.T) {
+	t.Parallel()
+	out, err := runArgs(t, "-policy", "flex=100:c7i-flx;rest=1:*")
+	if exitCode(err) != 2 || !strings.Contains(fmt.Sprint(err), `tier "flex"`) {
+		t.Fatalf("run(-policy with a typo) = %v (exit %d), want a usage error naming the tier", err, exitCode(err))
+	}
+	if out != "" {
+		t.Errorf("run(-policy with a typo) printed a half report:\n%s", out)
 	}
 }
 

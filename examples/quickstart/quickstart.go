@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/base64"
@@ -62,7 +63,9 @@ func quickstart(ctx context.Context, out io.Writer, opts options) error {
 	defer srv.Close()
 	client := ec2fake.NewClient(srv.URL)
 
-	r := &report{w: out}
+	// The report is written only once every step has succeeded: a failure
+	// prints the error alone, not half a report.
+	r := &report{}
 	r.printf("ec2select quickstart: the fake EC2's catalog, over HTTP, through a real *ec2.Client\n")
 
 	sel, err := amiselect.Resolve(ctx, client, []amiselect.Term{{Alias: opts.alias}},
@@ -99,7 +102,7 @@ func quickstart(ctx context.Context, out io.Writer, opts options) error {
 	if err != nil {
 		// The policy is valid on its own (parseFlags checked), so this is
 		// the policy against the catalog: a tier that admits nothing.
-		return usagef("-policy: step 4: %w", err)
+		return usagef("-policy %q does not fit the catalog: %w", opts.policyText, err)
 	}
 	r.ranking(ranking, pools)
 
@@ -125,14 +128,12 @@ func quickstart(ctx context.Context, out io.Writer, opts options) error {
 	if err != nil {
 		return fmt.Errorf("step 7: %w", err)
 	}
-	r.lint(family, rep, cfg)
-	if r.err != nil {
-		return r.err
-	}
 	if len(rep.Problems) > 0 {
-		return fmt.Errorf("step 7: the rendered userData has %d problem(s), listed above; this is a bug in userdata.Render or userdata.Lint", len(rep.Problems))
+		return fmt.Errorf("step 7: userdata.Lint finds problems in what userdata.Render wrote, which is a bug in one of them:\n%s", rep)
 	}
-	return nil
+	r.lint(family, rep, cfg)
+	_, err = out.Write(r.Bytes())
+	return err
 }
 
 // describeInstanceTypes pages through DescribeInstanceTypes with the SDK's
@@ -213,19 +214,9 @@ func nodePoolOf(ranking weighting.Ranking, pools []weighting.NodePool, name stri
 	return "default"
 }
 
-// report writes the steps' tables to w, remembering the first write error.
+// report collects the steps' tables.
 type report struct {
-	w   io.Writer
-	err error
-}
-
-func (r *report) Write(p []byte) (int, error) {
-	if r.err != nil {
-		return 0, r.err
-	}
-	n, err := r.w.Write(p)
-	r.err = err
-	return n, err
+	bytes.Buffer
 }
 
 func (r *report) printf(format string, args ...any) {
@@ -309,10 +300,20 @@ func (r *report) mapping(m amiselect.Mapping) {
 	if len(m.Unmapped) == 0 {
 		return
 	}
-	rows = [][]string{{"UNMAPPED", "FIX"}}
+	// Types with the same fix share a row, in the order of their first type.
+	var fixes []string
+	byFix := map[string][]string{}
 	for _, u := range m.Unmapped {
-		rows = append(rows, []string{u.InstanceType.Name, u.Fix})
+		if _, ok := byFix[u.Fix]; !ok {
+			fixes = append(fixes, u.Fix)
+		}
+		byFix[u.Fix] = append(byFix[u.Fix], u.InstanceType.Name)
 	}
+	rows = [][]string{{"TYPES", "UNMAPPED", "FIX"}}
+	for _, fix := range fixes {
+		rows = append(rows, []string{strconv.Itoa(len(byFix[fix])), examples(byFix[fix]), fix})
+	}
+	r.printf("\n")
 	r.table(rows)
 }
 
@@ -328,6 +329,14 @@ func (r *report) ranking(ranking weighting.Ranking, pools []weighting.NodePool) 
 			strconv.Itoa(len(t.InstanceTypes)), examples(names)})
 	}
 	r.table(rows)
+	if len(ranking.Unranked) > 0 {
+		unranked := slices.SortedFunc(slices.Values(ranking.Unranked), bySize)
+		names := make([]string, len(unranked))
+		for i, it := range unranked {
+			names[i] = it.Name
+		}
+		r.printf("  unranked, no tier admits them: %s\n", examples(names))
+	}
 	r.printf("\n")
 	rows = [][]string{{"NODEPOOL", "WEIGHT", "REQUIREMENTS"}}
 	for _, p := range weighting.Order(pools) {
@@ -451,15 +460,7 @@ func (r *report) lint(family userdata.Family, rep userdata.Report, cfg userdata.
 		keys[i] = k + "=" + rep.Labels[k]
 	}
 	r.printf("  labels: %s\n", strings.Join(keys, ", "))
-	if len(rep.Problems) == 0 {
-		r.printf("  problems: none\n")
-		return
-	}
-	rows = [][]string{{"LINE", "SEVERITY", "PROBLEM", "MESSAGE"}}
-	for _, p := range rep.Problems {
-		rows = append(rows, []string{strconv.Itoa(p.Line), p.Severity.String(), string(p.Code), p.Message})
-	}
-	r.table(rows)
+	r.printf("  problems: none\n") // quickstart fails before this otherwise
 }
 
 func taintKeyValue(t userdata.Taint) string {
