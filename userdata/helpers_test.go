@@ -3,11 +3,7 @@ package userdata
 import (
 	"encoding/base64"
 	"flag"
-	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -24,25 +20,6 @@ func baseConfig() Config {
 		APIServerEndpoint: "https://ABCDEF0123456789.gr7.us-west-2.eks.amazonaws.com",
 		CABundle:          testCA(),
 		ClusterCIDR:       "10.100.0.0/16",
-	}
-}
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
 	}
 }
 

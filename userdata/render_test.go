@@ -7,8 +7,11 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/mail"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ec2select/ec2select/internal/golden"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pelletier/go-toml/v2"
@@ -45,7 +48,7 @@ func TestRenderGolden(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Render(%v): %v", f, err)
 		}
-		golden(t, strings.ToLower(f.String())+".golden", out)
+		golden.Check(t, filepath.Join("testdata", strings.ToLower(f.String())+".golden"), out, *update)
 		again, err := Render(f, cfg)
 		if err != nil || !bytes.Equal(out, again) {
 			t.Errorf("Render(%v) is not deterministic", f)

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ec2select/ec2select/internal/golden"
 
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/ec2fake"
@@ -87,7 +88,7 @@ func TestFlexOverCatalog(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkPartition(t, p, catalog, pools)
-	golden(t, "flex.golden.yaml", pools)
+	checkGolden(t, "flex.golden.yaml", pools)
 }
 
 // TestTiersOverCatalog expands a richer policy, with families taken in part,
@@ -128,7 +129,7 @@ func TestTiersOverCatalog(t *testing.T) {
 	if len(r.Unranked) == 0 {
 		t.Errorf("no type is unranked; the catalog's GPU and accelerator types should be")
 	}
-	golden(t, "tiers.golden.yaml", pools)
+	checkGolden(t, "tiers.golden.yaml", pools)
 }
 
 // TestNewFamily adds a family AWS has not launched in the catalog and
@@ -182,7 +183,7 @@ func TestNewFamily(t *testing.T) {
 
 // golden compares the YAML of pools with testdata/name, or rewrites it
 // with -update, after checking it against the CRD's rules.
-func golden(t *testing.T, name string, pools []NodePool) {
+func checkGolden(t *testing.T, name string, pools []NodePool) {
 	t.Helper()
 	var b bytes.Buffer
 	for _, np := range pools {
@@ -201,19 +202,7 @@ func golden(t *testing.T, name string, pools []NodePool) {
 		b.WriteString("---\n")
 		b.Write(y)
 	}
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), b.String()); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
+	golden.Check(t, filepath.Join("testdata", name), b.Bytes(), *update)
 }
 
 // labelValue is the CRD's pattern for requirement values and labels.

@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/ec2select/ec2select/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/output.golden with the current output")
@@ -21,23 +20,11 @@ func TestRun(t *testing.T) {
 	}
 	got := buf.String()
 
-	golden := filepath.Join("testdata", "output.golden")
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("output differs from %s (-want +got); if the change is intended, run go test -update:\n%s", golden, diff)
-	}
+	golden.Check(t, filepath.Join("testdata", "output.golden"), buf.Bytes(), *update)
 
-	order := section(t, got, "bottlerocket@latest")
-	first, old := section(t, got, "A pod requests"), section(t, got, "Karpenter's old lookup")
-	observe, second, stale := section(t, got, "capacity.Cache.Observe"), section(t, got, "Second launch"), section(t, got, "A node still")
+	order := golden.Section(t, got, "bottlerocket@latest")
+	first, old := golden.Section(t, got, "A pod requests"), golden.Section(t, got, "Karpenter's old lookup")
+	observe, second, stale := golden.Section(t, got, "capacity.Cache.Observe"), golden.Section(t, got, "Second launch"), golden.Section(t, got, "A node still")
 	for _, c := range []struct{ in, text, why string }{
 		{order, "5 AMIs from 4 images", "the alias resolves to four images, the x86_64 one serving standard and Neuron"},
 		{order, "in selection order:\n  2025-10-07 16:25  ami-0103053eef770bb28 arm64 nvidia   ", "the newest AMI, NVIDIA, comes first"},
@@ -54,19 +41,4 @@ func TestRun(t *testing.T) {
 			t.Errorf("%s: output lacks %q", c.why, c.text)
 		}
 	}
-}
-
-// section returns the output from the line starting with prefix to the
-// next blank line.
-func section(t *testing.T, out, prefix string) string {
-	t.Helper()
-	i := strings.Index(out, "\n"+prefix)
-	if i < 0 {
-		t.Fatalf("output has no section %q", prefix)
-	}
-	s := out[i+1:]
-	if j := strings.Index(s, "\n\n"); j >= 0 {
-		s = s[:j+1]
-	}
-	return s
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ec2select/ec2select/internal/golden"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/google/go-cmp/cmp"
@@ -20,25 +22,6 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-// golden compares got with testdata/name, or rewrites the file with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("output differs from %s (-want +got):\n%s", path, diff)
-	}
-}
 
 func runArgs(t *testing.T, args ...string) (string, error) {
 	t.Helper()
@@ -132,7 +115,7 @@ func TestScenarios(t *testing.T) {
 			if err != nil {
 				t.Fatalf("run(%q) = %v", tc.args, err)
 			}
-			golden(t, tc.golden, []byte(out))
+			golden.Check(t, filepath.Join("testdata", tc.golden), []byte(out), *update)
 			for _, want := range tc.want {
 				if !strings.Contains(out, want) {
 					t.Errorf("run(%q) output lacks %q", tc.args, want)
@@ -197,7 +180,7 @@ func TestHelp(t *testing.T) {
 			t.Errorf("help does not document %s:\n%s", flag, out)
 		}
 	}
-	golden(t, "help.golden", []byte(out))
+	golden.Check(t, filepath.Join("testdata", "help.golden"), []byte(out), *update)
 }
 
 func TestBadCommandLines(t *testing.T) {

@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/ec2select/ec2select/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/output.golden with the current output")
@@ -21,22 +20,10 @@ func TestRun(t *testing.T) {
 	}
 	got := buf.String()
 
-	golden := filepath.Join("testdata", "output.golden")
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("output differs from %s (-want +got); if the change is intended, run go test -update:\n%s", golden, diff)
-	}
+	golden.Check(t, filepath.Join("testdata", "output.golden"), buf.Bytes(), *update)
 
-	al2, al2023, bottlerocket := section(t, got, "al2@latest"), section(t, got, "al2023@latest"), section(t, got, "bottlerocket@latest")
-	others := section(t, got, "Other accelerators")
+	al2, al2023, bottlerocket := golden.Section(t, got, "al2@latest"), golden.Section(t, got, "al2023@latest"), golden.Section(t, got, "bottlerocket@latest")
+	others := golden.Section(t, got, "Other accelerators")
 	for _, c := range []struct{ in, text, why string }{
 		{got, "g5g.xlarge   arm64, 1 nvidia t4g GPU", "g5g is arm64 with one NVIDIA T4G"},
 		{al2, "g5g.xlarge   → no AMI", "AL2 has no arm64 NVIDIA AMI, so g5g must not map"},
@@ -54,19 +41,4 @@ func TestRun(t *testing.T) {
 			t.Errorf("%s: output lacks %q", c.why, c.text)
 		}
 	}
-}
-
-// section returns the output from the line starting with prefix to the
-// next blank line.
-func section(t *testing.T, out, prefix string) string {
-	t.Helper()
-	i := strings.Index(out, "\n"+prefix)
-	if i < 0 {
-		t.Fatalf("output has no section %q", prefix)
-	}
-	s := out[i+1:]
-	if j := strings.Index(s, "\n\n"); j >= 0 {
-		s = s[:j+1]
-	}
-	return s
 }

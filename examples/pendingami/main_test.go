@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/ec2select/ec2select/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/output.golden with the current output")
@@ -21,22 +20,10 @@ func TestRun(t *testing.T) {
 	}
 	got := buf.String()
 
-	golden := filepath.Join("testdata", "output.golden")
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("output differs from %s (-want +got); if the change is intended, run go test -update:\n%s", golden, diff)
-	}
+	golden.Check(t, filepath.Join("testdata", "output.golden"), buf.Bytes(), *update)
 
-	step1, step2 := section(t, got, "1. "), section(t, got, "2. ")
-	step3, step4 := section(t, got, "3. "), section(t, got, "4. ")
+	step1, step2 := golden.Section(t, got, "1. "), golden.Section(t, got, "2. ")
+	step3, step4 := golden.Section(t, got, "3. "), golden.Section(t, got, "4. ")
 	for _, c := range []struct {
 		in, text, why string
 		absent        bool
@@ -58,19 +45,4 @@ func TestRun(t *testing.T) {
 			t.Errorf("%s: strings.Contains(output, %q) = %t, want %t", c.why, c.text, c.absent, !c.absent)
 		}
 	}
-}
-
-// section returns the output from the line starting with prefix to the
-// next blank line.
-func section(t *testing.T, out, prefix string) string {
-	t.Helper()
-	i := strings.Index(out, "\n"+prefix)
-	if i < 0 {
-		t.Fatalf("output has no section %q", prefix)
-	}
-	s := out[i+1:]
-	if j := strings.Index(s, "\n\n"); j >= 0 {
-		s = s[:j+1]
-	}
-	return s
 }

@@ -6,34 +6,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ec2select/ec2select/internal/golden"
 
 	"github.com/google/go-cmp/cmp"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-// golden compares got with testdata/name, or rewrites the file with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("output differs from %s (-want +got):\n%s", path, diff)
-	}
-}
 
 func runArgs(t *testing.T, args ...string) (string, error) {
 	t.Helper()
@@ -58,7 +40,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("run(%q) = %v", tc.args, err)
 			}
-			golden(t, tc.golden, []byte(out))
+			golden.Check(t, filepath.Join("testdata", tc.golden), []byte(out), *update)
 		})
 	}
 }
@@ -116,7 +98,7 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	out, _ := runArgs(t, "-h")
-	golden(t, "help.golden", []byte(out))
+	golden.Check(t, filepath.Join("testdata", "help.golden"), []byte(out), *update)
 }
 
 func TestBadFlags(t *testing.T) {
