@@ -19,6 +19,21 @@ type kubelet struct {
 // (flag names normalized with '_' as '-', --flag=value and --flag value,
 // "--" ending flags) and applies --register-with-taints and --node-labels
 // as the kubelet does. line is where the arguments come from.
+// withKubeletArgs completes b with what the kubelet makes of args, the
+// arguments a boot agent hands it, or returns a boot in which the kubelet
+// never starts. where names the place a missing taint belongs, for fixes.
+func (l *linter) withKubeletArgs(b boot, args []string, where string) boot {
+	k := l.kubeletArgs(args, b.line)
+	if !k.starts {
+		return boot{}
+	}
+	b.taints, b.labels = k.taints, k.labels
+	b.fix = func(t Taint) string {
+		return "put --register-with-taints=" + taintListWith(k.taints, t) + " in " + where
+	}
+	return b
+}
+
 func (l *linter) kubeletArgs(args []string, line int) kubelet {
 	k := kubelet{starts: true, labels: map[string]string{}}
 	var taintValues, positional []string

@@ -352,16 +352,7 @@ func (l *linter) bootstrap(lc located) boot {
 	if !resolved {
 		return boot{registers: true, unresolved: true}
 	}
-	k := l.kubeletArgs(args, b.line)
-	if !k.starts {
-		return boot{}
-	}
-	b.taints, b.labels = k.taints, k.labels
-	taints := k.taints
-	b.fix = func(t Taint) string {
-		return "put --register-with-taints=" + taintListWith(taints, t) + " in --kubelet-extra-args '...' (one flag, space after --kubelet-extra-args)"
-	}
-	return b
+	return l.withKubeletArgs(b, args, "--kubelet-extra-args '...' (one flag, space after --kubelet-extra-args)")
 }
 
 // dropIn follows KUBELET_EXTRA_ARGS through the systemd drop-in

@@ -271,14 +271,5 @@ func (l *linter) lintWindows(text []byte) boot {
 		}
 		args = windowsArgv(v)
 	}
-	k := l.kubeletArgs(args, b.line)
-	if !k.starts {
-		return boot{}
-	}
-	b.taints, b.labels = k.taints, k.labels
-	taints := k.taints
-	b.fix = func(t Taint) string {
-		return "put --register-with-taints=" + taintListWith(taints, t) + " in -KubeletExtraArgs '...'"
-	}
-	return b
+	return l.withKubeletArgs(b, args, "-KubeletExtraArgs '...'")
 }
