@@ -179,48 +179,35 @@ const xmlHeader = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
 const ec2Namespace = "http://ec2.amazonaws.com/doc/2016-11-15/"
 
 func (e *xmlEncoder) imagesResponse(requestID string, images []ec2types.Image, nextToken *string) []byte {
-	var buf bytes.Buffer
-	buf.WriteString(xmlHeader)
-	buf.WriteString(`<DescribeImagesResponse xmlns="` + ec2Namespace + `">`)
-	open(&buf, "requestId")
-	text(&buf, requestID)
-	closeTag(&buf, "requestId")
-	open(&buf, "imagesSet")
-	for i := range images {
-		open(&buf, "item")
-		e.writeStruct(&buf, reflect.ValueOf(&images[i]).Elem())
-		closeTag(&buf, "item")
-	}
-	closeTag(&buf, "imagesSet")
-	if nextToken != nil {
-		open(&buf, "nextToken")
-		text(&buf, *nextToken)
-		closeTag(&buf, "nextToken")
-	}
-	buf.WriteString("</DescribeImagesResponse>")
-	return buf.Bytes()
+	return listResponse(e, "DescribeImagesResponse", "imagesSet", requestID, images, nextToken)
 }
 
 func (e *xmlEncoder) instanceTypesResponse(requestID string, infos []ec2types.InstanceTypeInfo, nextToken *string) []byte {
+	return listResponse(e, "DescribeInstanceTypesResponse", "instanceTypeSet", requestID, infos, nextToken)
+}
+
+// listResponse writes a Describe* answer: the response element, its
+// request ID, the set of items and the next page's token, if any.
+func listResponse[T any](e *xmlEncoder, response, set, requestID string, items []T, nextToken *string) []byte {
 	var buf bytes.Buffer
 	buf.WriteString(xmlHeader)
-	buf.WriteString(`<DescribeInstanceTypesResponse xmlns="` + ec2Namespace + `">`)
+	buf.WriteString(`<` + response + ` xmlns="` + ec2Namespace + `">`)
 	open(&buf, "requestId")
 	text(&buf, requestID)
 	closeTag(&buf, "requestId")
-	open(&buf, "instanceTypeSet")
-	for i := range infos {
+	open(&buf, set)
+	for i := range items {
 		open(&buf, "item")
-		e.writeStruct(&buf, reflect.ValueOf(&infos[i]).Elem())
+		e.writeStruct(&buf, reflect.ValueOf(&items[i]).Elem())
 		closeTag(&buf, "item")
 	}
-	closeTag(&buf, "instanceTypeSet")
+	closeTag(&buf, set)
 	if nextToken != nil {
 		open(&buf, "nextToken")
 		text(&buf, *nextToken)
 		closeTag(&buf, "nextToken")
 	}
-	buf.WriteString("</DescribeInstanceTypesResponse>")
+	buf.WriteString("</" + response + ">")
 	return buf.Bytes()
 }
 
