@@ -59,7 +59,7 @@
 // it, and checks the architecture in the name against the image's. It also
 // knows the Windows "Full" images and Bottlerocket's FIPS flavour
 // (bottlerocket-aws-k8s-K-fips-{x86_64,aarch64}-R, standard only), which
-// aliases never select. A name that follows none of this makes a [Custom]
+// aliases never select. A name that follows none of this makes a [compat.Custom]
 // AMI, whose requirements state only the architecture: like Karpenter, use
 // separate selections for GPU and non-GPU custom AMIs.
 //

@@ -56,14 +56,14 @@ func (a AMI) serves(n need) bool {
 
 // publishes reports whether a Linux family publishes an AMI for n, per the
 // families' public AMI lists (see the package documentation).
-func (f Family) publishes(n need) bool {
+func publishes(f compat.AMIFamily, n need) bool {
 	switch f {
-	case AL2:
+	case compat.AL2:
 		if n.arch == compat.ArchARM64 {
 			return n.kind == "standard"
 		}
 		return n.kind == "standard" || n.kind == "NVIDIA" || n.kind == "Neuron"
-	case AL2023, Bottlerocket:
+	case compat.AL2023, compat.Bottlerocket:
 		if n.arch == compat.ArchARM64 {
 			return n.kind == "standard" || n.kind == "NVIDIA"
 		}
@@ -87,7 +87,7 @@ func suggest(types []compat.InstanceType, amis []AMI) string {
 	if !overlaps(amiArchs, typeArchs) {
 		return "add " + compat.LabelArch + " In [" + strings.Join(amiArchs, " ") + "] to the NodePool requirements, or select an AMI built for " + strings.Join(typeArchs, " and ")
 	}
-	allWindows := !slices.ContainsFunc(amis, func(a AMI) bool { return a.Family.windowsBuild() == "" })
+	allWindows := !slices.ContainsFunc(amis, func(a AMI) bool { return a.Family.WindowsBuild() == "" })
 	if allWindows && slices.ContainsFunc(types, func(t compat.InstanceType) bool { return !slices.Contains(t.OS, compat.OSWindows) }) {
 		return "the AMIs run Windows; add " + compat.LabelOS + " In [windows] to the NodePool requirements so that only Windows-capable instance types are offered"
 	}
@@ -95,12 +95,12 @@ func suggest(types []compat.InstanceType, amis []AMI) string {
 	family := amis[0].Family
 	for _, a := range amis[1:] {
 		if a.Family != family {
-			family = Custom
+			family = compat.Custom
 		}
 	}
 	scope := "among the selected AMIs"
-	if family != Custom {
-		scope = "in family " + family.String()
+	if family != compat.Custom {
+		scope = "in family " + familyName(family)
 	}
 	var missing []need
 	for _, t := range types {
@@ -114,16 +114,16 @@ func suggest(types []compat.InstanceType, amis []AMI) string {
 	})
 	var fixes []string
 	for _, n := range missing {
-		if family != Custom && family.publishes(n) {
-			fixes = append(fixes, "no "+n.arch+" "+n.kind+" AMI among the selected "+family.String()+" AMIs, though "+family.String()+
+		if family != compat.Custom && publishes(family, n) {
+			fixes = append(fixes, "no "+n.arch+" "+n.kind+" AMI among the selected "+familyName(family)+" AMIs, though "+familyName(family)+
 				" publishes one; check the alias version and Selection.Rejected")
 			continue
 		}
 		fix := "no " + n.arch + " " + n.kind + " AMI " + scope
 		var use []string
-		for _, f := range []Family{Bottlerocket, AL2023, AL2} {
-			if f != family && f.publishes(n) {
-				use = append(use, f.String())
+		for _, f := range []compat.AMIFamily{compat.Bottlerocket, compat.AL2023, compat.AL2} {
+			if f != family && publishes(f, n) {
+				use = append(use, familyName(f))
 			}
 		}
 		switch {

@@ -7,45 +7,6 @@ import (
 	"github.com/ec2select/ec2select/compat"
 )
 
-// Family is an EKS AMI family: the operating system image an AMI was built
-// from, as its public name tells. The zero value is Custom: an AMI whose
-// name follows none of the families' naming, of which only the architecture
-// is known.
-type Family string
-
-// The families. Their values are the alias names of a [Term].
-const (
-	Custom       Family = ""
-	AL2          Family = "al2"
-	AL2023       Family = "al2023"
-	Bottlerocket Family = "bottlerocket"
-	Windows2019  Family = "windows2019"
-	Windows2022  Family = "windows2022"
-	Windows2025  Family = "windows2025"
-)
-
-// String returns the family's alias name, or "custom" for Custom.
-func (f Family) String() string {
-	if f == Custom {
-		return "custom"
-	}
-	return string(f)
-}
-
-// windowsBuild returns the node.kubernetes.io/windows-build of a Windows
-// family, or "" for a Linux one.
-func (f Family) windowsBuild() string {
-	switch f {
-	case Windows2019:
-		return compat.WindowsBuild2019
-	case Windows2022:
-		return compat.WindowsBuild2022
-	case Windows2025:
-		return compat.WindowsBuild2025
-	}
-	return ""
-}
-
 // Variant is the accelerator stack an EKS AMI carries, which decides the
 // instance types it can serve. The zero value is Unspecified: nothing is
 // known about the image's drivers (a custom AMI), or the family has no
@@ -75,6 +36,15 @@ func (v Variant) String() string {
 	return "Variant(" + strconv.Itoa(int(v)) + ")"
 }
 
+// familyName returns the name an AMI's family goes by in this package's
+// descriptions: its alias name ("al2023"), or "custom".
+func familyName(f compat.AMIFamily) string {
+	if a := f.Alias(); a != "" {
+		return a
+	}
+	return "custom"
+}
+
 // requirements returns the variant's requirements without the architecture.
 func (v Variant) requirements() compat.Requirements {
 	switch v {
@@ -102,7 +72,7 @@ func kubeArch(ec2Arch string) (string, bool) {
 
 // recognized is what an AMI's name says about it.
 type recognized struct {
-	family Family
+	family compat.AMIFamily
 	// variants lists the variants the image serves: up to two, because
 	// AL2's accelerated image and Bottlerocket's x86_64 image each serve
 	// two. n is how many are set; zero means the image gets arch-only
@@ -125,11 +95,16 @@ func recognize(name, arch string) recognized {
 	case strings.HasPrefix(name, "Windows_Server-"):
 		r = recognizeWindows(name[len("Windows_Server-"):], arch)
 	}
+	if r.family == "" {
+		r.family = compat.Custom
+	}
 	return r
 }
 
-func one(f Family, v Variant) recognized { return recognized{family: f, variants: [2]Variant{v}, n: 1} }
-func two(f Family, v, w Variant) recognized {
+func one(f compat.AMIFamily, v Variant) recognized {
+	return recognized{family: f, variants: [2]Variant{v}, n: 1}
+}
+func two(f compat.AMIFamily, v, w Variant) recognized {
 	return recognized{family: f, variants: [2]Variant{v, w}, n: 2}
 }
 
@@ -153,23 +128,23 @@ func recognizeEKS(rest, arch string) recognized {
 		}
 		switch variant {
 		case "standard":
-			return one(AL2023, Standard)
+			return one(compat.AL2023, Standard)
 		case "nvidia":
-			return one(AL2023, NVIDIA)
+			return one(compat.AL2023, NVIDIA)
 		case "neuron":
-			return one(AL2023, Neuron)
+			return one(compat.AL2023, Neuron)
 		}
 	case strings.HasPrefix(rest, "node-"):
 		if arch == compat.ArchAMD64 && isK8sThenDate(rest[len("node-"):]) {
-			return one(AL2, Standard)
+			return one(compat.AL2, Standard)
 		}
 	case strings.HasPrefix(rest, "arm64-node-"):
 		if arch == compat.ArchARM64 && isK8sThenDate(rest[len("arm64-node-"):]) {
-			return one(AL2, Standard)
+			return one(compat.AL2, Standard)
 		}
 	case strings.HasPrefix(rest, "gpu-node-"):
 		if arch == compat.ArchAMD64 && isK8sThenDate(rest[len("gpu-node-"):]) {
-			return two(AL2, NVIDIA, Neuron)
+			return two(compat.AL2, NVIDIA, Neuron)
 		}
 	}
 	return recognized{}
@@ -203,11 +178,11 @@ func recognizeBottlerocket(rest, arch string) recognized {
 	}
 	switch {
 	case nvidia:
-		return one(Bottlerocket, NVIDIA)
+		return one(compat.Bottlerocket, NVIDIA)
 	case arch == compat.ArchAMD64 && !fips:
-		return two(Bottlerocket, Standard, Neuron)
+		return two(compat.Bottlerocket, Standard, Neuron)
 	default:
-		return one(Bottlerocket, Standard)
+		return one(compat.Bottlerocket, Standard)
 	}
 }
 
@@ -223,14 +198,14 @@ func recognizeWindows(rest, arch string) recognized {
 	if !ok || arch != compat.ArchAMD64 {
 		return recognized{}
 	}
-	var f Family
+	var f compat.AMIFamily
 	switch year {
 	case "2019":
-		f = Windows2019
+		f = compat.Windows2019
 	case "2022":
-		f = Windows2022
+		f = compat.Windows2022
 	case "2025":
-		f = Windows2025
+		f = compat.Windows2025
 	default:
 		return recognized{}
 	}

@@ -369,7 +369,7 @@ func reversed[T any](xs []T) []T {
 func windowsFirst(amis []AMI) []AMI {
 	out := slices.Clone(amis)
 	slices.SortStableFunc(out, func(a, b AMI) int {
-		aw, bw := a.Family.windowsBuild() != "", b.Family.windowsBuild() != ""
+		aw, bw := a.Family.WindowsBuild() != "", b.Family.WindowsBuild() != ""
 		switch {
 		case aw && !bw:
 			return -1

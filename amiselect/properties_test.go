@@ -113,7 +113,7 @@ func reference(images []ec2types.Image, now time.Time) (amis []AMI, rejected int
 			a := AMI{ID: id, Name: aws.ToString(img.Name), Arch: arch, Family: r.family, Variant: v,
 				Created: created.UTC(), Deprecated: dep != "" && !depTime.After(now)}
 			labels := map[string]string{compat.LabelArch: arch}
-			if b := r.family.windowsBuild(); b != "" {
+			if b := r.family.WindowsBuild(); b != "" {
 				labels[compat.LabelOS], labels[compat.LabelWindowsBuild] = "windows", b
 			}
 			reqs := v.requirements().Intersect(compat.FromLabels(labels))
@@ -167,7 +167,7 @@ func precedes(a, b AMI) bool {
 	if a.Arch != b.Arch {
 		return a.Arch < b.Arch
 	}
-	return a.Family.windowsBuild() < b.Family.windowsBuild()
+	return a.Family.WindowsBuild() < b.Family.WindowsBuild()
 }
 
 func TestSelectProperties(t *testing.T) {

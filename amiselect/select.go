@@ -22,7 +22,7 @@ type AMI struct {
 	Name string
 	// Arch is the Kubernetes architecture, "amd64" or "arm64".
 	Arch    string
-	Family  Family
+	Family  compat.AMIFamily
 	Variant Variant
 	// Created is the image's CreationDate, in UTC.
 	Created time.Time
@@ -43,7 +43,7 @@ func (a AMI) String() string {
 	var b strings.Builder
 	b.WriteString(a.ID)
 	b.WriteString(" (")
-	b.WriteString(a.Family.String())
+	b.WriteString(familyName(a.Family))
 	b.WriteByte(' ')
 	b.WriteString(a.Arch)
 	if a.Variant != Unspecified {
@@ -121,7 +121,7 @@ type setKey struct {
 }
 
 func (a *AMI) key() setKey {
-	return setKey{variant: a.Variant, arch: a.Arch, build: a.Family.windowsBuild()}
+	return setKey{variant: a.Variant, arch: a.Arch, build: a.Family.WindowsBuild()}
 }
 
 // Select chooses AMIs from DescribeImages results. It is pure: the result
@@ -273,7 +273,7 @@ func compareAMIs(a, b AMI) int {
 	if c := cmp.Compare(a.Arch, b.Arch); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.Family.windowsBuild(), b.Family.windowsBuild())
+	return cmp.Compare(a.Family.WindowsBuild(), b.Family.WindowsBuild())
 }
 
 func compareRejections(a, b Rejection) int {

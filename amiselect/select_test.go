@@ -17,7 +17,7 @@ var equalRequirements = cmp.Comparer(func(a, b compat.Requirements) bool { retur
 // brief is what a test usually wants to see of a selected AMI.
 type brief struct {
 	ID         string
-	Family     Family
+	Family     compat.AMIFamily
 	Variant    Variant
 	Arch       string
 	Deprecated bool
@@ -60,7 +60,7 @@ func TestSelect(t *testing.T) {
 				custom("ami-0available", "2025-03-01T09:30:00.000Z"),
 				withState(custom("ami-0pending", "2025-04-01T09:30:00.000Z"), ec2types.ImageStatePending),
 			},
-			want:     []brief{{"ami-0available", Custom, Unspecified, "amd64", false}},
+			want:     []brief{{"ami-0available", compat.Custom, Unspecified, "amd64", false}},
 			rejected: []rejected{{"ami-0pending", NotAvailable}},
 		},
 		{
@@ -85,7 +85,7 @@ func TestSelect(t *testing.T) {
 				custom("ami-0older", "2025-03-01T09:30:00.000Z"),
 				withDeprecation(custom("ami-0newer", "2025-03-15T09:30:00.000Z"), "2025-06-01T00:00:00.000Z"),
 			},
-			want: []brief{{"ami-0older", Custom, Unspecified, "amd64", false}},
+			want: []brief{{"ami-0older", compat.Custom, Unspecified, "amd64", false}},
 		},
 		{
 			name: "a deprecation in the future does not count",
@@ -93,7 +93,7 @@ func TestSelect(t *testing.T) {
 				custom("ami-0older", "2025-03-01T09:30:00.000Z"),
 				withDeprecation(custom("ami-0newer", "2025-03-15T09:30:00.000Z"), "2027-01-01T00:00:00.000Z"),
 			},
-			want: []brief{{"ami-0newer", Custom, Unspecified, "amd64", false}},
+			want: []brief{{"ami-0newer", compat.Custom, Unspecified, "amd64", false}},
 		},
 		{
 			name: "a deprecated image is kept when nothing replaces it, and goes last",
@@ -101,7 +101,7 @@ func TestSelect(t *testing.T) {
 				withDeprecation(image("ami-0arm", "team-arm", "arm64", "2025-05-01T00:00:00Z"), "2025-06-01T00:00:00Z"),
 				image("ami-0amd", "team-amd", "x86_64", "2025-01-01T00:00:00Z"),
 			},
-			want: []brief{{"ami-0amd", Custom, Unspecified, "amd64", false}, {"ami-0arm", Custom, Unspecified, "arm64", true}},
+			want: []brief{{"ami-0amd", compat.Custom, Unspecified, "amd64", false}, {"ami-0arm", compat.Custom, Unspecified, "arm64", true}},
 		},
 		{
 			name: "a malformed date is rejected with a reason, not a panic",
@@ -111,7 +111,7 @@ func TestSelect(t *testing.T) {
 				{ImageId: aws.String("ami-0nodate"), Name: aws.String("x"), Architecture: "x86_64", State: "available"},
 				withDeprecation(custom("ami-0baddep", "2025-03-01T09:30:00.000Z"), "soon"),
 			},
-			want: []brief{{"ami-0good", Custom, Unspecified, "amd64", false}},
+			want: []brief{{"ami-0good", compat.Custom, Unspecified, "amd64", false}},
 			rejected: []rejected{
 				{"ami-0baddep", InvalidDeprecationTime}, {"ami-0broken", InvalidCreationDate}, {"ami-0nodate", InvalidCreationDate},
 			},
@@ -135,32 +135,32 @@ func TestSelect(t *testing.T) {
 			name:   "AL2: the GPU image serves NVIDIA and Neuron, with one entry each",
 			images: al2Images(),
 			want: []brief{
-				{"ami-0a200000000000003", AL2, NVIDIA, "amd64", false},
-				{"ami-0a200000000000003", AL2, Neuron, "amd64", false},
-				{"ami-0a200000000000002", AL2, Standard, "arm64", false},
-				{"ami-0a200000000000001", AL2, Standard, "amd64", false},
+				{"ami-0a200000000000003", compat.AL2, NVIDIA, "amd64", false},
+				{"ami-0a200000000000003", compat.AL2, Neuron, "amd64", false},
+				{"ami-0a200000000000002", compat.AL2, Standard, "arm64", false},
+				{"ami-0a200000000000001", compat.AL2, Standard, "amd64", false},
 			},
 		},
 		{
 			name:   "AL2023: one variant per image",
 			images: al2023Images(),
 			want: []brief{
-				{"ami-0a230000000000005", AL2023, NVIDIA, "arm64", false},
-				{"ami-0a230000000000004", AL2023, Standard, "arm64", false},
-				{"ami-0a230000000000003", AL2023, Neuron, "amd64", false},
-				{"ami-0a230000000000002", AL2023, NVIDIA, "amd64", false},
-				{"ami-0a230000000000001", AL2023, Standard, "amd64", false},
+				{"ami-0a230000000000005", compat.AL2023, NVIDIA, "arm64", false},
+				{"ami-0a230000000000004", compat.AL2023, Standard, "arm64", false},
+				{"ami-0a230000000000003", compat.AL2023, Neuron, "amd64", false},
+				{"ami-0a230000000000002", compat.AL2023, NVIDIA, "amd64", false},
+				{"ami-0a230000000000001", compat.AL2023, Standard, "amd64", false},
 			},
 		},
 		{
 			name:   "Bottlerocket: five entries, the x86_64 standard image also serving Neuron",
 			images: bottlerocketImages(),
 			want: []brief{
-				{"ami-0b000000000000004", Bottlerocket, NVIDIA, "arm64", false},
-				{"ami-0b000000000000003", Bottlerocket, NVIDIA, "amd64", false},
-				{"ami-0b000000000000002", Bottlerocket, Standard, "arm64", false},
-				{"ami-0b000000000000001", Bottlerocket, Standard, "amd64", false},
-				{"ami-0b000000000000001", Bottlerocket, Neuron, "amd64", false},
+				{"ami-0b000000000000004", compat.Bottlerocket, NVIDIA, "arm64", false},
+				{"ami-0b000000000000003", compat.Bottlerocket, NVIDIA, "amd64", false},
+				{"ami-0b000000000000002", compat.Bottlerocket, Standard, "arm64", false},
+				{"ami-0b000000000000001", compat.Bottlerocket, Standard, "amd64", false},
+				{"ami-0b000000000000001", compat.Bottlerocket, Neuron, "amd64", false},
 			},
 		},
 		{
@@ -170,11 +170,11 @@ func TestSelect(t *testing.T) {
 				image("ami-0old2", "amazon-eks-node-al2023-arm64-nvidia-1.32-v20250317", "arm64", "2025-03-17T16:44:08.000Z"),
 			),
 			want: []brief{
-				{"ami-0a230000000000005", AL2023, NVIDIA, "arm64", false},
-				{"ami-0a230000000000004", AL2023, Standard, "arm64", false},
-				{"ami-0a230000000000003", AL2023, Neuron, "amd64", false},
-				{"ami-0a230000000000002", AL2023, NVIDIA, "amd64", false},
-				{"ami-0a230000000000001", AL2023, Standard, "amd64", false},
+				{"ami-0a230000000000005", compat.AL2023, NVIDIA, "arm64", false},
+				{"ami-0a230000000000004", compat.AL2023, Standard, "arm64", false},
+				{"ami-0a230000000000003", compat.AL2023, Neuron, "amd64", false},
+				{"ami-0a230000000000002", compat.AL2023, NVIDIA, "amd64", false},
+				{"ami-0a230000000000001", compat.AL2023, Standard, "amd64", false},
 			},
 		},
 		{
@@ -183,7 +183,7 @@ func TestSelect(t *testing.T) {
 				image("ami-0w19", "Windows_Server-2019-English-Core-EKS_Optimized-1.32-2025.04.14", "x86_64", "2025-04-14T16:10:10.000Z"),
 				image("ami-0w22", "Windows_Server-2022-English-Core-EKS_Optimized-1.32-2025.04.14", "x86_64", "2025-04-14T16:11:17.000Z"),
 			},
-			want: []brief{{"ami-0w22", Windows2022, Unspecified, "amd64", false}, {"ami-0w19", Windows2019, Unspecified, "amd64", false}},
+			want: []brief{{"ami-0w22", compat.Windows2022, Unspecified, "amd64", false}, {"ami-0w19", compat.Windows2019, Unspecified, "amd64", false}},
 		},
 		{
 			name: "equal dates: the greater name wins the set; then the smaller id",
@@ -193,7 +193,7 @@ func TestSelect(t *testing.T) {
 				image("ami-0d", "team-z", "arm64", "2025-03-01T00:00:00+00:00"),
 				image("ami-0c", "team-z", "arm64", "2025-03-01T01:00:00+01:00"),
 			},
-			want: []brief{{"ami-0a", Custom, Unspecified, "amd64", false}, {"ami-0c", Custom, Unspecified, "arm64", false}},
+			want: []brief{{"ami-0a", compat.Custom, Unspecified, "amd64", false}, {"ami-0c", compat.Custom, Unspecified, "arm64", false}},
 		},
 	}
 	for _, tt := range tests {
@@ -221,7 +221,7 @@ func TestSelectAMIFields(t *testing.T) {
 		ID:           "ami-0a230000000000005",
 		Name:         "amazon-eks-node-al2023-arm64-nvidia-1.32-v20250403",
 		Arch:         "arm64",
-		Family:       AL2023,
+		Family:       compat.AL2023,
 		Variant:      NVIDIA,
 		Created:      time.Date(2025, 4, 3, 16, 44, 8, 500000000, time.UTC),
 		Requirements: compat.NVIDIAVariant().Intersect(compat.FromLabels(map[string]string{compat.LabelArch: "arm64"})),
@@ -259,7 +259,7 @@ func TestSelectDefaultClock(t *testing.T) {
 		withDeprecation(image("ami-0past", "a", "x86_64", "2025-01-01T00:00:00Z"), past),
 		withDeprecation(image("ami-0future", "b", "arm64", "2025-01-01T00:00:00Z"), future),
 	}, SelectOptions{})
-	want := []brief{{"ami-0future", Custom, Unspecified, "arm64", false}, {"ami-0past", Custom, Unspecified, "amd64", true}}
+	want := []brief{{"ami-0future", compat.Custom, Unspecified, "arm64", false}, {"ami-0past", compat.Custom, Unspecified, "amd64", true}}
 	if diff := cmp.Diff(want, briefs(got.AMIs)); diff != "" {
 		t.Errorf("AMIs mismatch (-want +got):\n%s", diff)
 	}
@@ -279,9 +279,9 @@ func TestAMIString(t *testing.T) {
 		ami  AMI
 		want string
 	}{
-		{AMI{ID: "ami-01", Family: AL2023, Arch: "amd64", Variant: NVIDIA}, "ami-01 (al2023 amd64 nvidia)"},
+		{AMI{ID: "ami-01", Family: compat.AL2023, Arch: "amd64", Variant: NVIDIA}, "ami-01 (al2023 amd64 nvidia)"},
 		{AMI{ID: "ami-02", Arch: "arm64"}, "ami-02 (custom arm64)"},
-		{AMI{ID: "ami-03", Family: Windows2022, Arch: "amd64", Deprecated: true}, "ami-03 (windows2022 amd64, deprecated)"},
+		{AMI{ID: "ami-03", Family: compat.Windows2022, Arch: "amd64", Deprecated: true}, "ami-03 (windows2022 amd64, deprecated)"},
 	}
 	for _, tt := range tests {
 		if got := tt.ami.String(); got != tt.want {

@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/ec2select/ec2select/compat"
 )
 
 // Term selects AMIs, mirroring one entry of an EC2NodeClass's
@@ -258,7 +260,7 @@ func parseMinorVersion(s string) (minorVersion, error) {
 
 // The Kubernetes versions that bound a family's AMIs.
 const (
-	al2LastMinor          = 32 // AL2 AMIs end with Kubernetes 1.32
+	al2LastMinor          = 32 // compat.AL2 AMIs end with Kubernetes 1.32
 	windows2025FirstMinor = 35 // Windows Server 2025 AMIs start with Kubernetes 1.35
 )
 
@@ -269,13 +271,13 @@ func aliasQuery(alias, k8sText string, k8s minorVersion) (query, error) {
 	if !ok || family == "" || version == "" {
 		return query{}, fmt.Errorf("alias %q is not family@version; use e.g. \"al2023@latest\"", alias)
 	}
-	f := Family(family)
-	switch f {
-	case AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025:
-	default:
+	f, ok := aliasFamily(family)
+	if !ok {
 		hint := ""
-		if lower := Family(strings.ToLower(family)); lower != f && lower.isAliasFamily() {
-			hint = fmt.Sprintf(" (families are lowercase: %q)", lower)
+		if lower := strings.ToLower(family); lower != family {
+			if _, ok := aliasFamily(lower); ok {
+				hint = fmt.Sprintf(" (families are lowercase: %q)", lower)
+			}
 		}
 		return query{}, fmt.Errorf("alias %q: unknown family %q%s; use al2, al2023, bottlerocket, windows2019, windows2022 or windows2025", alias, family, hint)
 	}
@@ -287,9 +289,9 @@ func aliasQuery(alias, k8sText string, k8s minorVersion) (query, error) {
 		return query{}, fmt.Errorf("alias %q needs QueryOptions.KubernetesVersion, the cluster's minor version such as \"1.32\", because each family publishes AMIs per Kubernetes version", alias)
 	}
 	switch {
-	case f == AL2 && k8s.minor > al2LastMinor:
+	case f == compat.AL2 && k8s.minor > al2LastMinor:
 		return query{}, fmt.Errorf("alias %q: AL2 has no AMIs for Kubernetes %s (its last is 1.%d); use al2023 or bottlerocket", alias, k8sText, al2LastMinor)
-	case f == Windows2025 && k8s.minor < windows2025FirstMinor:
+	case f == compat.Windows2025 && k8s.minor < windows2025FirstMinor:
 		return query{}, fmt.Errorf("alias %q: Windows Server 2025 AMIs start with Kubernetes 1.%d, not %s; use windows2022", alias, windows2025FirstMinor, k8sText)
 	}
 	in := &ec2.DescribeImagesInput{
@@ -301,23 +303,26 @@ func aliasQuery(alias, k8sText string, k8s minorVersion) (query, error) {
 	return query{input: in, terms: fmt.Sprintf("term 0 (alias %q)", alias)}, nil
 }
 
-func (f Family) isAliasFamily() bool {
-	switch f {
-	case AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025:
-		return true
+// aliasFamily returns the family an alias names: its lowercase name, as
+// Karpenter's alias grammar requires.
+func aliasFamily(name string) (compat.AMIFamily, bool) {
+	for _, f := range compat.AMIFamilies() {
+		if a := f.Alias(); a != "" && a == name {
+			return f, true
+		}
 	}
-	return false
+	return "", false
 }
 
 // aliasVersion validates an alias's version and returns the release it
 // pins in the family's name format ("v20250403", "v1.26.2", "v1.26.2-360b7a38"),
 // or "" for latest.
-func aliasVersion(f Family, version string) (string, error) {
+func aliasVersion(f compat.AMIFamily, version string) (string, error) {
 	if version == "latest" {
 		return "", nil
 	}
 	switch f {
-	case AL2, AL2023:
+	case compat.AL2, compat.AL2023:
 		if len(version) == 9 && version[0] == 'v' && isDigits(version[1:]) {
 			if _, err := time.Parse("20060102", version[1:]); err == nil {
 				return version, nil
@@ -328,7 +333,7 @@ func aliasVersion(f Family, version string) (string, error) {
 			hint = fmt.Sprintf(" (add the \"v\": \"v%s\")", version)
 		}
 		return "", fmt.Errorf("version %q is not \"latest\" or a release date such as \"v20250403\"%s", version, hint)
-	case Bottlerocket:
+	case compat.Bottlerocket:
 		v := strings.TrimPrefix(version, "v")
 		semver, commit, hasCommit := strings.Cut(v, "-")
 		if isSemver(semver) && (!hasCommit || isLowerHex(commit)) {
@@ -336,7 +341,7 @@ func aliasVersion(f Family, version string) (string, error) {
 		}
 		return "", fmt.Errorf("version %q is not \"latest\" or a Bottlerocket release such as \"v1.26.2\" (optionally with its build, \"v1.26.2-360b7a38\")", version)
 	}
-	return "", fmt.Errorf("version %q: only the latest release of the Windows AMIs is published; use %s@latest", version, f)
+	return "", fmt.Errorf("version %q: only the latest release of the Windows AMIs is published; use %s@latest", version, f.Alias())
 }
 
 func isLowerHex(s string) bool {
@@ -355,14 +360,14 @@ func isLowerHex(s string) bool {
 // one Kubernetes version, every architecture and variant, in a fixed
 // order. pinned is the release in the names' format, or "" for any
 // release.
-func aliasNames(f Family, k8s, pinned string) []string {
+func aliasNames(f compat.AMIFamily, k8s, pinned string) []string {
 	switch f {
-	case AL2, AL2023:
+	case compat.AL2, compat.AL2023:
 		release := "v*"
 		if pinned != "" {
 			release = pinned
 		}
-		if f == AL2 {
+		if f == compat.AL2 {
 			return []string{
 				"amazon-eks-node-" + k8s + "-" + release,
 				"amazon-eks-arm64-node-" + k8s + "-" + release,
@@ -374,7 +379,7 @@ func aliasNames(f Family, k8s, pinned string) []string {
 			names = append(names, "amazon-eks-node-al2023-"+av+"-"+k8s+"-"+release)
 		}
 		return names
-	case Bottlerocket:
+	case compat.Bottlerocket:
 		release := "v*"
 		switch {
 		case pinned == "":
@@ -389,6 +394,6 @@ func aliasNames(f Family, k8s, pinned string) []string {
 		}
 		return names
 	}
-	year := strings.TrimPrefix(string(f), "windows")
+	year := strings.TrimPrefix(string(f), "Windows")
 	return []string{"Windows_Server-" + year + "-English-Core-EKS_Optimized-" + k8s + "-*"}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ec2select/ec2select/compat"
 )
 
 func benchConfig(n int) Config {
@@ -19,7 +21,7 @@ func benchConfig(n int) Config {
 }
 
 func BenchmarkRender(b *testing.B) {
-	for _, f := range []Family{AL2, AL2023, Bottlerocket, Windows} {
+	for _, f := range []compat.AMIFamily{compat.AL2, compat.AL2023, compat.Bottlerocket, compat.Windows2022} {
 		cfg := benchConfig(20)
 		b.Run(f.String()+"/20taints-20labels", func(b *testing.B) {
 			b.ReportAllocs()
@@ -51,14 +53,14 @@ func BenchmarkLint(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(script)))
 			for b.Loop() {
-				r, err := Lint(AL2, script, nil)
+				r, err := Lint(compat.AL2, script, nil)
 				if err != nil || len(r.Problems) > 0 {
 					b.Fatalf("%v\n%s", err, r)
 				}
 			}
 		})
 	}
-	for _, f := range []Family{AL2023, Bottlerocket, Windows} {
+	for _, f := range []compat.AMIFamily{compat.AL2023, compat.Bottlerocket, compat.Windows2022} {
 		out, err := Render(f, benchConfig(20))
 		if err != nil {
 			b.Fatal(err)

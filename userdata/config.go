@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ec2select/ec2select/compat"
 )
 
 // MaxSize is EC2's limit on userData: 16 KB of raw data, before the base64
@@ -95,7 +97,7 @@ func (p *plan) nodeLabels() string {
 
 // newPlan validates cfg for family f. Every error names the field and says
 // how to fix it.
-func newPlan(f Family, cfg Config) (*plan, error) {
+func newPlan(f compat.AMIFamily, cfg Config) (*plan, error) {
 	p := &plan{cfg: cfg}
 	if err := checkClusterName(cfg.ClusterName); err != nil {
 		return nil, err
@@ -115,7 +117,7 @@ func newPlan(f Family, cfg Config) (*plan, error) {
 			return nil, fmt.Errorf("userdata: Config.ClusterCIDR %q is not in canonical form; write %q", cfg.ClusterCIDR, pfx.Masked().String())
 		}
 		p.cidr = pfx
-	} else if f == AL2023 {
+	} else if f == compat.AL2023 {
 		return nil, fmt.Errorf("userdata: Config.ClusterCIDR is empty; nodeadm (AL2023) refuses a NodeConfig without the cluster's service CIDR, so set it, e.g. 10.100.0.0/16")
 	}
 	for i, s := range cfg.ClusterDNS {
@@ -134,7 +136,7 @@ func newPlan(f Family, cfg Config) (*plan, error) {
 	if len(p.dns) > 0 && p.cidr.IsValid() && p.dns[0].Is6() != p.cidr.Addr().Is6() {
 		return nil, fmt.Errorf("userdata: Config.ClusterDNS %q and Config.ClusterCIDR %q are of different IP families; use the DNS IP from the service CIDR", cfg.ClusterDNS[0], cfg.ClusterCIDR)
 	}
-	if f == Windows && len(p.dns) > 1 {
+	if f.IsWindows() && len(p.dns) > 1 {
 		return nil, fmt.Errorf("userdata: Config.ClusterDNS has %d addresses; Start-EKSBootstrap.ps1 takes one -DNSClusterIP, so keep only the first", len(p.dns))
 	}
 	p.ipv6 = (len(p.dns) > 0 && p.dns[0].Is6()) || (p.cidr.IsValid() && p.cidr.Addr().Is6())

@@ -120,7 +120,7 @@
 // and no goroutine is started. The zero [Config] is not renderable (it
 // lacks the cluster fields); every other field's zero value means "not
 // set", and a nil [Config.RequiredTaints] means [UnregisteredTaint] while
-// an empty non-nil slice means none. The zero [Family] is invalid. Errors
+// an empty non-nil slice means none. The zero [compat.AMIFamily] is invalid. Errors
 // start with "userdata: ", name the field or input, and say how to fix it.
 // Nothing panics on bad input.
 package userdata

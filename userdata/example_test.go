@@ -3,6 +3,7 @@ package userdata_test
 import (
 	"fmt"
 
+	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/userdata"
 )
 
@@ -13,7 +14,7 @@ func ExampleLint() {
 /etc/eks/bootstrap.sh my-cluster --kubelet-extra-args='--register-with-taints="karpenter.sh/uninitialized:NoExecute"'
 `)
 	required := []userdata.Taint{{Key: "karpenter.sh/uninitialized", Effect: userdata.NoExecute}}
-	report, err := userdata.Lint(userdata.AL2, userData, required)
+	report, err := userdata.Lint(compat.AL2, userData, required)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -36,14 +37,14 @@ func ExampleRender() {
 		Labels:            map[string]string{"example.com/team": "ml"},
 		CustomUserData:    []byte("[settings.host-containers.admin]\nenabled = true\n"),
 	}
-	out, err := userdata.Render(userdata.Bottlerocket, cfg)
+	out, err := userdata.Render(compat.Bottlerocket, cfg)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Print(string(out))
 
-	report, _ := userdata.Lint(userdata.Bottlerocket, out, nil)
+	report, _ := userdata.Lint(compat.Bottlerocket, out, nil)
 	fmt.Println(report)
 	// Output:
 	// [settings]

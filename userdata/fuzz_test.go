@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/ec2select/ec2select/compat"
 )
 
 // FuzzLint checks that Lint never panics on any bytes for any family, that
@@ -91,7 +93,7 @@ func TestLintShellFragments(t *testing.T) {
 			}
 			b.WriteByte('\n')
 		}
-		for _, f := range []Family{AL2, Custom} {
+		for _, f := range []compat.AMIFamily{compat.AL2, compat.Custom} {
 			r, err := Lint(f, b.Bytes(), nil)
 			if err != nil {
 				t.Fatalf("Lint: %v", err)

@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"flag"
 	"testing"
+
+	"github.com/ec2select/ec2select/compat"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -23,7 +25,7 @@ func baseConfig() Config {
 	}
 }
 
-func mustLint(t *testing.T, f Family, data []byte, required []Taint) Report {
+func mustLint(t *testing.T, f compat.AMIFamily, data []byte, required []Taint) Report {
 	t.Helper()
 	r, err := Lint(f, data, required)
 	if err != nil {

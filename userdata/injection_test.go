@@ -12,12 +12,14 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 	"pgregory.net/rapid"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ec2select/ec2select/compat"
 )
 
 // genHostileConfig draws a valid config and replaces up to two of its
 // strings with arbitrary or hostile ones, so that Render sees both input it
 // must refuse and odd input it may accept.
-func genHostileConfig(f Family) *rapid.Generator[Config] {
+func genHostileConfig(f compat.AMIFamily) *rapid.Generator[Config] {
 	return rapid.Custom(func(t *rapid.T) Config {
 		cfg := genConfig(f).Draw(t, "base")
 		if len(cfg.Taints) == 0 {
@@ -103,7 +105,7 @@ func FuzzRenderInjection(f *testing.F) {
 // checkStructure parses Render's output with the boot agents' own kinds of
 // parser and compares it with what the config asks for, computed here
 // independently of the renderer.
-func checkStructure(t rapidTB, f Family, cfg Config, out []byte) {
+func checkStructure(t rapidTB, f compat.AMIFamily, cfg Config, out []byte) {
 	t.Helper()
 	eff, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, requiredOrDefault(cfg.RequiredTaints))
 	if err != nil {
@@ -111,7 +113,7 @@ func checkStructure(t rapidTB, f Family, cfg Config, out []byte) {
 	}
 	custom := bytes.ReplaceAll(cfg.CustomUserData, []byte("\r"), nil)
 	switch f {
-	case AL2, AL2023:
+	case compat.AL2, compat.AL2023:
 		parts, err := parseMIME(out, 1)
 		if err != nil || len(parts) == 0 {
 			t.Fatalf("output is not MIME: %v", err)
@@ -122,12 +124,12 @@ func checkStructure(t rapidTB, f Family, cfg Config, out []byte) {
 				t.Fatalf("custom part changed: %d parts, first %q; want %q", len(parts), parts[0].body, custom)
 			}
 		}
-		if f == AL2 {
+		if f == compat.AL2 {
 			checkAL2Script(t, cfg, eff, ours.body)
 		} else {
 			checkNodeConfig(t, cfg, eff, ours.body)
 		}
-	case Bottlerocket:
+	case compat.Bottlerocket:
 		var doc struct {
 			Settings struct {
 				Kubernetes struct {
@@ -161,7 +163,7 @@ func checkStructure(t rapidTB, f Family, cfg Config, out []byte) {
 				t.Fatalf("label %q decodes as %q; want %q", lk, k.Labels[lk], lv)
 			}
 		}
-	case Windows:
+	case compat.Windows2019, compat.Windows2022, compat.Windows2025:
 		checkPowerShell(t, cfg, eff, out, custom)
 	}
 }

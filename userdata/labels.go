@@ -3,6 +3,7 @@ package userdata
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -26,7 +27,7 @@ import (
 // Every bad label is reported, in key order, joined with [errors.Join].
 func ValidateLabels(labels map[string]string) error {
 	var errs []error
-	for _, k := range slices.Sorted(mapsKeys(labels)) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		if err := checkLabel(k, labels[k]); err != nil {
 			errs = append(errs, fmt.Errorf("userdata: %v", err))
 		}
@@ -104,7 +105,7 @@ func labelNamespace(key string) string {
 // key, separated by commas.
 func formatLabels(labels map[string]string) string {
 	var b strings.Builder
-	for i, k := range slices.Sorted(mapsKeys(labels)) {
+	for i, k := range slices.Sorted(maps.Keys(labels)) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -116,5 +117,5 @@ func formatLabels(labels map[string]string) string {
 }
 
 func sortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(mapsKeys(m))
+	return slices.Sorted(maps.Keys(m))
 }

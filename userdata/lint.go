@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/ec2select/ec2select/compat"
 )
 
 // maxDecompressed bounds gzip'd userData, so that a small input cannot
@@ -24,9 +26,9 @@ const maxDecompressed = 1 << 20
 // taints, or gzip data it cannot decompress. Everything else, including
 // userData that is not what the family expects, is a [Problem]. The rules
 // it follows are described in the package documentation.
-func Lint(family Family, userData []byte, required []Taint) (Report, error) {
-	if !family.valid() {
-		return Report{}, fmt.Errorf("userdata: cannot lint for %v; use AL2, AL2023, Bottlerocket, Windows or Custom", family)
+func Lint(family compat.AMIFamily, userData []byte, required []Taint) (Report, error) {
+	if !family.Valid() {
+		return Report{}, fmt.Errorf("userdata: cannot lint for %v; use AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025 or Custom", family)
 	}
 	required = requiredOrDefault(required)
 	if err := validateTaintList("required taints", required); err != nil {
@@ -41,18 +43,18 @@ func Lint(family Family, userData []byte, required []Taint) (Report, error) {
 		l.add(CodeTooLarge, 0, "shorten the custom part of the userData",
 			"the userData is %d bytes; EC2 accepts at most %d bytes before base64", rawSize, MaxSize)
 	}
-	if family == Custom {
+	if family == compat.Custom {
 		family = detectFamily(text)
 	}
 	var b boot
 	switch family {
-	case AL2:
+	case compat.AL2:
 		b = l.lintCloudInit(text)
-	case AL2023:
+	case compat.AL2023:
 		b = l.lintNodeadm(text)
-	case Bottlerocket:
+	case compat.Bottlerocket:
 		b = l.lintBottlerocket(text)
-	case Windows:
+	case compat.Windows2019, compat.Windows2022, compat.Windows2025:
 		b = l.lintWindows(text)
 	}
 	return l.finish(b), nil
@@ -126,26 +128,28 @@ func isText(b []byte) bool {
 }
 
 // detectFamily guesses the boot agent of Custom userData from its shape.
-func detectFamily(text []byte) Family {
+// The Windows families share one boot script, so Windows2022 stands for
+// all three.
+func detectFamily(text []byte) compat.AMIFamily {
 	trimmed := bytes.TrimLeft(text, " \t\r\n")
 	switch {
 	case bytes.Contains(bytes.ToLower(text), []byte("<powershell>")):
-		return Windows
+		return compat.Windows2022
 	case looksMIME(text):
 		if bytes.Contains(bytes.ToLower(text), []byte("application/node.eks.aws")) {
-			return AL2023
+			return compat.AL2023
 		}
-		return AL2
+		return compat.AL2
 	case bytes.HasPrefix(trimmed, []byte("#!")) || bytes.HasPrefix(trimmed, []byte("#cloud")):
-		return AL2
+		return compat.AL2
 	}
 	if nc, ok := decodeNodeConfig(text); ok && nc != nil {
-		return AL2023
+		return compat.AL2023
 	}
 	if isBottlerocketTOML(text) {
-		return Bottlerocket
+		return compat.Bottlerocket
 	}
-	return AL2
+	return compat.AL2
 }
 
 // linter collects problems while one Lint call runs. It is not shared.

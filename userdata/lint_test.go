@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ec2select/ec2select/compat"
 )
 
 var uninitialized = []Taint{{Key: "karpenter.sh/uninitialized", Effect: NoExecute}}
@@ -43,14 +45,14 @@ func TestLintUserScript(t *testing.T) {
 		"base64": []byte(base64.StdEncoding.EncodeToString([]byte(userScript))),
 		"gzip":   gzipped(t, userScript),
 	} {
-		got := mustLint(t, AL2, in, uninitialized)
+		got := mustLint(t, compat.AL2, in, uninitialized)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s: Lint mismatch (-want +got):\n%s", name, diff)
 		}
 	}
 	// The fix, applied, lints clean.
 	fixed := "#!/bin/bash\n" + want.Problems[0].Fix + "\n"
-	got := mustLint(t, AL2, []byte(fixed), uninitialized)
+	got := mustLint(t, compat.AL2, []byte(fixed), uninitialized)
 	if diff := cmp.Diff(Report{Taints: uninitialized}, got); diff != "" {
 		t.Errorf("the corrected line does not lint clean (-want +got):\n%s", diff)
 	}
@@ -136,7 +138,7 @@ ARGS="--node-labels=example.com/team=a --register-with-taints=${TAINTS}"
 		},
 	}
 	for _, tt := range tests {
-		got := mustLint(t, AL2, []byte(tt.script), uninitialized)
+		got := mustLint(t, compat.AL2, []byte(tt.script), uninitialized)
 		if len(got.Problems) > 0 {
 			t.Errorf("%s: unexpected problems:\n%s", tt.name, got)
 		}
@@ -232,7 +234,7 @@ func TestLintAL2Problems(t *testing.T) {
 			want: []Code{CodeRequiredTaintMissing}, line: 5},
 	}
 	for _, tt := range tests {
-		got := mustLint(t, AL2, []byte(tt.script), uninitialized)
+		got := mustLint(t, compat.AL2, []byte(tt.script), uninitialized)
 		if diff := cmp.Diff(tt.want, codes(got)); diff != "" {
 			t.Errorf("%s: codes mismatch (-want +got):\n%s\nreport:\n%s", tt.name, diff, got)
 			continue
@@ -277,7 +279,7 @@ exec > >(tee /var/log/user-data.log|logger -t user-data -s 2>/dev/console) 2>&1
 --kubelet-extra-args '--node-labels="karpenter.sh/capacity-type=on-demand,karpenter.sh/nodepool=default" --register-with-taints="karpenter.sh/unregistered:NoExecute" --max-pods=110'
 --//--
 `
-	got := mustLint(t, AL2, []byte(doc), nil)
+	got := mustLint(t, compat.AL2, []byte(doc), nil)
 	if diff := cmp.Diff([]Code{CodeMultipleBootstrap, CodeRequiredTaintMissing}, codes(got)); diff != "" {
 		t.Fatalf("codes mismatch (-want +got):\n%s\n%s", diff, got)
 	}
@@ -286,7 +288,7 @@ exec > >(tee /var/log/user-data.log|logger -t user-data -s 2>/dev/console) 2>&1
 	}
 	// Without the custom call, Karpenter's own output is clean.
 	clean := strings.Replace(doc, "/etc/eks/bootstrap.sh my-cluster\n", "", 1)
-	got = mustLint(t, AL2, []byte(clean), nil)
+	got = mustLint(t, compat.AL2, []byte(clean), nil)
 	want := Report{
 		Taints: []Taint{UnregisteredTaint()},
 		Labels: map[string]string{"karpenter.sh/capacity-type": "on-demand", "karpenter.sh/nodepool": "default"},
@@ -337,7 +339,7 @@ spec:
     - --node-labels="karpenter.sh/nodepool=default"
 --//--
 `
-	got := mustLint(t, AL2023, []byte(doc), nil)
+	got := mustLint(t, compat.AL2023, []byte(doc), nil)
 	if diff := cmp.Diff([]Code{CodeFlagOverridesConfig, CodeRequiredTaintMissing}, codes(got)); diff != "" {
 		t.Fatalf("codes mismatch (-want +got):\n%s\n%s", diff, got)
 	}
@@ -349,7 +351,7 @@ spec:
 	}
 	// Without the user's flag, the config's list is what registers.
 	clean := strings.Replace(doc, "    flags:\n    - --register-with-taints=dedicated=gpu:NoSchedule\n", "    config:\n      registerWithTaints:\n      - {key: dedicated, value: gpu, effect: NoSchedule}\n", 1)
-	got = mustLint(t, AL2023, []byte(clean), nil)
+	got = mustLint(t, compat.AL2023, []byte(clean), nil)
 	want := Report{Taints: []Taint{UnregisteredTaint()}, Labels: map[string]string{"karpenter.sh/nodepool": "default"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("later registerWithTaints replaces the earlier list (-want +got):\n%s", diff)
@@ -375,7 +377,7 @@ func TestLintNodeadmProblems(t *testing.T) {
 		{name: "flag alone", doc: "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n" + cluster + "  kubelet:\n    flags: [--register-with-taints=karpenter.sh/unregistered:NoExecute]\n"},
 	}
 	for _, tt := range tests {
-		got := mustLint(t, AL2023, []byte(tt.doc), nil)
+		got := mustLint(t, compat.AL2023, []byte(tt.doc), nil)
 		if diff := cmp.Diff(tt.want, codes(got)); diff != "" {
 			t.Errorf("%s: codes mismatch (-want +got):\n%s\n%s", tt.name, diff, got)
 		}
@@ -402,7 +404,7 @@ func TestLintBottlerocket(t *testing.T) {
 		{name: "forbidden label", doc: base + "[settings.kubernetes.node-labels]\n'kubernetes.io/role' = 'x'\n[settings.kubernetes.node-taints]\n'karpenter.sh/unregistered' = [':NoExecute']\n", want: []Code{CodeForbiddenLabel}},
 	}
 	for _, tt := range tests {
-		got := mustLint(t, Bottlerocket, []byte(tt.doc), nil)
+		got := mustLint(t, compat.Bottlerocket, []byte(tt.doc), nil)
 		if diff := cmp.Diff(tt.want, codes(got)); diff != "" {
 			t.Errorf("%s: codes mismatch (-want +got):\n%s\n%s", tt.name, diff, got)
 		}
@@ -440,7 +442,7 @@ func TestLintWindows(t *testing.T) {
 		{name: "twice", doc: "<powershell>\n& Start-EKSBootstrap.ps1 -EKSClusterName c\n" + karpenter[len("<powershell>\n"):], want: []Code{CodeMultipleBootstrap, CodeRequiredTaintMissing}, taints: []Taint{}},
 	}
 	for _, tt := range tests {
-		got := mustLint(t, Windows, []byte(tt.doc), nil)
+		got := mustLint(t, compat.Windows2022, []byte(tt.doc), nil)
 		if diff := cmp.Diff(tt.want, codes(got)); diff != "" {
 			t.Errorf("%s: codes mismatch (-want +got):\n%s\n%s", tt.name, diff, got)
 		}
@@ -461,7 +463,7 @@ func TestLintCustomDetectsFamily(t *testing.T) {
 		"bottlerocket": "[settings.kubernetes]\ncluster-name = 'c'\napi-server = 'https://x'\n[settings.kubernetes.node-taints]\n'karpenter.sh/unregistered' = [':NoExecute']\n",
 		"windows":      "<powershell>\n& Start-EKSBootstrap.ps1 -EKSClusterName c -KubeletExtraArgs '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n</powershell>\n",
 	} {
-		got := mustLint(t, Custom, []byte(doc), nil)
+		got := mustLint(t, compat.Custom, []byte(doc), nil)
 		if diff := cmp.Diff(Report{Taints: []Taint{UnregisteredTaint()}}, got); diff != "" {
 			t.Errorf("%s: (-want +got):\n%s", name, diff)
 		}
@@ -472,7 +474,7 @@ func TestLintTooLarge(t *testing.T) {
 	t.Parallel()
 	script := "#!/bin/bash\n" + strings.Repeat("# padding padding padding\n", 700) +
 		"/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n"
-	got := mustLint(t, AL2, []byte(script), nil)
+	got := mustLint(t, compat.AL2, []byte(script), nil)
 	if diff := cmp.Diff([]Code{CodeTooLarge}, codes(got)); diff != "" {
 		t.Errorf("codes (-want +got):\n%s", diff)
 	}
@@ -483,16 +485,16 @@ func TestLintTooLarge(t *testing.T) {
 
 func TestLintErrors(t *testing.T) {
 	t.Parallel()
-	if _, err := Lint(Family(0), []byte("x"), nil); err == nil {
+	if _, err := Lint(compat.AMIFamily(""), []byte("x"), nil); err == nil {
 		t.Error("Lint accepted the zero Family")
 	}
-	if _, err := Lint(AL2, []byte("x"), []Taint{{Key: "a"}}); err == nil {
+	if _, err := Lint(compat.AL2, []byte("x"), []Taint{{Key: "a"}}); err == nil {
 		t.Error("Lint accepted an invalid required taint")
 	}
-	if _, err := Lint(AL2, []byte{0x1f, 0x8b, 1, 2, 3}, nil); err == nil {
+	if _, err := Lint(compat.AL2, []byte{0x1f, 0x8b, 1, 2, 3}, nil); err == nil {
 		t.Error("Lint accepted broken gzip")
 	}
-	if r, err := Lint(AL2, []byte("#!/bin/bash\n/etc/eks/bootstrap.sh c\n"), []Taint{}); err != nil || len(r.Problems) != 0 {
+	if r, err := Lint(compat.AL2, []byte("#!/bin/bash\n/etc/eks/bootstrap.sh c\n"), []Taint{}); err != nil || len(r.Problems) != 0 {
 		t.Errorf("with no required taints: %v, %v", r, err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ec2select/ec2select/compat"
 )
 
 // Render writes the userData (raw, not base64) that makes a node of the
@@ -24,11 +26,11 @@ import (
 // checks that the kubelet will register every effective taint; when Lint
 // finds an error-severity problem, Render returns a [*LintError] with the
 // report. The other fields are not used for Custom.
-func Render(family Family, cfg Config) ([]byte, error) {
-	if !family.valid() {
-		return nil, fmt.Errorf("userdata: cannot render for %v; use AL2, AL2023, Bottlerocket, Windows or Custom", family)
+func Render(family compat.AMIFamily, cfg Config) ([]byte, error) {
+	if !family.Valid() {
+		return nil, fmt.Errorf("userdata: cannot render for %v; use AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025 or Custom", family)
 	}
-	if family == Custom {
+	if family == compat.Custom {
 		return renderCustom(cfg)
 	}
 	p, err := newPlan(family, cfg)
@@ -37,13 +39,13 @@ func Render(family Family, cfg Config) ([]byte, error) {
 	}
 	var out []byte
 	switch family {
-	case AL2:
+	case compat.AL2:
 		out, err = p.renderAL2()
-	case AL2023:
+	case compat.AL2023:
 		out, err = p.renderAL2023()
-	case Bottlerocket:
+	case compat.Bottlerocket:
 		out, err = p.renderBottlerocket()
-	case Windows:
+	case compat.Windows2019, compat.Windows2022, compat.Windows2025:
 		out, err = p.renderWindows()
 	}
 	if err != nil {
@@ -63,7 +65,7 @@ func renderCustom(cfg Config) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	report, err := Lint(Custom, cfg.CustomUserData, append([]Taint{}, taints...))
+	report, err := Lint(compat.Custom, cfg.CustomUserData, append([]Taint{}, taints...))
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +152,7 @@ func (p *plan) renderAL2() ([]byte, error) {
 		}
 	}
 	script.WriteByte('\n')
-	parts, err := p.cloudInitCustomParts(AL2)
+	parts, err := p.cloudInitCustomParts(compat.AL2)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +231,7 @@ func (p *plan) renderAL2023() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("userdata: encoding the NodeConfig: %v", err)
 	}
-	parts, err := p.cloudInitCustomParts(AL2023)
+	parts, err := p.cloudInitCustomParts(compat.AL2023)
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +247,7 @@ func (p *plan) renderAL2023() ([]byte, error) {
 // adds must be the only one), and NodeConfigs must decode and must not set
 // the kubelet flag --register-with-taints, which would override the
 // taints.
-func (p *plan) cloudInitCustomParts(f Family) ([][]byte, error) {
+func (p *plan) cloudInitCustomParts(f compat.AMIFamily) ([][]byte, error) {
 	c := p.custom
 	if len(bytes.TrimSpace(c)) == 0 {
 		return nil, nil
@@ -260,7 +262,7 @@ func (p *plan) cloudInitCustomParts(f Family) ([][]byte, error) {
 	} else {
 		var mediaType string
 		switch {
-		case f == AL2023 && isNodeConfig(c):
+		case f == compat.AL2023 && isNodeConfig(c):
 			mediaType = nodeConfigMediaType
 		case bytes.HasPrefix(c, []byte("#!")):
 			mediaType = `text/x-shellscript; charset="us-ascii"`
@@ -270,7 +272,7 @@ func (p *plan) cloudInitCustomParts(f Family) ([][]byte, error) {
 			mediaType = `text/cloud-boothook; charset="us-ascii"`
 		default:
 			what := "a script starting with #! or #cloud-config, or a MIME document"
-			if f == AL2023 {
+			if f == compat.AL2023 {
 				what = "a NodeConfig, a script starting with #! or #cloud-config, or a MIME document"
 			}
 			return nil, fmt.Errorf("userdata: Config.CustomUserData is neither %s; cloud-init would ignore it", what)
@@ -296,7 +298,7 @@ func isNodeConfig(b []byte) bool {
 
 // checkCustomParts lints each custom part alone; lines in errors are lines
 // of Config.CustomUserData.
-func (p *plan) checkCustomParts(f Family, parts []rawPart) error {
+func (p *plan) checkCustomParts(f compat.AMIFamily, parts []rawPart) error {
 	for i, raw := range parts {
 		leaves, err := parseMessage(raw.data, raw.line, 0)
 		if err != nil {
@@ -304,7 +306,7 @@ func (p *plan) checkCustomParts(f Family, parts []rawPart) error {
 		}
 		for _, leaf := range leaves {
 			l := &linter{}
-			if f == AL2023 && leaf.mediaType == nodeConfigMediaType {
+			if f == compat.AL2023 && leaf.mediaType == nodeConfigMediaType {
 				body := leaf.body
 				if decoded, ok := decodeBase64Text(body); ok {
 					body = decoded
@@ -327,7 +329,7 @@ func (p *plan) checkCustomParts(f Family, parts []rawPart) error {
 			if len(l.problems) > 0 {
 				return customProblem(i, l.problems[0])
 			}
-			if s == nil || f != AL2 {
+			if s == nil || f != compat.AL2 {
 				continue
 			}
 			calls, _ := l.scriptCalls(s)

@@ -16,9 +16,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/pelletier/go-toml/v2"
 	"sigs.k8s.io/yaml"
+
+	"github.com/ec2select/ec2select/compat"
 )
 
-func goldenConfig(f Family) Config {
+func goldenConfig(f compat.AMIFamily) Config {
 	cfg := baseConfig()
 	cfg.ClusterDNS = []string{"10.100.0.10"}
 	cfg.Taints = []Taint{{Key: "example.com/dedicated", Value: "gpu", Effect: NoSchedule}}
@@ -26,15 +28,15 @@ func goldenConfig(f Family) Config {
 	cfg.Labels = map[string]string{"karpenter.sh/nodepool": "default", "node.kubernetes.io/lifecycle": "spot", "example.com/team": "ml"}
 	cfg.MaxPods = 110
 	switch f {
-	case AL2:
+	case compat.AL2:
 		cfg.CustomUserData = []byte("#!/bin/bash\necho 'custom step' > /var/log/custom.log\n")
-	case AL2023:
+	case compat.AL2023:
 		cfg.CustomUserData = []byte("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      imageGCHighThresholdPercent: 85\n")
-	case Bottlerocket:
+	case compat.Bottlerocket:
 		cfg.CustomUserData = []byte("[settings.host-containers.admin]\nenabled = true\n\n[settings.kubernetes.node-labels]\n'example.com/rack' = 'r1'\n\n[settings.kubernetes.node-taints]\n'example.com/dropped' = ['x:NoSchedule']\n")
-	case Windows:
+	case compat.Windows2019, compat.Windows2022, compat.Windows2025:
 		cfg.CustomUserData = []byte("Write-Host 'custom step'\n")
-	case Custom:
+	case compat.Custom:
 		cfg.CustomUserData = []byte("#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster --kubelet-extra-args '--register-with-taints=example.com/dedicated=gpu:NoSchedule,example.com/agent-not-ready:NoExecute,karpenter.sh/unregistered:NoExecute'\n")
 	}
 	return cfg
@@ -42,7 +44,7 @@ func goldenConfig(f Family) Config {
 
 func TestRenderGolden(t *testing.T) {
 	t.Parallel()
-	for _, f := range []Family{AL2, AL2023, Bottlerocket, Windows, Custom} {
+	for _, f := range []compat.AMIFamily{compat.AL2, compat.AL2023, compat.Bottlerocket, compat.Windows2022, compat.Custom} {
 		cfg := goldenConfig(f)
 		out, err := Render(f, cfg)
 		if err != nil {
@@ -68,43 +70,43 @@ func TestRenderValidation(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name    string
-		family  Family
+		family  compat.AMIFamily
 		mutate  func(*Config)
 		wantErr string
 	}{
-		{"no cluster name", AL2, func(c *Config) { c.ClusterName = "" }, "Config.ClusterName is empty"},
-		{"cluster name with a quote", AL2, func(c *Config) { c.ClusterName = "a'b" }, "Config.ClusterName"},
-		{"cluster name too long", AL2, func(c *Config) { c.ClusterName = strings.Repeat("a", 101) }, "Config.ClusterName"},
-		{"http endpoint", AL2, func(c *Config) { c.APIServerEndpoint = "http://x.example.com" }, "Config.APIServerEndpoint"},
-		{"endpoint with comma", AL2, func(c *Config) { c.APIServerEndpoint = "https://x.example.com/a,b" }, `","`},
-		{"endpoint with query", AL2, func(c *Config) { c.APIServerEndpoint = "https://x.example.com/?a=b" }, "Config.APIServerEndpoint"},
-		{"endpoint with user", AL2, func(c *Config) { c.APIServerEndpoint = "https://u@x.example.com" }, "Config.APIServerEndpoint"},
-		{"CA not base64", AL2, func(c *Config) { c.CABundle = "not base64!" }, "Config.CABundle"},
-		{"CA with newline", AL2, func(c *Config) { c.CABundle = testCA()[:8] + "\n" + testCA()[8:] }, "one line"},
-		{"CA not PEM", AL2, func(c *Config) { c.CABundle = "aGVsbG8=" }, "PEM"},
-		{"CA empty", Windows, func(c *Config) { c.CABundle = "" }, "Config.CABundle is empty"},
-		{"CIDR", AL2, func(c *Config) { c.ClusterCIDR = "10.100.0.0" }, "Config.ClusterCIDR"},
-		{"CIDR not canonical", AL2, func(c *Config) { c.ClusterCIDR = "10.100.0.1/16" }, `"10.100.0.0/16"`},
-		{"AL2023 needs CIDR", AL2023, func(c *Config) { c.ClusterCIDR = "" }, "nodeadm"},
-		{"DNS", AL2, func(c *Config) { c.ClusterDNS = []string{"10.100.0.300"} }, "Config.ClusterDNS[0]"},
-		{"DNS with zone", AL2, func(c *Config) { c.ClusterDNS = []string{"fe80::1%eth0"} }, "Config.ClusterDNS[0]"},
-		{"DNS not canonical", AL2, func(c *Config) { c.ClusterDNS = []string{"fd00:0::a"} }, `"fd00::a"`},
-		{"DNS mixed", AL2, func(c *Config) { c.ClusterDNS = []string{"10.0.0.10", "fd00::a"} }, "mixes"},
-		{"DNS vs CIDR", AL2, func(c *Config) { c.ClusterDNS = []string{"fd00::a"} }, "different IP families"},
-		{"Windows one DNS", Windows, func(c *Config) { c.ClusterDNS = []string{"10.0.0.10", "10.0.0.11"} }, "-DNSClusterIP"},
-		{"max pods", AL2, func(c *Config) { c.MaxPods = -1 }, "Config.MaxPods"},
-		{"bad taint", AL2, func(c *Config) { c.Taints = []Taint{{Key: "a", Value: "b c", Effect: NoSchedule}} }, "Config.Taints[0]"},
-		{"bad effect", Bottlerocket, func(c *Config) { c.StartupTaints = []Taint{{Key: "a", Effect: "NoExec"}} }, "Config.StartupTaints[0]"},
-		{"conflicting taints", AL2, func(c *Config) {
+		{"no cluster name", compat.AL2, func(c *Config) { c.ClusterName = "" }, "Config.ClusterName is empty"},
+		{"cluster name with a quote", compat.AL2, func(c *Config) { c.ClusterName = "a'b" }, "Config.ClusterName"},
+		{"cluster name too long", compat.AL2, func(c *Config) { c.ClusterName = strings.Repeat("a", 101) }, "Config.ClusterName"},
+		{"http endpoint", compat.AL2, func(c *Config) { c.APIServerEndpoint = "http://x.example.com" }, "Config.APIServerEndpoint"},
+		{"endpoint with comma", compat.AL2, func(c *Config) { c.APIServerEndpoint = "https://x.example.com/a,b" }, `","`},
+		{"endpoint with query", compat.AL2, func(c *Config) { c.APIServerEndpoint = "https://x.example.com/?a=b" }, "Config.APIServerEndpoint"},
+		{"endpoint with user", compat.AL2, func(c *Config) { c.APIServerEndpoint = "https://u@x.example.com" }, "Config.APIServerEndpoint"},
+		{"CA not base64", compat.AL2, func(c *Config) { c.CABundle = "not base64!" }, "Config.CABundle"},
+		{"CA with newline", compat.AL2, func(c *Config) { c.CABundle = testCA()[:8] + "\n" + testCA()[8:] }, "one line"},
+		{"CA not PEM", compat.AL2, func(c *Config) { c.CABundle = "aGVsbG8=" }, "PEM"},
+		{"CA empty", compat.Windows2022, func(c *Config) { c.CABundle = "" }, "Config.CABundle is empty"},
+		{"CIDR", compat.AL2, func(c *Config) { c.ClusterCIDR = "10.100.0.0" }, "Config.ClusterCIDR"},
+		{"CIDR not canonical", compat.AL2, func(c *Config) { c.ClusterCIDR = "10.100.0.1/16" }, `"10.100.0.0/16"`},
+		{"AL2023 needs CIDR", compat.AL2023, func(c *Config) { c.ClusterCIDR = "" }, "nodeadm"},
+		{"DNS", compat.AL2, func(c *Config) { c.ClusterDNS = []string{"10.100.0.300"} }, "Config.ClusterDNS[0]"},
+		{"DNS with zone", compat.AL2, func(c *Config) { c.ClusterDNS = []string{"fe80::1%eth0"} }, "Config.ClusterDNS[0]"},
+		{"DNS not canonical", compat.AL2, func(c *Config) { c.ClusterDNS = []string{"fd00:0::a"} }, `"fd00::a"`},
+		{"DNS mixed", compat.AL2, func(c *Config) { c.ClusterDNS = []string{"10.0.0.10", "fd00::a"} }, "mixes"},
+		{"DNS vs CIDR", compat.AL2, func(c *Config) { c.ClusterDNS = []string{"fd00::a"} }, "different IP families"},
+		{"Windows one DNS", compat.Windows2022, func(c *Config) { c.ClusterDNS = []string{"10.0.0.10", "10.0.0.11"} }, "-DNSClusterIP"},
+		{"max pods", compat.AL2, func(c *Config) { c.MaxPods = -1 }, "Config.MaxPods"},
+		{"bad taint", compat.AL2, func(c *Config) { c.Taints = []Taint{{Key: "a", Value: "b c", Effect: NoSchedule}} }, "Config.Taints[0]"},
+		{"bad effect", compat.Bottlerocket, func(c *Config) { c.StartupTaints = []Taint{{Key: "a", Effect: "NoExec"}} }, "Config.StartupTaints[0]"},
+		{"conflicting taints", compat.AL2, func(c *Config) {
 			c.Taints = []Taint{{Key: "a", Value: "1", Effect: NoSchedule}}
 			c.StartupTaints = []Taint{{Key: "a", Value: "2", Effect: NoSchedule}}
 		}, "conflicts"},
-		{"bad required", AL2, func(c *Config) { c.RequiredTaints = []Taint{{Key: "x"}} }, "Config.RequiredTaints[0]"},
-		{"forbidden label", AL2, func(c *Config) { c.Labels = map[string]string{"node-restriction.kubernetes.io/a": "b"} }, "Config.Labels"},
-		{"bad label value", AL2023, func(c *Config) { c.Labels = map[string]string{"a": "b,c=d"} }, "Config.Labels"},
-		{"custom not UTF-8", AL2, func(c *Config) { c.CustomUserData = []byte{0xff, 0xfe} }, "UTF-8"},
-		{"custom NUL", AL2, func(c *Config) { c.CustomUserData = []byte("#!/bin/sh\x00") }, "NUL"},
-		{"zero family", Family(0), func(c *Config) {}, "Family(0)"},
+		{"bad required", compat.AL2, func(c *Config) { c.RequiredTaints = []Taint{{Key: "x"}} }, "Config.RequiredTaints[0]"},
+		{"forbidden label", compat.AL2, func(c *Config) { c.Labels = map[string]string{"node-restriction.kubernetes.io/a": "b"} }, "Config.Labels"},
+		{"bad label value", compat.AL2023, func(c *Config) { c.Labels = map[string]string{"a": "b,c=d"} }, "Config.Labels"},
+		{"custom not UTF-8", compat.AL2, func(c *Config) { c.CustomUserData = []byte{0xff, 0xfe} }, "UTF-8"},
+		{"custom NUL", compat.AL2, func(c *Config) { c.CustomUserData = []byte("#!/bin/sh\x00") }, "NUL"},
+		{"zero family", compat.AMIFamily(""), func(c *Config) {}, "AMIFamily()"},
 	}
 	for _, tt := range tests {
 		cfg := baseConfig()
@@ -124,7 +126,7 @@ func TestRenderValidation(t *testing.T) {
 // custom part comes back byte for byte, before Render's part.
 func TestRenderMIMEWithGoParsers(t *testing.T) {
 	t.Parallel()
-	for _, f := range []Family{AL2, AL2023} {
+	for _, f := range []compat.AMIFamily{compat.AL2, compat.AL2023} {
 		cfg := goldenConfig(f)
 		out, err := Render(f, cfg)
 		if err != nil {
@@ -154,7 +156,7 @@ func TestRenderMIMEWithGoParsers(t *testing.T) {
 			bodies = append(bodies, b)
 		}
 		wantLast := `text/x-shellscript; charset="us-ascii"`
-		if f == AL2023 {
+		if f == compat.AL2023 {
 			wantLast = nodeConfigMediaType
 		}
 		if len(bodies) != 2 || types[1] != wantLast {
@@ -171,7 +173,7 @@ func TestRenderCustomMIMECopied(t *testing.T) {
 	custom := "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"//\"\n\n--//\nContent-Type: text/cloud-config\n\n#cloud-config\npackages: [jq]\n--//\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho --// not a delimiter here\n--//--\n"
 	cfg := baseConfig()
 	cfg.CustomUserData = []byte(custom)
-	out, err := Render(AL2, cfg)
+	out, err := Render(compat.AL2, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +193,7 @@ func TestRenderCustomMIMECopied(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("parts (-want +got):\n%s", diff)
 	}
-	if r := mustLint(t, AL2, out, nil); len(r.Problems) > 0 {
+	if r := mustLint(t, compat.AL2, out, nil); len(r.Problems) > 0 {
 		t.Errorf("problems:\n%s", r)
 	}
 }
@@ -200,28 +202,28 @@ func TestRenderCustomRejected(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name    string
-		family  Family
+		family  compat.AMIFamily
 		custom  string
 		wantErr string
 	}{
-		{"AL2 custom calls bootstrap.sh", AL2, "#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster\n", "calls bootstrap.sh on line 2"},
-		{"AL2 custom MIME part calls bootstrap.sh", AL2, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/x-shellscript\n\n#!/bin/sh\nsudo /etc/eks/bootstrap.sh c\n--b--\n", "part 1 calls bootstrap.sh on line 8"},
-		{"AL2 no shebang", AL2, "echo hi\n", "neither"},
-		{"AL2 MIME part without shebang", AL2, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/x-shellscript\n\necho hi\n--b--\n", "Exec format error"},
-		{"AL2 syntax error", AL2, "#!/bin/bash\nif then\n", "syntax"},
-		{"AL2 malformed MIME", AL2, "MIME-Version: 1.0\nContent-Type: multipart/mixed\n\nbody\n", "boundary"},
-		{"AL2023 custom flag overrides taints", AL2023, "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags: [\"--register-with-taints=a:NoSchedule\"]\n", "#7486"},
-		{"AL2023 bad NodeConfig part", AL2023, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: application/node.eks.aws\n\nkind: Pod\n--b--\n", "not a NodeConfig"},
-		{"Bottlerocket bad TOML", Bottlerocket, "[settings\n", "TOML"},
-		{"Bottlerocket settings not a table", Bottlerocket, "settings = 1\n", `"settings" is not a table`},
-		{"Bottlerocket bad custom label", Bottlerocket, "[settings.kubernetes.node-labels]\n'k8s.io/x' = 'y'\n", "node-labels"},
-		{"Windows tags", Windows, "<powershell>Write-Host hi</powershell>", "<powershell> tag"},
-		{"Windows unterminated string", Windows, "Write-Host 'hi\n", "not complete PowerShell"},
-		{"Windows open brace", Windows, "if ($true) {\n", "not complete PowerShell"},
-		{"Windows here-string", Windows, "$x = @'\nabc\n", "not complete PowerShell"},
-		{"Windows continuation", Windows, "Write-Host hi `", "not complete PowerShell"},
-		{"Windows exit", Windows, "Write-Host hi\nexit 0\n", "stops the script on line 2"},
-		{"Windows bootstrap", Windows, "& 'C:\\Program Files\\Amazon\\EKS\\Start-EKSBootstrap.ps1' -EKSClusterName c\n", "calls Start-EKSBootstrap.ps1"},
+		{"AL2 custom calls bootstrap.sh", compat.AL2, "#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster\n", "calls bootstrap.sh on line 2"},
+		{"AL2 custom MIME part calls bootstrap.sh", compat.AL2, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/x-shellscript\n\n#!/bin/sh\nsudo /etc/eks/bootstrap.sh c\n--b--\n", "part 1 calls bootstrap.sh on line 8"},
+		{"AL2 no shebang", compat.AL2, "echo hi\n", "neither"},
+		{"AL2 MIME part without shebang", compat.AL2, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/x-shellscript\n\necho hi\n--b--\n", "Exec format error"},
+		{"AL2 syntax error", compat.AL2, "#!/bin/bash\nif then\n", "syntax"},
+		{"AL2 malformed MIME", compat.AL2, "MIME-Version: 1.0\nContent-Type: multipart/mixed\n\nbody\n", "boundary"},
+		{"AL2023 custom flag overrides taints", compat.AL2023, "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags: [\"--register-with-taints=a:NoSchedule\"]\n", "#7486"},
+		{"AL2023 bad NodeConfig part", compat.AL2023, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: application/node.eks.aws\n\nkind: Pod\n--b--\n", "not a NodeConfig"},
+		{"Bottlerocket bad TOML", compat.Bottlerocket, "[settings\n", "TOML"},
+		{"Bottlerocket settings not a table", compat.Bottlerocket, "settings = 1\n", `"settings" is not a table`},
+		{"Bottlerocket bad custom label", compat.Bottlerocket, "[settings.kubernetes.node-labels]\n'k8s.io/x' = 'y'\n", "node-labels"},
+		{"Windows tags", compat.Windows2022, "<powershell>Write-Host hi</powershell>", "<powershell> tag"},
+		{"Windows unterminated string", compat.Windows2022, "Write-Host 'hi\n", "not complete PowerShell"},
+		{"Windows open brace", compat.Windows2022, "if ($true) {\n", "not complete PowerShell"},
+		{"Windows here-string", compat.Windows2022, "$x = @'\nabc\n", "not complete PowerShell"},
+		{"Windows continuation", compat.Windows2022, "Write-Host hi `", "not complete PowerShell"},
+		{"Windows exit", compat.Windows2022, "Write-Host hi\nexit 0\n", "stops the script on line 2"},
+		{"Windows bootstrap", compat.Windows2022, "& 'C:\\Program Files\\Amazon\\EKS\\Start-EKSBootstrap.ps1' -EKSClusterName c\n", "calls Start-EKSBootstrap.ps1"},
 	}
 	for _, tt := range tests {
 		cfg := baseConfig()
@@ -235,9 +237,9 @@ func TestRenderCustomRejected(t *testing.T) {
 
 func TestRenderBottlerocketMerge(t *testing.T) {
 	t.Parallel()
-	cfg := goldenConfig(Bottlerocket)
+	cfg := goldenConfig(compat.Bottlerocket)
 	cfg.Labels = map[string]string{"example.com/rack": "ours"}
-	out, err := Render(Bottlerocket, cfg)
+	out, err := Render(compat.Bottlerocket, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,16 +276,16 @@ func TestRenderBottlerocketMerge(t *testing.T) {
 // Render replaces the table, it does not merge into it.
 func TestRenderBottlerocketNoTaintsDropsCustom(t *testing.T) {
 	t.Parallel()
-	cfg := goldenConfig(Bottlerocket)
+	cfg := goldenConfig(compat.Bottlerocket)
 	cfg.Taints, cfg.StartupTaints, cfg.RequiredTaints = nil, nil, []Taint{}
-	out, err := Render(Bottlerocket, cfg)
+	out, err := Render(compat.Bottlerocket, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(out, []byte("node-taints")) || bytes.Contains(out, []byte("example.com/dropped")) {
 		t.Errorf("custom node-taints survived:\n%s", out)
 	}
-	if r := mustLint(t, Bottlerocket, out, []Taint{}); r.Taints != nil || len(r.Problems) > 0 {
+	if r := mustLint(t, compat.Bottlerocket, out, []Taint{}); r.Taints != nil || len(r.Problems) > 0 {
 		t.Errorf("Lint = %v", r)
 	}
 }
@@ -293,16 +295,16 @@ func TestRenderAL2023CannotClearCustomTaints(t *testing.T) {
 	cfg := baseConfig()
 	cfg.RequiredTaints = []Taint{}
 	cfg.CustomUserData = []byte("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      registerWithTaints: [{key: a, effect: NoSchedule}]\n")
-	if _, err := Render(AL2023, cfg); err == nil || !strings.Contains(err.Error(), "cannot clear") {
+	if _, err := Render(compat.AL2023, cfg); err == nil || !strings.Contains(err.Error(), "cannot clear") {
 		t.Errorf("Render error = %v; want the cannot-clear refusal", err)
 	}
 }
 
 func TestRenderAL2023Decodes(t *testing.T) {
 	t.Parallel()
-	cfg := goldenConfig(AL2023)
+	cfg := goldenConfig(compat.AL2023)
 	cfg.CustomUserData = nil
-	out, err := Render(AL2023, cfg)
+	out, err := Render(compat.AL2023, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,13 +326,13 @@ func TestRenderAL2023Decodes(t *testing.T) {
 
 func TestRenderCustomFamily(t *testing.T) {
 	t.Parallel()
-	cfg := goldenConfig(Custom)
-	out, err := Render(Custom, cfg)
+	cfg := goldenConfig(compat.Custom)
+	out, err := Render(compat.Custom, cfg)
 	if err != nil || !bytes.Equal(out, cfg.CustomUserData) {
 		t.Fatalf("Render(Custom) = %q, %v; want the custom data unchanged", out, err)
 	}
 	cfg.Taints = append(cfg.Taints, Taint{Key: "example.com/missing", Effect: NoSchedule})
-	_, err = Render(Custom, cfg)
+	_, err = Render(compat.Custom, cfg)
 	var le *LintError
 	if !errors.As(err, &le) {
 		t.Fatalf("Render(Custom) with a missing taint: error %v; want a *LintError", err)
@@ -341,10 +343,10 @@ func TestRenderCustomFamily(t *testing.T) {
 	cfg.CustomUserData = []byte(userScript)
 	cfg.Taints, cfg.StartupTaints = nil, nil
 	cfg.RequiredTaints = uninitialized
-	if _, err := Render(Custom, cfg); !errors.As(err, &le) || !strings.Contains(err.Error(), "equals-form-ignored") {
+	if _, err := Render(compat.Custom, cfg); !errors.As(err, &le) || !strings.Contains(err.Error(), "equals-form-ignored") {
 		t.Errorf("Render(Custom) of the issue's script: %v; want a lint error naming equals-form-ignored", err)
 	}
-	if _, err := Render(Custom, Config{}); err == nil {
+	if _, err := Render(compat.Custom, Config{}); err == nil {
 		t.Error("Render(Custom) accepted empty user data")
 	}
 }
@@ -353,7 +355,7 @@ func TestRenderTooLarge(t *testing.T) {
 	t.Parallel()
 	cfg := baseConfig()
 	cfg.CustomUserData = []byte("#!/bin/bash\n" + strings.Repeat("echo 0123456789abcdef\n", 800))
-	_, err := Render(AL2, cfg)
+	_, err := Render(compat.AL2, cfg)
 	if err == nil || !strings.Contains(err.Error(), "16384") {
 		t.Errorf("Render error = %v; want the 16384-byte limit", err)
 	}
@@ -393,21 +395,5 @@ func TestPickBoundaryAvoidsCollision(t *testing.T) {
 			}
 		}
 		forced[0] = append(forced[0], []byte(b)...)
-	}
-}
-
-func TestParseFamily(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]Family{"AL2": AL2, "al2023": AL2023, "bottlerocket": Bottlerocket, "Windows2022": Windows, "custom": Custom} {
-		got, err := ParseFamily(in)
-		if err != nil || got != want {
-			t.Errorf("ParseFamily(%q) = %v, %v; want %v", in, got, err, want)
-		}
-		if want != Windows && got.String() != familyNames[want] {
-			t.Errorf("%v.String() = %q", got, got.String())
-		}
-	}
-	if _, err := ParseFamily("Ubuntu"); err == nil || !strings.Contains(err.Error(), `"Ubuntu"`) {
-		t.Errorf("ParseFamily(Ubuntu) error = %v", err)
 	}
 }

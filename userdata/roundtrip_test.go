@@ -8,12 +8,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/ec2select/ec2select/compat"
 )
 
-var families = []Family{AL2, AL2023, Bottlerocket, Windows, Custom}
+var families = []compat.AMIFamily{compat.AL2, compat.AL2023, compat.Bottlerocket, compat.Windows2022, compat.Custom}
 
 // genConfig draws a valid Config for family f, custom user data included.
-func genConfig(f Family) *rapid.Generator[Config] {
+func genConfig(f compat.AMIFamily) *rapid.Generator[Config] {
 	return rapid.Custom(func(t *rapid.T) Config {
 		cfg := baseConfig()
 		cfg.ClusterName = rapid.StringMatching(`[a-zA-Z0-9][a-zA-Z0-9_-]{0,30}`).Draw(t, "cluster")
@@ -26,11 +28,11 @@ func genConfig(f Family) *rapid.Generator[Config] {
 		if ipv6 {
 			cfg.ClusterCIDR = "fd00:10:96::/108"
 		}
-		if f != AL2023 && rapid.Bool().Draw(t, "noCIDR") {
+		if f != compat.AL2023 && rapid.Bool().Draw(t, "noCIDR") {
 			cfg.ClusterCIDR = ""
 		}
 		maxDNS := 2
-		if f == Windows {
+		if f.IsWindows() {
 			maxDNS = 1
 		}
 		for i := range rapid.IntRange(0, maxDNS).Draw(t, "dns") {
@@ -66,20 +68,20 @@ func genConfig(f Family) *rapid.Generator[Config] {
 }
 
 // genCustom draws custom user data a user could legitimately merge.
-func genCustom(f Family, cfg Config, eff []Taint) *rapid.Generator[[]byte] {
+func genCustom(f compat.AMIFamily, cfg Config, eff []Taint) *rapid.Generator[[]byte] {
 	return rapid.Custom(func(t *rapid.T) []byte {
-		if f != Custom && rapid.IntRange(0, 3).Draw(t, "none") == 0 {
+		if f != compat.Custom && rapid.IntRange(0, 3).Draw(t, "none") == 0 {
 			return nil
 		}
 		switch f {
-		case AL2:
+		case compat.AL2:
 			return []byte(rapid.SampledFrom([]string{
 				"#!/bin/bash\nset -euo pipefail\nyum install -y jq\nsysctl -w vm.max_map_count=262144\n",
 				"#!/bin/bash\nexport KUBELET_EXTRA_ARGS='--v=4'\nif [ -f /etc/x ]; then echo 'x' > /tmp/y; fi\n# /etc/eks/bootstrap.sh is called by Render\n",
 				"#cloud-config\npackages:\n- jq\n",
 				"MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"//\"\n\n--//\nContent-Type: text/x-shellscript\n\n#!/bin/sh\necho '--//' is text here\n--//\nContent-Type: text/cloud-config\n\n#cloud-config\nruncmd: [echo hi]\n--//--\n",
 			}).Draw(t, "al2"))
-		case AL2023:
+		case compat.AL2023:
 			doc := rapid.SampledFrom([]string{
 				"apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      imageGCHighThresholdPercent: 85\n    flags:\n    - --v=2\n",
 				"#!/bin/bash\necho hello\n",
@@ -91,29 +93,29 @@ func genCustom(f Family, cfg Config, eff []Taint) *rapid.Generator[[]byte] {
 				doc = strings.Replace(doc, "    flags:\n    - --v=2\n", "", 1) + "    flags:\n    - --v=2\n"
 			}
 			return []byte(doc)
-		case Bottlerocket:
+		case compat.Bottlerocket:
 			return []byte(rapid.SampledFrom([]string{
 				"[settings.host-containers.admin]\nenabled = true\n",
 				"[settings.kubernetes]\nimage-gc-high-threshold-percent = '85'\n[settings.kubernetes.node-labels]\n'example.com/rack' = 'r1'\n[settings.kubernetes.node-taints]\n'example.com/replaced' = ['x:NoSchedule']\n",
 				"[settings.kernel.sysctl]\n'vm.max_map_count' = '262144'\n",
 			}).Draw(t, "bottlerocket"))
-		case Windows:
+		case compat.Windows2019, compat.Windows2022, compat.Windows2025:
 			return []byte(rapid.SampledFrom([]string{
 				"Write-Host 'custom step'\n",
 				"$x = \"it's $env:COMPUTERNAME\"\nif ($x) {\n  Write-Host $x # comment\n}\n<# block\ncomment #>\n",
 				"$doc = @'\nStart-EKSBootstrap.ps1 is only text here\n'@\nfunction f { param($a) return $a }\n",
 			}).Draw(t, "windows"))
 		}
-		base := rapid.SampledFrom([]Family{AL2, AL2023, Bottlerocket, Windows}).Draw(t, "base")
+		base := rapid.SampledFrom([]compat.AMIFamily{compat.AL2, compat.AL2023, compat.Bottlerocket, compat.Windows2022}).Draw(t, "base")
 		c := cfg
 		c.CustomUserData = nil
-		if base == AL2023 && c.ClusterCIDR == "" {
+		if base == compat.AL2023 && c.ClusterCIDR == "" {
 			c.ClusterCIDR = "10.100.0.0/16"
 			if len(c.ClusterDNS) > 0 && strings.Contains(c.ClusterDNS[0], ":") {
 				c.ClusterCIDR = "fd00:10:96::/108"
 			}
 		}
-		if base == Windows && len(c.ClusterDNS) > 1 {
+		if base.IsWindows() && len(c.ClusterDNS) > 1 {
 			c.ClusterDNS = c.ClusterDNS[:1]
 		}
 		out, err := Render(base, c)
@@ -144,7 +146,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-func checkRoundTrip(t rapidTB, f Family, cfg Config, out []byte) {
+func checkRoundTrip(t rapidTB, f compat.AMIFamily, cfg Config, out []byte) {
 	t.Helper()
 	r, err := Lint(f, out, cfg.RequiredTaints)
 	if err != nil {

@@ -371,7 +371,7 @@ func (r *report) mapping(m amiselect.Mapping, amis []amiselect.AMI) {
 			names[i] = it.Name
 		}
 		r.names("    ", names)
-		if accel := accelerated(g); g.AMI.Family == amiselect.Custom && len(accel) > 0 {
+		if accel := accelerated(g); g.AMI.Family == compat.Custom && len(accel) > 0 {
 			r.printf("    note: a custom AMI states only its architecture, so %s with a GPU or accelerator map here\n"+
 				"    too (%s);\n    if it lacks their drivers, select GPU AMIs in a separate EC2NodeClass\n",
 				count(len(accel), "type"), examples(accel))

@@ -19,7 +19,7 @@ import (
 	"strings"
 
 	"github.com/ec2select/ec2select/amiselect"
-	"github.com/ec2select/ec2select/userdata"
+	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/weighting"
 )
 
@@ -53,7 +53,7 @@ func exitCode(err error) int {
 type options struct {
 	alias      string
 	k8s        string
-	family     userdata.Family // zero: the family of the AMI the demo node runs
+	family     compat.AMIFamily // zero: the family of the AMI the demo node runs
 	policy     weighting.Policy
 	policyText string // as given, for messages
 }
@@ -109,12 +109,12 @@ func parseFlags(args []string) (opts options, help string, err error) {
 		return options{}, "", usagef("-alias %q with -k8s %q: %w", opts.alias, opts.k8s, err)
 	}
 	if *family != "" {
-		f, err := userdata.ParseFamily(*family)
+		f, err := compat.ParseAMIFamily(*family)
 		if err != nil {
 			return options{}, "", usagef("-family %q: %w", *family, err)
 		}
-		if f == userdata.Custom {
-			return options{}, "", usagef("-family %q: Custom passes the user's own userData through, and the quickstart has none; use AL2, AL2023, Bottlerocket or Windows", *family)
+		if f == compat.Custom {
+			return options{}, "", usagef("-family %q: Custom passes the user's own userData through, and the quickstart has none; use AL2, AL2023, Bottlerocket, Windows2019, Windows2022 or Windows2025", *family)
 		}
 		opts.family = f
 	}

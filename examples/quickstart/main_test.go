@@ -112,7 +112,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-k8s", "v1.32"}, []string{`-k8s "v1.32"`, `drop the "v"`}},
 		{[]string{"-alias", "al2@latest", "-k8s", "1.33"}, []string{`-alias "al2@latest" with -k8s "1.33"`, "use al2023 or bottlerocket"}},
 		{[]string{"-family", "ubuntu"}, []string{`-family "ubuntu"`, "use AL2, AL2023, Bottlerocket, Windows"}},
-		{[]string{"-family", "custom"}, []string{`-family "custom"`, "use AL2, AL2023, Bottlerocket or Windows"}},
+		{[]string{"-family", "custom"}, []string{`-family "custom"`, "use AL2, AL2023, Bottlerocket, Windows2019, Windows2022 or Windows2025"}},
 		{[]string{"-policy", ""}, []string{`-policy ""`, "write at least one tier"}},
 		{[]string{"-policy", "flex:c7i-flex"}, []string{`-policy "flex:c7i-flex"`, "no '='", "name=weight:pattern"}},
 		{[]string{"-policy", "flex=100"}, []string{"no ':' after the weight"}},

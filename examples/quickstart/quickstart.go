@@ -112,8 +112,9 @@ func quickstart(ctx context.Context, out io.Writer, opts options) error {
 	}
 
 	family := opts.family
-	if family == 0 {
-		if family, err = userdataFamily(node.ami.Family); err != nil {
+	if family == "" {
+		if family = node.ami.Family; family == compat.Custom {
+			err = fmt.Errorf("AMI %s is a custom image with no userData format of its own; pass -family", node.ami.ID)
 			return fmt.Errorf("step 6: %w", err)
 		}
 	}
@@ -122,7 +123,7 @@ func quickstart(ctx context.Context, out io.Writer, opts options) error {
 	if err != nil {
 		return fmt.Errorf("step 6: %w", err)
 	}
-	r.userData(family, opts.family != 0, node.ami, data, cfg.CABundle)
+	r.userData(family, opts.family != "", node.ami, data, cfg.CABundle)
 
 	rep, err := userdata.Lint(family, data, cfg.RequiredTaints)
 	if err != nil {
@@ -172,21 +173,6 @@ func vcpuPrice(types []compat.InstanceType) func(string) (float64, bool) {
 		n, ok := vcpus[name]
 		return float64(n), ok
 	}
-}
-
-// userdataFamily is the userData format of an AMI family.
-func userdataFamily(f amiselect.Family) (userdata.Family, error) {
-	switch f {
-	case amiselect.AL2:
-		return userdata.AL2, nil
-	case amiselect.AL2023:
-		return userdata.AL2023, nil
-	case amiselect.Bottlerocket:
-		return userdata.Bottlerocket, nil
-	case amiselect.Windows2019, amiselect.Windows2022, amiselect.Windows2025:
-		return userdata.Windows, nil
-	}
-	return 0, fmt.Errorf("AMI family %s has no userData format of its own; pass -family", f)
 }
 
 // demoConfig is the demo cluster's userData config for a node of the
@@ -419,7 +405,7 @@ func nodeLabels(n demoNode) map[string]string {
 
 // userData shows the userData, with the CA bundle elided: it is long and
 // says nothing about taints.
-func (r *report) userData(family userdata.Family, overridden bool, ami amiselect.AMI, data []byte, caBundle string) {
+func (r *report) userData(family compat.AMIFamily, overridden bool, ami amiselect.AMI, data []byte, caBundle string) {
 	why := "the family of " + ami.ID
 	if overridden {
 		why = "-family"
@@ -444,7 +430,7 @@ func (r *report) userData(family userdata.Family, overridden bool, ami amiselect
 	}
 }
 
-func (r *report) lint(family userdata.Family, rep userdata.Report, cfg userdata.Config) {
+func (r *report) lint(family compat.AMIFamily, rep userdata.Report, cfg userdata.Config) {
 	r.title("7. Lint: what the kubelet will register from the %s userData", family)
 	rows := [][]string{{"TAINT", "EFFECT", "FROM"}}
 	for _, t := range rep.Taints {

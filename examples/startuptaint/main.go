@@ -13,6 +13,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/userdata"
 )
 
@@ -37,7 +38,7 @@ do for theirs) terminates it 15 minutes later.`)
 	fmt.Fprintf(w, "\nRequired taint: %s\n", userdata.FormatTaints(required))
 
 	fmt.Fprintf(w, "\n1. The user's script:\n%s", indent(broken))
-	report, err := userdata.Lint(userdata.AL2, []byte(broken), required)
+	report, err := userdata.Lint(compat.AL2, []byte(broken), required)
 	if err != nil {
 		return err
 	}
@@ -53,7 +54,7 @@ do for theirs) terminates it 15 minutes later.`)
 		}
 	}
 	fmt.Fprintf(w, "\n2. The script with Lint's corrected line:\n%s", indent(fixed))
-	report, err = userdata.Lint(userdata.AL2, []byte(fixed), required)
+	report, err = userdata.Lint(compat.AL2, []byte(fixed), required)
 	if err != nil {
 		return err
 	}
@@ -67,17 +68,17 @@ do for theirs) terminates it 15 minutes later.`)
 		Labels:            map[string]string{"example.com/team": "ml"},
 		RequiredTaints:    required,
 	}
-	out, err := userdata.Render(userdata.AL2, cfg)
+	out, err := userdata.Render(compat.AL2, cfg)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "\n3. userdata.Render(userdata.AL2, cfg), the bootstrap lines:")
+	fmt.Fprintln(w, "\n3. userdata.Render(compat.AL2, cfg), the bootstrap lines:")
 	for _, line := range strings.Split(string(out), "\n") {
 		if strings.Contains(line, "bootstrap.sh") || strings.HasPrefix(line, "  ") {
 			fmt.Fprintf(w, "    %s\n", line)
 		}
 	}
-	report, err = userdata.Lint(userdata.AL2, out, required)
+	report, err = userdata.Lint(compat.AL2, out, required)
 	if err != nil {
 		return err
 	}
@@ -89,7 +90,7 @@ do for theirs) terminates it 15 minutes later.`)
 	taint := cfg
 	taint.Taints = []userdata.Taint{{Key: "example.com/team", Value: "ml;reboot", Effect: userdata.NoSchedule}}
 	for _, bad := range []userdata.Config{label, taint} {
-		if _, err := userdata.Render(userdata.AL2, bad); err != nil {
+		if _, err := userdata.Render(compat.AL2, bad); err != nil {
 			fmt.Fprintf(w, "    %v\n", err)
 		} else {
 			return errors.New("Render accepted an injection attempt")
