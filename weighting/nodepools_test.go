@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/userdata"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -105,7 +106,7 @@ func TestNodePools(t *testing.T) {
 				Name:         "web",
 				Requirements: []compat.Requirement{{Key: compat.LabelCapacityType, Operator: compat.In, Values: []string{"spot"}}},
 				NodeClassRef: NodeClassRef{Group: "example.com", Kind: "MyClass", Name: "web"},
-				Taints:       []Taint{{Key: "web", Effect: TaintEffectNoSchedule}},
+				Taints:       []userdata.Taint{{Key: "web", Effect: userdata.NoSchedule}},
 				Labels:       map[string]string{"team": "web"},
 			},
 			want: func() []NodePool {
@@ -114,7 +115,7 @@ func TestNodePools(t *testing.T) {
 					return NodePool{
 						Name: name, Weight: weight, Requirements: append([]compat.Requirement{spot}, reqs...),
 						NodeClassRef: NodeClassRef{Group: "example.com", Kind: "MyClass", Name: "web"},
-						Taints:       []Taint{{Key: "web", Effect: TaintEffectNoSchedule}},
+						Taints:       []userdata.Taint{{Key: "web", Effect: userdata.NoSchedule}},
 						Labels:       map[string]string{"team": "web"},
 					}
 				}
@@ -193,7 +194,7 @@ func TestNodePoolsSharesNothing(t *testing.T) {
 		Requirements: []compat.Requirement{{Key: compat.LabelArch, Operator: compat.In, Values: []string{compat.ArchAMD64}}},
 		NodeClassRef: NodeClassRef{Name: "default"},
 		Labels:       map[string]string{"a": "b"},
-		Taints:       []Taint{{Key: "k", Effect: TaintEffectNoSchedule}},
+		Taints:       []userdata.Taint{{Key: "k", Effect: userdata.NoSchedule}},
 		MinValues:    map[string]int{compat.LabelArch: 1},
 	}
 	pools, err := flexPolicy().NodePools(catalog, base)
@@ -239,10 +240,10 @@ func TestNodePoolsErrors(t *testing.T) {
 		{"requirements exclude everything", narrow, catalog, base, "arm", "0 are taken by higher-weight tiers and 2 fail its requirements"},
 		{"base excludes a tier", flexPolicy(), catalog, armBase, "flex", "the base NodePool's requirements exclude all 2 instance types"},
 		{"name too long", longName, catalog, NodePool{Name: "default", NodeClassRef: base.NodeClassRef}, strings.Repeat("t", 60), "is 68 characters"},
-		{"base weight", flexPolicy(), catalog, NodePool{Weight: 5, NodeClassRef: base.NodeClassRef}, "", "weight 5 is set; leave it 0"},
-		{"base without node class", flexPolicy(), catalog, NodePool{}, "", "base NodePool base: nodeClassRef needs"},
-		{"base with a bad taint", flexPolicy(), catalog, NodePool{NodeClassRef: base.NodeClassRef, Taints: []Taint{{Key: "k"}}}, "", `taint k effect ""`},
-		{"base name", flexPolicy(), catalog, NodePool{Name: "Web", NodeClassRef: base.NodeClassRef}, "", "base NodePool Web: name \"Web\" is not a DNS-1123 subdomain"},
+		{"base weight", flexPolicy(), catalog, NodePool{Weight: 5, NodeClassRef: base.NodeClassRef}, "", "spec.weight: 5 is set; leave it 0"},
+		{"base without node class", flexPolicy(), catalog, NodePool{}, "", "base NodePool base: spec.template.spec.nodeClassRef needs"},
+		{"base with a bad taint", flexPolicy(), catalog, NodePool{NodeClassRef: base.NodeClassRef, Taints: []userdata.Taint{{Key: "k"}}}, "", `spec.template.spec.taints[0]: taint "k:": the effect is missing`},
+		{"base name", flexPolicy(), catalog, NodePool{Name: "Web", NodeClassRef: base.NodeClassRef}, "", "base NodePool Web: metadata.name \"Web\" is not a DNS-1123 subdomain"},
 		{"duplicate type", flexPolicy(), mkTypes(t, "m5.large", "m5.large"), base, "", "m5.large appears twice"},
 		{"type name not a label value", flexPolicy(), badValue, base, "", `instance type "m5.large!": the name is not a valid label value`},
 	}

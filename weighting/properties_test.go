@@ -302,12 +302,12 @@ func TestNodePoolsProperties(t *testing.T) {
 		}
 		checkPartition(t, p, types, pools)
 		for _, np := range pools {
-			y, err := np.MarshalYAML()
+			y, err := np.EncodeYAML()
 			if err != nil {
 				t.Fatal(err)
 			}
-			var back NodePool
-			if err := back.UnmarshalYAML(y); err != nil {
+			back, err := DecodeNodePool(y)
+			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := gocmp.Diff(np, back); diff != "" {
