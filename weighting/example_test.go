@@ -34,7 +34,7 @@ func Example() {
 		return
 	}
 	for _, np := range pools {
-		y, err := np.MarshalYAML()
+		y, err := np.EncodeYAML()
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -134,9 +134,8 @@ func ExampleOrder() {
 	// 0 default
 }
 
-func ExampleNodePool_UnmarshalYAML() {
-	var np weighting.NodePool
-	err := np.UnmarshalYAML([]byte(`
+func ExampleDecodeNodePool() {
+	_, err := weighting.DecodeNodePool([]byte(`
 apiVersion: karpenter.sh/v1
 kind: NodePool
 metadata:
@@ -153,5 +152,5 @@ spec:
 `))
 	fmt.Println(err)
 	// Output:
-	// weighting: NodePool flex: requirement karpenter.k8s.aws/instance-family In [c7i-flex *]: value "*" is not a valid label value, and Karpenter has no wildcards; list the values, or write the preference as a Policy tier and let Policy.NodePools list them
+	// weighting: NodePool flex: spec.template.spec.requirements[0]: karpenter.k8s.aws/instance-family In [c7i-flex *]: value "*" is not a valid label value, and Karpenter has no wildcards; list the values, or write the preference as a Policy tier and let Policy.NodePools list them
 }

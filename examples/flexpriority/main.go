@@ -74,7 +74,7 @@ are no wildcards, so users hand-list families or hand-write two weighted NodePoo
 	}
 	fmt.Fprintln(w, "\n3. policy.NodePools, in the order Karpenter tries them:")
 	for _, np := range weighting.Order(pools) {
-		y, err := np.MarshalYAML()
+		y, err := np.EncodeYAML()
 		if err != nil {
 			return err
 		}
