@@ -5,8 +5,9 @@
 // The memory a node reports is below the instance type's published memory,
 // and how far below depends on the AMI: Bottlerocket and AL2023 differ, and
 // NVIDIA images reserve more than standard ones. A [Cache] records the
-// lowest figure seen for each instance type under each AMI ID and
-// [Cache.Apply] puts it in place of the catalog figure.
+// lowest figure seen for each instance type under each AMI ID, and
+// [Cache.Apply] returns it beside each mapped type as a [Capacity],
+// leaving the type's facts, labels and requirements as they are.
 //
 // # What it fixes
 //

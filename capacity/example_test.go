@@ -37,11 +37,12 @@ func ExampleCache_Observe() {
 	fmt.Println(errors.Is(err, capacity.ErrNotMapped), err)
 
 	mapping := amiselect.Map([]compat.InstanceType{m5}, amis)
-	for _, it := range cache.Apply(mapping) {
-		fmt.Printf("%s: %d MiB learned (catalog %d MiB)\n", it.Name, it.MemoryMiB, m5.MemoryMiB)
+	for _, c := range cache.Apply(mapping) {
+		fmt.Printf("%s on %s: %d MiB learned %v; instance-memory label still %s\n",
+			c.InstanceType.Name, c.AMI.ID, c.MemoryBytes>>20, c.Learned, c.InstanceType.Labels()[compat.LabelInstanceMemory])
 	}
 	// Output:
 	// recorded: true <nil>
 	// true capacity: node ip-10-0-1-1 runs ami-0nvidia, but m5.large maps to ami-0standard (bottlerocket-aws-k8s-1.32-x86_64-v1.36.0-1a2b3c4d), which new nodes will run; what this node reports says nothing about them: the node's image is not the AMI its instance type maps to
-	// m5.large: 7558 MiB learned (catalog 8192 MiB)
+	// m5.large on ami-0standard: 7558 MiB learned true; instance-memory label still 8192
 }

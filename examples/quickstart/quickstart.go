@@ -373,13 +373,13 @@ func (r *report) capacity(m amiselect.Mapping, amis []amiselect.AMI) (demoNode, 
 
 	r.title("5. Capacity: node %s (%s, %s) reports memory %dKi", nodeHostname, nodeInstanceType, ami.ID, int64(nodeMemoryKiB))
 	rows := [][]string{{"TYPE", "AMI", "CATALOG MiB", "LEARNED MiB", "LESS"}}
-	for _, it := range cache.Apply(m) {
-		if it.Name != nodeInstanceType {
+	for _, c := range cache.Apply(m) {
+		if c.InstanceType.Name != nodeInstanceType || !c.Learned {
 			continue
 		}
-		catalog := node.instanceType.MemoryMiB
-		rows = append(rows, []string{it.Name, ami.ID, strconv.FormatInt(catalog, 10), strconv.FormatInt(it.MemoryMiB, 10),
-			fmt.Sprintf("%.1f%%", 100*float64(catalog-it.MemoryMiB)/float64(catalog))})
+		catalog, learned := c.InstanceType.MemoryMiB, c.MemoryBytes>>20
+		rows = append(rows, []string{c.InstanceType.Name, ami.ID, strconv.FormatInt(catalog, 10), strconv.FormatInt(learned, 10),
+			fmt.Sprintf("%.1f%%", 100*float64(catalog-learned)/float64(catalog))})
 	}
 	r.table(rows)
 	st := cache.Stats()
