@@ -16,9 +16,9 @@ import (
 )
 
 // aliases are every AMI family a Term's alias names.
-var aliases = []amiselect.Family{
-	amiselect.AL2, amiselect.AL2023, amiselect.Bottlerocket,
-	amiselect.Windows2019, amiselect.Windows2022, amiselect.Windows2025,
+var aliases = []compat.AMIFamily{
+	compat.AL2, compat.AL2023, compat.Bottlerocket,
+	compat.Windows2019, compat.Windows2022, compat.Windows2025,
 }
 
 // kubernetesVersion finds the Kubernetes minor version in an EKS AMI name:
@@ -54,7 +54,7 @@ func catalogSelections(t *testing.T) ([]selection, []compat.InstanceType) {
 	var sels []selection
 	for _, v := range versions {
 		for _, f := range aliases {
-			term := []amiselect.Term{{Alias: string(f) + "@latest"}}
+			term := []amiselect.Term{{Alias: f.Alias() + "@latest"}}
 			opts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: v}}
 			if _, err := amiselect.Queries(term, opts.Query); err != nil {
 				t.Logf("%s on %s: not published (%v)", term[0].Alias, v, err)
@@ -64,7 +64,7 @@ func catalogSelections(t *testing.T) ([]selection, []compat.InstanceType) {
 			if err != nil {
 				t.Fatalf("%s on %s: %v", term[0].Alias, v, err)
 			}
-			if len(sel.AMIs) == 0 && (f == amiselect.AL2023 || f == amiselect.Bottlerocket) {
+			if len(sel.AMIs) == 0 && (f == compat.AL2023 || f == compat.Bottlerocket) {
 				t.Fatalf("%s on %s resolves to no AMI; the catalog lacks a family EKS publishes for every version", term[0].Alias, v)
 			}
 			sels = append(sels, selection{term[0].Alias + " on " + v, sel.AMIs})
