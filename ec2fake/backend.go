@@ -9,8 +9,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/aws-sdk-go-v2/service/ssm"
+	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 )
 
 // DefaultAccountID is the account a Backend acts as when Options.AccountID
@@ -21,7 +24,18 @@ const DefaultAccountID = "111122223333"
 const (
 	OpDescribeImages        = "DescribeImages"
 	OpDescribeInstanceTypes = "DescribeInstanceTypes"
+	OpDisableImage          = "DisableImage"
 )
+
+// operations lists every operation a Backend answers, EC2's then SSM's.
+var operations = []string{OpDescribeImages, OpDescribeInstanceTypes, OpDisableImage, OpGetParameter, OpGetParameters, OpGetParametersByPath}
+
+func checkOperation(op string) error {
+	if op == "" || slices.Contains(operations, op) {
+		return nil
+	}
+	return fmt.Errorf("unknown operation %q; use one of %v or \"\" for all", op, operations)
+}
 
 // Options configures a Backend. The zero value is valid: an empty backend
 // acting as DefaultAccountID with the wall clock.
@@ -53,6 +67,9 @@ type Backend struct {
 	sorted  []*storedImage          // by image ID; the order pages follow
 	types   map[string]*ec2types.InstanceTypeInfo
 	typeIDs []string // sorted instance type names
+
+	params     map[string]*ssmtypes.Parameter // custom parameters, by name
+	paramIndex *parameterIndex                // nil: rebuild on the next SSM call
 
 	ctl       sync.Mutex // faults, latency, call log, request IDs
 	faults    []*faultState
@@ -150,6 +167,7 @@ func (b *Backend) Load(images []ec2types.Image, types []ec2types.InstanceTypeInf
 		b.sorted = append(b.sorted, s)
 	}
 	slices.SortFunc(b.sorted, func(x, y *storedImage) int { return strings.Compare(*x.img.ImageId, *y.img.ImageId) })
+	b.paramIndex = nil
 	for _, info := range infos {
 		name := string(info.InstanceType)
 		if _, ok := b.types[name]; !ok {
@@ -183,11 +201,16 @@ func (b *Backend) PutImage(img ec2types.Image) error {
 		b.sorted[i] = s
 	}
 	b.images[id] = s
+	b.paramIndex = nil
 	return nil
 }
 
 // SetImageState changes the state of an existing image, e.g. to move an
-// image from "pending" to "available" as a Packer build finishes.
+// image from "pending" to "available" as a Packer build finishes. Moving an
+// image to "disabled" also makes it private, as DisableImage does, and
+// leaving "disabled" does not make it public again (EC2's EnableImage does
+// not restore launch permissions). Unlike DisableImage it does not check
+// the owner: it stands for changes EC2 makes itself.
 func (b *Backend) SetImageState(imageID string, state ec2types.ImageState) error {
 	if !slices.Contains(state.Values(), state) {
 		return fmt.Errorf("ec2fake: SetImageState(%q): state %q is not an EC2 image state; use one of %v", imageID, state, state.Values())
@@ -203,6 +226,9 @@ func (b *Backend) SetImageState(imageID string, state ec2types.ImageState) error
 	next := *s
 	next.img = clone(s.img)
 	next.img.State = state
+	if state == ec2types.ImageStateDisabled {
+		next.img.Public = aws.Bool(false)
+	}
 	b.replaceImage(&next)
 	return nil
 }
@@ -218,6 +244,7 @@ func (b *Backend) DeleteImage(imageID string) error {
 	delete(b.images, imageID)
 	i, _ := slices.BinarySearchFunc(b.sorted, imageID, func(e *storedImage, id string) int { return strings.Compare(*e.img.ImageId, id) })
 	b.sorted = slices.Delete(b.sorted, i, i+1)
+	b.paramIndex = nil
 	return nil
 }
 
@@ -226,6 +253,7 @@ func (b *Backend) replaceImage(s *storedImage) {
 	b.images[id] = s
 	i, _ := slices.BinarySearchFunc(b.sorted, id, func(e *storedImage, id string) int { return strings.Compare(*e.img.ImageId, id) })
 	b.sorted[i] = s
+	b.paramIndex = nil
 }
 
 // Image returns a copy of the stored image, whatever its visibility.
@@ -345,8 +373,7 @@ func quotePtr(s *string) string {
 
 // Fault makes operations fail with an EC2 error instead of answering.
 type Fault struct {
-	// Operation is OpDescribeImages or OpDescribeInstanceTypes; empty
-	// means every operation.
+	// Operation is one of the Op* constants; empty means every operation.
 	Operation string
 	// Code is the EC2 error code, e.g. CodeRequestLimitExceeded.
 	Code string
@@ -375,8 +402,8 @@ func (b *Backend) InjectFault(f Fault) error {
 	if f.Code == "" {
 		return fmt.Errorf("ec2fake: InjectFault: empty error code; set Fault.Code, e.g. %q", CodeRequestLimitExceeded)
 	}
-	if f.Operation != "" && f.Operation != OpDescribeImages && f.Operation != OpDescribeInstanceTypes {
-		return fmt.Errorf("ec2fake: InjectFault: unknown operation %q; use %q, %q or \"\" for all", f.Operation, OpDescribeImages, OpDescribeInstanceTypes)
+	if err := checkOperation(f.Operation); err != nil {
+		return fmt.Errorf("ec2fake: InjectFault: %w", err)
 	}
 	if f.HTTPStatus != 0 && (f.HTTPStatus < 400 || f.HTTPStatus > 599) {
 		return fmt.Errorf("ec2fake: InjectFault: HTTP status %d is not an error status; use 400-599 or 0 for the default", f.HTTPStatus)
@@ -406,8 +433,8 @@ func (b *Backend) SetLatency(operation string, d time.Duration) error {
 	if d < 0 {
 		return fmt.Errorf("ec2fake: SetLatency(%q, %v): negative latency", operation, d)
 	}
-	if operation != "" && operation != OpDescribeImages && operation != OpDescribeInstanceTypes {
-		return fmt.Errorf("ec2fake: SetLatency: unknown operation %q; use %q, %q or \"\" for all", operation, OpDescribeImages, OpDescribeInstanceTypes)
+	if err := checkOperation(operation); err != nil {
+		return fmt.Errorf("ec2fake: SetLatency: %w", err)
 	}
 	b.ctl.Lock()
 	defer b.ctl.Unlock()
@@ -424,10 +451,10 @@ func (b *Backend) SetLatency(operation string, d time.Duration) error {
 
 // Call is one entry of the call log.
 type Call struct {
-	// Operation is OpDescribeImages or OpDescribeInstanceTypes.
+	// Operation is one of the Op* constants.
 	Operation string
-	// Input is a deep copy of the request: *ec2.DescribeImagesInput or
-	// *ec2.DescribeInstanceTypesInput (never nil).
+	// Input is a deep copy of the request (never nil): the operation's
+	// input type, e.g. *ec2.DescribeImagesInput or *ssm.GetParameterInput.
 	Input any
 	// Err is the error the call returned, nil on success.
 	Err error
@@ -454,6 +481,18 @@ func cloneAny(v any) any {
 	case *ec2.DescribeInstanceTypesInput:
 		c := clone(*in)
 		return &c
+	case *ec2.DisableImageInput:
+		c := clone(*in)
+		return &c
+	case *ssm.GetParameterInput:
+		c := clone(*in)
+		return &c
+	case *ssm.GetParametersInput:
+		c := clone(*in)
+		return &c
+	case *ssm.GetParametersByPathInput:
+		c := clone(*in)
+		return &c
 	}
 	return v
 }
@@ -471,8 +510,7 @@ func isThrottlingCode(code string) bool {
 func (b *Backend) begin(op string, input any) (callIndex int, requestID string, wait time.Duration, fault *apiError) {
 	b.ctl.Lock()
 	defer b.ctl.Unlock()
-	b.requestNo++
-	requestID = fmt.Sprintf("00000000-0000-4000-8000-%012d", b.requestNo%1_000_000_000_000)
+	requestID = b.nextRequestIDLocked()
 	b.calls = append(b.calls, Call{Operation: op, Input: cloneAny(input)})
 	callIndex = len(b.calls) - 1
 	wait = b.latency[""] + b.latency[op]
@@ -501,6 +539,20 @@ func (b *Backend) begin(op string, input any) (callIndex int, requestID string, 
 		break
 	}
 	return callIndex, requestID, wait, fault
+}
+
+// nextRequestID takes a request ID for an answer that never reaches an
+// operation (a request the handler cannot parse): every EC2 and SSM answer
+// carries one.
+func (b *Backend) nextRequestID() string {
+	b.ctl.Lock()
+	defer b.ctl.Unlock()
+	return b.nextRequestIDLocked()
+}
+
+func (b *Backend) nextRequestIDLocked() string {
+	b.requestNo++
+	return fmt.Sprintf("00000000-0000-4000-8000-%012d", b.requestNo%1_000_000_000_000)
 }
 
 func (b *Backend) finish(callIndex int, err error) {

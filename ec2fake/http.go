@@ -41,6 +41,10 @@ type handler struct {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("X-Amz-Target") != "" {
+		h.serveSSM(w, r)
+		return
+	}
 	if h.planErr != nil {
 		h.fail(w, "", &apiError{code: CodeInternalError, message: h.planErr.Error(), status: http.StatusInternalServerError})
 		return

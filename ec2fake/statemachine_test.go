@@ -151,7 +151,10 @@ func TestBackendMatchesNaiveModel(t *testing.T) {
 					t.Fatalf("SetImageState(%s) = %v; the model has the image: %v", id, err, ok)
 				}
 				if ok {
+					// Disabling makes an image private; EnableImage (and so
+					// leaving "disabled") does not make it public again.
 					img.state = state
+					img.public = img.public && state != ec2types.ImageStateDisabled
 					m.images[id] = img
 				}
 			},
