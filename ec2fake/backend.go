@@ -3,6 +3,7 @@ package ec2fake
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"regexp"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
+	"github.com/aws/smithy-go"
 )
 
 // DefaultAccountID is the account a Backend acts as when Options.AccountID
@@ -303,6 +305,13 @@ func (b *Backend) prepareImage(img ec2types.Image) (*storedImage, error) {
 	}
 	if !slices.Contains(img.State.Values(), img.State) {
 		return nil, fmt.Errorf("image %s: state %q is not an EC2 image state; use one of %v", id, img.State, img.State.Values())
+	}
+	// EC2 cannot hold such an image: DisableImage makes an AMI private and
+	// a disabled AMI cannot be shared. Refused rather than made private,
+	// because a backend that silently stored something other than what the
+	// test put would answer differently from what the test reads.
+	if img.State == ec2types.ImageStateDisabled && img.Public != nil && *img.Public {
+		return nil, fmt.Errorf("image %s is disabled and public, which EC2 never holds (DisableImage makes an AMI private); set Public to false or State to available", id)
 	}
 	if img.Architecture != "" && !slices.Contains(img.Architecture.Values(), img.Architecture) {
 		return nil, fmt.Errorf("image %s: architecture %q is not an EC2 architecture; use one of %v", id, img.Architecture, img.Architecture.Values())
@@ -620,4 +629,44 @@ func (b *Backend) DescribeImages(ctx context.Context, in *ec2.DescribeImagesInpu
 func (b *Backend) DescribeInstanceTypes(ctx context.Context, in *ec2.DescribeInstanceTypesInput, _ ...func(*ec2.Options)) (*ec2.DescribeInstanceTypesOutput, error) {
 	out, requestID, aerr, ctxErr := invoke(ctx, b, OpDescribeInstanceTypes, in, b.describeInstanceTypes)
 	return result(OpDescribeInstanceTypes, out, requestID, aerr, ctxErr)
+}
+
+// DisableImage implements the EC2 operation: it sets the image's state to
+// "disabled" and makes it private. Only the owner may disable an image
+// (AuthFailure otherwise); an image the caller cannot see is
+// InvalidAMIID.NotFound. Disabling a disabled image succeeds again.
+func (b *Backend) DisableImage(ctx context.Context, in *ec2.DisableImageInput, _ ...func(*ec2.Options)) (*ec2.DisableImageOutput, error) {
+	if in != nil && in.ImageId == nil {
+		ip := smithy.InvalidParamsError{Context: "DisableImageInput"}
+		ip.Add(smithy.NewErrParamRequired("ImageId"))
+		return nil, &smithy.OperationError{ServiceID: serviceEC2, OperationName: OpDisableImage, Err: ip}
+	}
+	out, requestID, aerr, ctxErr := invoke(ctx, b, OpDisableImage, in, b.disableImage)
+	return result(OpDisableImage, out, requestID, aerr, ctxErr)
+}
+
+func (b *Backend) disableImage(in *ec2.DisableImageInput) (*ec2.DisableImageOutput, *apiError) {
+	id := aws.ToString(in.ImageId)
+	if !amiIDPattern.MatchString(id) {
+		return nil, newAPIError(CodeInvalidAMIIDMalformed, "Invalid id: \"%s\" (expecting \"ami-...\")", id)
+	}
+	account := b.accountID()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s, ok := b.images[id]
+	if !ok || (ownerOf(&s.img) != account && !aws.ToBool(s.img.Public)) {
+		return nil, notFoundImages([]string{id})
+	}
+	if ownerOf(&s.img) != account {
+		return nil, &apiError{code: CodeAuthFailure, message: fmt.Sprintf("Not authorized for image:%s", id), status: http.StatusBadRequest}
+	}
+	if aws.ToBool(in.DryRun) {
+		return nil, &apiError{code: CodeDryRunOperation, message: dryRunMessage, status: http.StatusPreconditionFailed}
+	}
+	next := *s
+	next.img = clone(s.img)
+	next.img.State = ec2types.ImageStateDisabled
+	next.img.Public = aws.Bool(false)
+	b.replaceImage(&next)
+	return &ec2.DisableImageOutput{Return: aws.Bool(true)}, nil
 }

@@ -30,6 +30,7 @@ const (
 	CodeMalformedQueryString        = "MalformedQueryString"
 	CodeInternalError               = "InternalError"
 	CodeAuthFailure                 = "AuthFailure"
+	CodeMissingParameter            = "MissingParameter"
 
 	// CodeUnsupported marks a real EC2 filter or parameter the fake does
 	// not implement. EC2 itself would accept the request, so the message

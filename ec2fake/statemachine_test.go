@@ -131,10 +131,13 @@ func TestBackendMatchesNaiveModel(t *testing.T) {
 			if img.team != "" {
 				api.Tags = []ec2types.Tag{{Key: aws.String("team"), Value: aws.String(img.team)}}
 			}
-			if err := b.PutImage(api); err != nil {
-				t.Fatalf("PutImage: %v", err)
+			err := b.PutImage(api)
+			if impossible := img.state == ec2types.ImageStateDisabled && img.public; impossible != (err != nil) {
+				t.Fatalf("PutImage(%s, disabled and public: %v) = %v", img.id, impossible, err)
 			}
-			m.images[img.id] = img
+			if err == nil {
+				m.images[img.id] = img
+			}
 		}
 		t.Repeat(map[string]func(*rapid.T){
 			"put": func(t *rapid.T) {
