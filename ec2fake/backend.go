@@ -389,9 +389,11 @@ type Fault struct {
 	// Message is the error message; empty means a generic one naming the
 	// code.
 	Message string
-	// HTTPStatus is the status of the error response. Zero means 503 for
-	// throttling codes (RequestLimitExceeded, Throttling, ThrottlingException)
-	// and 400 otherwise — the statuses EC2 uses.
+	// HTTPStatus is the status of the error response. Zero means what the
+	// service uses: for EC2 operations 503 for throttling codes
+	// (RequestLimitExceeded, Throttling, ThrottlingException) and 400
+	// otherwise; for SSM operations 400 (SSM's common errors list
+	// ThrottlingException as 400).
 	HTTPStatus int
 	// Times is how many calls fail. Times <= 0 fails every call until
 	// ClearFaults.
@@ -530,7 +532,7 @@ func (b *Backend) begin(op string, input any) (callIndex int, requestID string, 
 		status := f.HTTPStatus
 		if status == 0 {
 			status = 400
-			if isThrottlingCode(f.Code) {
+			if isThrottlingCode(f.Code) && serviceOf(op) == serviceEC2 {
 				status = 503
 			}
 		}

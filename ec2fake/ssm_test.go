@@ -2,6 +2,7 @@ package ec2fake
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -446,4 +447,37 @@ func TestDefaultCatalogParameters(t *testing.T) {
 	if !slices.ContainsFunc(images, func(img ec2types.Image) bool { return aws.ToString(img.Name) != "" }) {
 		t.Fatal("catalog has no named images")
 	}
+}
+
+// Faults and the call log cover SSM: the SDK's retryer retries SSM's
+// ThrottlingException (HTTP 400), so two throttles then an answer succeed.
+func TestSSMFaultsRetriedAndLogged(t *testing.T) {
+	p := newSSMPair(t, newSSMFixture(t))
+	if err := p.b.InjectFault(Fault{Operation: OpGetParameter, Code: "ThrottlingException", Message: "Rate exceeded", Times: 2}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.client.GetParameter(context.Background(), &ssm.GetParameterInput{Name: aws.String(win2022Core)})
+	if err != nil || *out.Parameter.Value != "ami-3191d0000000000d2" {
+		t.Fatalf("GetParameter after two throttles: %v", err)
+	}
+	var got []string
+	for _, c := range p.b.Calls() {
+		got = append(got, c.Operation+" "+aws.ToString(c.Input.(*ssm.GetParameterInput).Name)+" "+fmtErrCode(c.Err))
+	}
+	want := []string{
+		"GetParameter " + win2022Core + " ThrottlingException/400",
+		"GetParameter " + win2022Core + " ThrottlingException/400",
+		"GetParameter " + win2022Core + " ok",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("call log (-want +got):\n%s", diff)
+	}
+}
+
+func fmtErrCode(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	e := describeSSMErr(err)
+	return e.Code + "/" + fmt.Sprint(e.Status)
 }
