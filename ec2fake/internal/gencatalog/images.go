@@ -74,10 +74,11 @@ func minorRange(first, last string) ([]string, error) {
 	return out, nil
 }
 
+// minor reads a Kubernetes minor version "1.N" (N of one or two digits).
 func minor(v string) (int, error) {
 	rest, ok := strings.CutPrefix(v, "1.")
-	if !ok {
-		return 0, fmt.Errorf("not 1.N")
+	if !ok || len(rest) == 0 || len(rest) > 2 || strings.Trim(rest, "0123456789") != "" {
+		return 0, fmt.Errorf("%q is not 1.N", v)
 	}
 	return strconv.Atoi(rest)
 }
