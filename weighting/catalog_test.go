@@ -132,16 +132,17 @@ func TestTiersOverCatalog(t *testing.T) {
 	checkGolden(t, "tiers.golden.yaml", pools)
 }
 
-// TestNewFamily adds a family AWS has not launched in the catalog and
-// checks it lands in the right tier with no change to the policy.
+// TestNewFamily adds a family AWS has not launched (c9i-flex; the catalog
+// already has c8i-flex) and checks it lands in the right tier with no
+// change to the policy.
 func TestNewFamily(t *testing.T) {
 	catalog := defaultCatalog(t)
 	var added []string
 	for _, it := range catalog {
 		if it.Family == "c7i-flex" {
-			it.Name = "c8i-flex." + it.Size
-			it.Family = "c8i-flex"
-			it.Generation = 8
+			it.Name = "c9i-flex." + it.Size
+			it.Family = "c9i-flex"
+			it.Generation = 9
 			catalog = append(catalog, it)
 			added = append(added, it.Name)
 		}
@@ -165,7 +166,7 @@ func TestNewFamily(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkPartition(t, glob, catalog, pools)
-	want := []compat.Requirement{{Key: compat.LabelInstanceFamily, Operator: compat.In, Values: []string{"c7i-flex", "c8i-flex"}}}
+	want := []compat.Requirement{{Key: compat.LabelInstanceFamily, Operator: compat.In, Values: []string{"c7i-flex", "c8i-flex", "c9i-flex"}}}
 	if diff := cmp.Diff(want, pools[0].Requirements); diff != "" {
 		t.Errorf("flex NodePool requirements mismatch (-want +got):\n%s", diff)
 	}

@@ -74,7 +74,7 @@ func quickstart(ctx context.Context, out io.Writer, opts options) error {
 		return fmt.Errorf("step 1: %w", err)
 	}
 	if len(sel.AMIs) == 0 {
-		return fmt.Errorf("step 1: %s for Kubernetes %s selects no AMI in the catalog, which has releases for Kubernetes 1.31 and 1.32; change -alias or -k8s", opts.alias, opts.k8s)
+		return fmt.Errorf("step 1: %s for Kubernetes %s selects no AMI in the catalog, which has releases for Kubernetes 1.31 to 1.36; change -alias or -k8s", opts.alias, opts.k8s)
 	}
 	r.selection(opts, sel)
 
