@@ -18,7 +18,9 @@ import (
 //   - requirements may only name default and dedicated:
 //     pkg/apis/v1/labels.go:66 (WellKnownValuesForRequirements).
 func TestTenancy(t *testing.T) {
-	tenancy := func(op Operator, vs ...string) Requirements { return MustRequirements(req(LabelInstanceTenancy, op, vs...)) }
+	tenancy := func(op Operator, vs ...string) Requirements {
+		return MustRequirements(req(LabelInstanceTenancy, op, vs...))
+	}
 	anyType := InstanceType{Name: "m5.large", Arch: ArchAMD64}
 	dedicated := anyType
 	dedicated.Tenancy = TenancyDedicated
