@@ -437,13 +437,20 @@ func boundValue(r Requirement) (int64, error) {
 
 // list states e as the fewest requirements whose intersection is e, each
 // carrying e's minValues, as Karpenter's BoundedNodeSelectorRequirements
-// does for a range.
+// does for a range. The exception: an intersection can leave In with fewer
+// values than its minValues, which NewRequirements rejects as written, so
+// such a key is stated as In without it and "Exists minValues n", which
+// intersect back to the same entry.
 func (e *entry) list() []Requirement {
 	rs := e.listConstraints()
-	if e.minValues != 0 {
-		for i := range rs {
-			rs[i].MinValues = e.minValues
-		}
+	if e.minValues == 0 {
+		return rs
+	}
+	if len(rs) == 1 && rs[0].Operator == In && len(rs[0].Values) < e.minValues {
+		return append(rs, Requirement{Key: e.key, Operator: Exists, MinValues: e.minValues})
+	}
+	for i := range rs {
+		rs[i].MinValues = e.minValues
 	}
 	return rs
 }
