@@ -35,19 +35,22 @@ type Cache struct {
 	entries *lru.Cache[key, record]
 	ttl     time.Duration
 	now     func() time.Time
-	// write serializes every read-modify-write (Observe, expiry), so that
-	// "keep the minimum" holds under concurrency; lookups do not take it.
+	// write serializes every read-modify-write (Observe, Merge, expiry) and
+	// Snapshot, so that "keep the minimum" holds under concurrency and a
+	// snapshot is of one moment; lookups do not take it.
 	write sync.Mutex
 
-	hits, misses, evictions, expired, recorded, refused atomic.Int64
+	hits, misses, evictions, expired, recorded, refused, merged atomic.Int64
 }
 
 type key struct{ instanceType, amiID string }
 
 // record is one learned figure. observed is when it was last recorded or
 // confirmed, in Unix seconds: the TTL runs from it, and replicas compare
-// it when they merge.
+// it when they merge. The key is kept beside the figure so that a
+// snapshot reads the LRU's values alone.
 type record struct {
+	key
 	memory   int64 // bytes
 	observed int64
 }
@@ -114,6 +117,7 @@ type Stats struct {
 	Expired      int64 // entries dropped because their TTL ran out
 	Recorded     int64 // observations stored (lower, or equal to refresh)
 	Refused      int64 // observations rejected with an error
+	Merged       int64 // entries Merge took from snapshots (new, lower, or as low and later)
 	Len          int   // entries held now
 }
 
@@ -121,6 +125,6 @@ type Stats struct {
 func (c *Cache) Stats() Stats {
 	return Stats{
 		Hits: c.hits.Load(), Misses: c.misses.Load(), Evictions: c.evictions.Load(), Expired: c.expired.Load(),
-		Recorded: c.recorded.Load(), Refused: c.refused.Load(), Len: c.entries.Len(),
+		Recorded: c.recorded.Load(), Refused: c.refused.Load(), Merged: c.merged.Load(), Len: c.entries.Len(),
 	}
 }

@@ -52,7 +52,7 @@ func (c *Cache) Observe(o Observation, amis []amiselect.AMI) (bool, error) {
 	if old, ok := c.entries.Peek(k); ok && c.live(old, now) && old.memory < o.MemoryBytes {
 		return false, nil // keep the minimum seen
 	}
-	if c.entries.Add(k, record{memory: o.MemoryBytes, observed: now.Unix()}) {
+	if c.entries.Add(k, record{key: k, memory: o.MemoryBytes, observed: now.Unix()}) {
 		c.evictions.Add(1)
 	}
 	c.recorded.Add(1)
