@@ -192,18 +192,21 @@ func (np NodePool) Validate() error {
 }
 
 // validate is Validate without the prefix that names the NodePool.
-func (np NodePool) validate() error {
-	for _, check := range []func() error{
-		np.validateMetadata,
-		np.validateSpec,
-		np.validateTemplateMetadata,
-		np.validateRequirements,
-		np.validateTemplateSpec,
-		np.validateUnknown,
-	} {
-		if err := check(); err != nil {
-			return err
-		}
+func (np *NodePool) validate() error {
+	if err := np.validateMetadata(); err != nil {
+		return err
 	}
-	return nil
+	if err := np.validateSpec(); err != nil {
+		return err
+	}
+	if err := np.validateTemplateMetadata(); err != nil {
+		return err
+	}
+	if err := np.validateRequirements(); err != nil {
+		return err
+	}
+	if err := np.validateTemplateSpec(); err != nil {
+		return err
+	}
+	return np.validateUnknown()
 }

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -155,7 +153,7 @@ func collectUnknown(v any, s *shape, path, ptr string, unknown map[string]any) e
 	if !ok {
 		return nil
 	}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
+	for _, k := range sortedKeys(m) {
 		sub, known := s.fields[k]
 		switch {
 		case known && sub == nil:
@@ -202,7 +200,7 @@ func (s *shape) refuse(path, name string) error {
 	if name == "timeAdded" {
 		return fmt.Errorf("field %q: the node lifecycle controller stamps it on a Node's taints; a NodePool's taint has none, so remove it", field)
 	}
-	return fmt.Errorf("unknown field %q: a list item has only the fields %s, and no NodePool field could keep another; remove it", field, strings.Join(slices.Sorted(maps.Keys(s.fields)), ", "))
+	return fmt.Errorf("unknown field %q: a list item has only the fields %s, and no NodePool field could keep another; remove it", field, strings.Join(sortedKeys(s.fields), ", "))
 }
 
 func join(path, name string) string {
@@ -233,8 +231,8 @@ func splitPointer(p string) ([]string, error) {
 
 // validateUnknown checks that each key of Unknown names a field this type
 // does not map, of an object it does, and that each value is JSON.
-func (np NodePool) validateUnknown() error {
-	for _, k := range slices.Sorted(maps.Keys(np.Unknown)) {
+func (np *NodePool) validateUnknown() error {
+	for _, k := range sortedKeys(np.Unknown) {
 		segs, err := splitPointer(k)
 		if err != nil {
 			return fmt.Errorf("Unknown: %v", err)
@@ -372,7 +370,7 @@ func (np NodePool) withUnknown(b []byte) ([]byte, error) {
 	if err := dec.Decode(&root); err != nil {
 		return nil, err
 	}
-	for _, k := range slices.Sorted(maps.Keys(np.Unknown)) {
+	for _, k := range sortedKeys(np.Unknown) {
 		segs, _ := splitPointer(k) // Validate has checked it
 		obj := root
 		for _, seg := range segs[:len(segs)-1] {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -551,4 +552,65 @@ func FuzzDecodeNodePool(f *testing.F) {
 			t.Fatalf("encoding is not stable:\n%s\n%s", out, again)
 		}
 	})
+}
+
+// TestNodePoolLimitsIntOrString: spec.limits takes integers or strings
+// (crd:169-174, x-kubernetes-int-or-string); a JSON number keeps its text,
+// and anything else is an error.
+func TestNodePoolLimitsIntOrString(t *testing.T) {
+	doc := func(limits string) []byte {
+		return []byte(`{"apiVersion":"karpenter.sh/v1","kind":"NodePool","metadata":{"name":"x"},"spec":{"limits":` + limits +
+			`,"template":{"spec":{"nodeClassRef":{"group":"g","kind":"K","name":"n"},"requirements":[]}}}}`)
+	}
+	var np NodePool
+	if err := json.Unmarshal(doc(`{"cpu":1000,"memory":"1000Gi","pods":1.5e3,"nodes":-0}`), &np); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"cpu": "1000", "memory": "1000Gi", "pods": "1.5e3", "nodes": "-0"}
+	if diff := cmp.Diff(want, np.Limits); diff != "" {
+		t.Errorf("Limits (-want +got):\n%s", diff)
+	}
+	for _, bad := range []string{`{"cpu":true}`, `{"cpu":[1]}`, `{"cpu":null}`, `{"cpu":"1 CPU"}`} {
+		if err := json.Unmarshal(doc(bad), &np); err == nil || !strings.Contains(err.Error(), "weighting: ") {
+			t.Errorf("limits %s: error %v; want one", bad, err)
+		}
+	}
+}
+
+// TestNodePoolMarshalYAMLValue: the value MarshalYAML hands a YAML encoder
+// holds numbers as int64 or float64, never json.Number, which
+// go.yaml.in/yaml/v3 would write as a quoted string (its encoder has no
+// case for it, unlike v2's: encode.go in v3.0.3 and v2.4.2).
+func TestNodePoolMarshalYAMLValue(t *testing.T) {
+	np := fullPool()
+	np.Weight = 0
+	replicas := int64(1<<62 + 1) // beyond a float64's integers
+	np.Replicas, np.Limits = &replicas, map[string]string{"nodes": "5"}
+	v, err := np.MarshalYAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := v.(map[string]any)["spec"].(map[string]any)
+	if got := spec["replicas"]; got != replicas {
+		t.Errorf("spec.replicas = %#v; want int64 %d", got, replicas)
+	}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case json.Number:
+			t.Errorf("%s is a json.Number", path)
+		case map[string]any:
+			for k, e := range v {
+				walk(path+"."+k, e)
+			}
+		case []any:
+			for i, e := range v {
+				walk(path+"["+strconv.Itoa(i)+"]", e)
+			}
+		}
+	}
+	walk("", v)
+	if _, err := (NodePool{Name: "bad"}).MarshalYAML(); err == nil {
+		t.Error("MarshalYAML of an invalid NodePool succeeded")
+	}
 }

@@ -38,7 +38,16 @@ var (
 	schedulePattern       = regexp.MustCompile(`^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)\s(.+)\s(.+)\s(.+)\s(.+))$`)
 )
 
-func (np NodePool) validateMetadata() error {
+// sortedKeys returns the keys of m in order, and nil, without allocating,
+// for the empty maps that most NodePools have.
+func sortedKeys[V any](m map[string]V) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(m))
+}
+
+func (np *NodePool) validateMetadata() error {
 	if err := poolName(np.Name); err != nil {
 		return err
 	}
@@ -65,7 +74,7 @@ func poolName(s string) error {
 
 // objectLabels checks labels as the API server checks any object's.
 func objectLabels(path string, labels map[string]string) error {
-	for _, k := range slices.Sorted(maps.Keys(labels)) {
+	for _, k := range sortedKeys(labels) {
 		if err := validation.QualifiedName(k); err != nil {
 			return fmt.Errorf("%s: key %q: %v", path, k, err)
 		}
@@ -80,7 +89,7 @@ func objectLabels(path string, labels map[string]string) error {
 // keys are qualified names once lower-cased, and all of them fit in 256 KiB.
 func annotations(path string, m map[string]string) error {
 	size := 0
-	for _, k := range slices.Sorted(maps.Keys(m)) {
+	for _, k := range sortedKeys(m) {
 		if err := validation.QualifiedName(strings.ToLower(k)); err != nil {
 			return fmt.Errorf("%s: key %q: %v", path, k, err)
 		}
@@ -92,7 +101,7 @@ func annotations(path string, m map[string]string) error {
 	return nil
 }
 
-func (np NodePool) validateSpec() error {
+func (np *NodePool) validateSpec() error {
 	if np.Weight < 0 || np.Weight > MaxWeight {
 		return fmt.Errorf("spec.weight: %d is outside 1–100; use 1–100, or 0 for no weight", np.Weight)
 	}
@@ -103,13 +112,13 @@ func (np NodePool) validateSpec() error {
 		case np.Weight != 0:
 			return errors.New("spec.weight: a static NodePool (spec.replicas set) cannot have a weight; drop one of them")
 		}
-		for _, k := range slices.Sorted(maps.Keys(np.Limits)) {
+		for _, k := range sortedKeys(np.Limits) {
 			if k != "nodes" {
 				return fmt.Errorf("spec.limits[%s]: a static NodePool (spec.replicas set) supports only limits.nodes; drop it", k)
 			}
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(np.Limits)) {
+	for _, k := range sortedKeys(np.Limits) {
 		if !quantityPattern.MatchString(np.Limits[k]) {
 			return fmt.Errorf("spec.limits[%s]: %q is not a Kubernetes quantity; write a number with an optional suffix, such as 1000, 500m or 1000Gi", k, np.Limits[k])
 		}
@@ -119,7 +128,7 @@ func (np NodePool) validateSpec() error {
 
 // disruptionSet reports whether spec.disruption is written: a field of it is
 // set, here or in Unknown.
-func (np NodePool) disruptionSet() bool {
+func (np *NodePool) disruptionSet() bool {
 	if !np.Disruption.zero() {
 		return true
 	}
@@ -206,12 +215,12 @@ func duration(path, s string, pattern *regexp.Regexp, example string) error {
 	return nil
 }
 
-func (np NodePool) validateTemplateMetadata() error {
+func (np *NodePool) validateTemplateMetadata() error {
 	const path = "spec.template.metadata.labels"
 	if len(np.Labels) > maxLabels {
 		return fmt.Errorf("%s: %d labels; Karpenter allows at most %d", path, len(np.Labels), maxLabels)
 	}
-	for _, k := range slices.Sorted(maps.Keys(np.Labels)) {
+	for _, k := range sortedKeys(np.Labels) {
 		if why := restrictedKey(k); why != "" {
 			return fmt.Errorf("%s[%s]: %s", path, k, why)
 		}
@@ -244,7 +253,7 @@ func restrictedKey(key string) string {
 // karpenter.sh/capacity-type; an In list needs at least one of them.
 var knownCapacityTypes = []string{"on-demand", "reserved", "spot"}
 
-func (np NodePool) validateRequirements() error {
+func (np *NodePool) validateRequirements() error {
 	const path = "spec.template.spec.requirements"
 	if len(np.Requirements) > maxRequirements {
 		return fmt.Errorf("%s: %d requirements; Karpenter allows at most %d, so merge some", path, len(np.Requirements), maxRequirements)
@@ -289,8 +298,8 @@ func knownCapacityType(values []string) int {
 	return n
 }
 
-func (np NodePool) validateMinValues() error {
-	for _, key := range slices.Sorted(maps.Keys(np.MinValues)) {
+func (np *NodePool) validateMinValues() error {
+	for _, key := range sortedKeys(np.MinValues) {
 		n := np.MinValues[key]
 		i := slices.IndexFunc(np.Requirements, func(r compat.Requirement) bool { return r.Key == key })
 		path := fmt.Sprintf("spec.template.spec.requirements[%d].minValues", i)
@@ -309,7 +318,7 @@ func (np NodePool) validateMinValues() error {
 	return nil
 }
 
-func (np NodePool) validateTemplateSpec() error {
+func (np *NodePool) validateTemplateSpec() error {
 	ref := np.NodeClassRef
 	switch {
 	case ref.Group == "" || ref.Kind == "" || ref.Name == "":
@@ -329,23 +338,30 @@ func (np NodePool) validateTemplateSpec() error {
 // taints checks both lists as Karpenter does: each taint valid, and no two
 // taints, in either list, with the same key and effect.
 func taints(taints, startup []userdata.Taint) error {
-	first := make(map[userdata.Taint]string) // key and effect → path
-	for _, list := range []struct {
-		path   string
-		taints []userdata.Taint
-	}{{"spec.template.spec.taints", taints}, {"spec.template.spec.startupTaints", startup}} {
-		for i, t := range list.taints {
-			path := fmt.Sprintf("%s[%d]", list.path, i)
-			if err := t.Validate(); err != nil {
-				// userdata's error already says what is wrong and how to fix
-				// it; the path replaces its package prefix.
-				return fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "userdata: "))
+	const taintsPath, startupPath = "spec.template.spec.taints", "spec.template.spec.startupTaints"
+	path := func(i int) string {
+		if i < len(taints) {
+			return fmt.Sprintf("%s[%d]", taintsPath, i)
+		}
+		return fmt.Sprintf("%s[%d]", startupPath, i-len(taints))
+	}
+	at := func(i int) userdata.Taint {
+		if i < len(taints) {
+			return taints[i]
+		}
+		return startup[i-len(taints)]
+	}
+	for i := range len(taints) + len(startup) {
+		t := at(i)
+		if err := t.Validate(); err != nil {
+			// userdata's error already says what is wrong and how to fix
+			// it; the path replaces its package prefix.
+			return fmt.Errorf("%s: %s", path(i), strings.TrimPrefix(err.Error(), "userdata: "))
+		}
+		for j := range i {
+			if at(j).Matches(t) {
+				return fmt.Errorf("%s: %s has the key and effect of %s; Karpenter refuses two taints with one key and effect, so keep one", path(i), t, path(j))
 			}
-			id := userdata.Taint{Key: t.Key, Effect: t.Effect}
-			if prev, dup := first[id]; dup {
-				return fmt.Errorf("%s: %s has the key and effect of %s; Karpenter refuses two taints with one key and effect, so keep one", path, t, prev)
-			}
-			first[id] = path
 		}
 	}
 	return nil

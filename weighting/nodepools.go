@@ -126,8 +126,10 @@ func checkBase(base NodePool) (NodePool, error) {
 		return NodePool{}, fmt.Errorf("weighting: base NodePool %s: %v", probe.Name, err)
 	}
 	base = clonePool(base)
-	for _, f := range serverMetadata {
-		delete(base.Unknown, "/metadata/"+f)
+	for k := range base.Unknown {
+		if slices.Contains(serverMetadata, k) {
+			delete(base.Unknown, k)
+		}
 	}
 	delete(base.ObjectAnnotations, lastApplied)
 	if len(base.Unknown) == 0 {
@@ -141,8 +143,8 @@ func checkBase(base NodePool) (NodePool, error) {
 
 // serverMetadata are the metadata fields the API server writes about an
 // object, which a new object must not carry.
-var serverMetadata = []string{"creationTimestamp", "deletionGracePeriodSeconds", "deletionTimestamp", "generation",
-	"managedFields", "resourceVersion", "selfLink", "uid"}
+var serverMetadata = []string{"/metadata/creationTimestamp", "/metadata/deletionGracePeriodSeconds", "/metadata/deletionTimestamp",
+	"/metadata/generation", "/metadata/managedFields", "/metadata/resourceVersion", "/metadata/selfLink", "/metadata/uid"}
 
 // lastApplied is kubectl's record of what was last applied to an object.
 const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"

@@ -34,6 +34,8 @@ func TestRun(t *testing.T) {
 		{step3, "  name: default-flex\n", "the flex tier's NodePool"},
 		{step3, "      - key: karpenter.k8s.aws/instance-family\n        operator: In\n        values:\n        - c7i-flex\n        - m7i-flex\n  weight: 100\n", "the flex NodePool lists the families, weight 100"},
 		{step3, "      - key: karpenter.k8s.aws/instance-family\n        operator: NotIn\n        values:\n        - c7i-flex\n        - m7i-flex\n  weight: 1\n", "the rest NodePool excludes them, weight 1"},
+		{step3, "  annotations:\n    example.com/owner: platform-team\n  name: default-flex\n", "the flex NodePool keeps the base's annotations"},
+		{step3, "  disruption:\n    budgets:\n    - nodes: 10%\n    consolidateAfter: 1m\n    consolidationPolicy: WhenEmptyOrUnderutilized\n  limits:\n    cpu: \"1000\"\n    memory: 1000Gi\n", "each NodePool keeps the base's disruption and limits"},
 		{step3, "14 only in default-flex, 1350 only in default-rest, 0 in several, 0 in none.", "the NodePools must split the catalog exactly as the ranking does"},
 		{step4, "all capacity available → flex, 14 types", "with capacity, the flex tier comes first"},
 		{step4, "no flex capacity       → rest, 1329 types, first m7i.large", "without flex capacity, Fallback gives the rest tier"},
