@@ -69,7 +69,10 @@
 // "available", have an architecture other than x86_64 or arm64, lack an
 // ID, or have a malformed date; each date is parsed once. Of the images
 // with the same requirements it keeps one: not deprecated before
-// deprecated, then newest, then greatest name, then smallest ID. The
+// deprecated, then newest, then greatest name, then smallest ID; the
+// others are [Selection].Superseded, each with its winner and
+// [Superseded.Reason]. Each AMI carries its [AMI].Release, read from
+// its name. The
 // result is in newest-available order, which is total: not deprecated
 // first; then newest CreationDate; then ID; then Name; then variant,
 // architecture and Windows build.
@@ -83,6 +86,8 @@
 // matches. When nothing maps, [Mapping.Err] returns a
 // [*NoCompatibleAMIError] naming, per AMI, the key most types conflict on,
 // with counts, and the NodePool requirement or family that would fix it.
+// [Mapping.LaunchGroups] merges the groups of one image (its variants)
+// into one launch group per AMI ID.
 //
 // # Values and concurrency
 //
