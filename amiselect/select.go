@@ -272,6 +272,9 @@ func superseded(losers []lost, amis []AMI, winners []int32, best map[setKey]int,
 		l.ami.Requirements = reqs[k]
 		out = append(out, Superseded{AMI: l.ami, Winner: amis[best[k]]})
 	}
+	if len(out) == 0 {
+		return nil // every loser also won a set: none is superseded
+	}
 	slices.SortFunc(out, func(a, b Superseded) int {
 		if c := compareAMIs(a.AMI, b.AMI); c != 0 {
 			return c
