@@ -1,9 +1,11 @@
-// Package ec2fake is a fake EC2 for tests: an in-memory [Backend] that
-// answers DescribeImages and DescribeInstanceTypes with EC2's own semantics,
-// in process (it implements ec2.DescribeImagesAPIClient and
-// ec2.DescribeInstanceTypesAPIClient) and over HTTP in the EC2 Query
-// protocol, so that a real *ec2.Client — its serializers, deserializers and
-// retryer — runs against it. [DefaultCatalog] supplies realistic data: real
+// Package ec2fake is a fake EC2 and SSM Parameter Store for tests: an
+// in-memory [Backend] that answers DescribeImages, DescribeInstanceTypes and
+// DisableImage with EC2's own semantics, and GetParameter, GetParameters and
+// GetParametersByPath with SSM's, in process (it implements
+// ec2.DescribeImagesAPIClient, ec2.DescribeInstanceTypesAPIClient,
+// ssm.GetParametersByPathAPIClient and [ParameterStore]) and over HTTP, so
+// that a real *ec2.Client or *ssm.Client — its serializers, deserializers
+// and retryer — runs against it. [DefaultCatalog] supplies realistic data: real
 // EKS AMI names and real instance type specifications.
 //
 // Other fakes match names exactly or give '?' the wrong meaning, ignore
@@ -20,9 +22,11 @@
 //	srv := ec2fake.NewServer(b)                          // or over HTTP
 //	defer srv.Close()
 //	client := ec2fake.NewClient(srv.URL)                 // a real *ec2.Client
+//	params := ec2fake.NewSSMClient(srv.URL)              // a real *ssm.Client, same server
 //
 // Change the data with [Backend.PutImage], [Backend.SetImageState],
-// [Backend.DeleteImage], [Backend.PutInstanceType] and [Backend.Load]; make
+// [Backend.DeleteImage], [Backend.PutInstanceType], [Backend.Load],
+// [Backend.PutParameter] and [Backend.DeleteParameter]; make
 // calls fail with [Backend.InjectFault] or wait with [Backend.SetLatency];
 // read what was asked with [Backend.Calls].
 //
@@ -120,13 +124,23 @@
 // errors prefixed "ec2fake: " naming the input and the fix; unknown IDs
 // wrap [ErrNotFound].
 //
+// # Disabled images
+//
+// A disabled image is private: [Backend.DisableImage] (owner only, else
+// AuthFailure) and [Backend.SetImageState] make it so, and
+// [Backend.PutImage] and [Backend.Load] refuse an image that is both
+// disabled and public — EC2 never holds one, and storing something other
+// than what a test put would hide the test's mistake. Only the owner sees a
+// disabled image, and only with IncludeDisabled.
+//
 // # HTTP
 //
 // [Backend.Handler] reads the form-encoded POST body (or GET query string)
 // the SDK sends (Action, Filter.N.Name, Filter.N.Value.M, ImageId.N,
 // Owner.N, ExecutableBy.N, InstanceType.N, MaxResults, NextToken, flags),
 // rejects unknown parameters with UnknownParameter and unknown actions with
-// InvalidAction, and answers in EC2's XML with the element names of the
+// InvalidAction (every error, including these, carries a request ID), and
+// more than 100 InstanceType.N values with InvalidParameterValue, and answers in EC2's XML with the element names of the
 // SDK's deserializers (imagesSet, imageState, imageOwnerId, isPublic,
 // tagSet, instanceTypeSet, vCpuInfo, ...). Every field of
 // ec2types.Image and ec2types.InstanceTypeInfo survives the trip. [NewClient]
@@ -136,6 +150,46 @@
 // race a fast loopback server exposes (calls failing now and then with
 // "use of closed network connection", mostly under -race); prefer it to a
 // client you configure yourself.
+//
+// # SSM parameters
+//
+// The same [Backend.Handler] serves SSM: a request with an X-Amz-Target
+// header is AWS JSON 1.1 ("AmazonSSM.GetParameter", JSON body, JSON answer,
+// errors as {"__type": code, "message": ...}); any other request is EC2
+// Query. One server therefore backs both [NewClient] and [NewSSMClient].
+// Members are matched case-sensitively and unknown ones ignored; a body
+// that is not a JSON object is a SerializationException, an unknown target
+// an UnknownOperationException.
+//
+// Public parameters are derived from the images: every public, available
+// image with owner alias "amazon" whose name is an EKS AMI name feeds the
+// parameters AWS publishes for it —
+//
+//	/aws/service/eks/optimized-ami/K/amazon-linux-2023/ARCH/VARIANT/{recommended,NAME}/image_id
+//	/aws/service/eks/optimized-ami/K/amazon-linux-2{,-arm64,-gpu}/{recommended,NAME}/image_id
+//	/aws/service/bottlerocket/aws-k8s-K{,-nvidia,-fips}/{x86_64,arm64}/{latest,X.Y.Z}/image_id
+//	/aws/service/ami-windows-latest/Windows_Server-YEAR-English-{Core,Full}-EKS_Optimized-K/image_id
+//
+// — so they follow whatever catalog is loaded. recommended and latest name
+// the newest release (by the date or version in the name, then creation
+// date, then ID); their Version counts the releases. Names of no known
+// family, images whose architecture contradicts their name, and pending,
+// disabled or private images feed nothing. Values are AMI IDs, Type String,
+// DataType text, LastModifiedDate the image's creation date.
+// [Backend.PutParameter] adds the account's own parameters (values must be
+// AMI IDs; "aws" and "ssm" prefixes are reserved).
+//
+// GetParameter accepts a ":VERSION" selector; a missing parameter is
+// *ssmtypes.ParameterNotFound (no message, as SSM sends it). GetParameters
+// takes 1-10 names and lists those not found in InvalidParameters.
+// GetParametersByPath lists one level below Path (every level with
+// Recursive), in name order, MaxResults 1-10 (default 10) at a time, with
+// the same keyset NextToken as the EC2 describes (InvalidNextToken if
+// damaged or from another request); /aws/service/... paths list public
+// parameters, any other path the account's own. Bad input is a
+// ValidationException in SSM's wording; labels, ARNs and ParameterFilters
+// are valid in SSM but Unsupported here. In process, a nil required member
+// gives the error *ssm.Client raises before sending.
 //
 // # Faults, latency and the call log
 //
