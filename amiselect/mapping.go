@@ -142,6 +142,47 @@ func unmapped(t compat.InstanceType, amis []AMI) Unmapped {
 	return u
 }
 
+// LaunchGroup is one image and every instance type that launches with it,
+// whichever of the image's requirement sets admitted them: what a
+// provisioner turns into one launch template.
+type LaunchGroup struct {
+	// ImageID is the image's ID.
+	ImageID string
+	// AMIs are the image's roles that received types (one per variant),
+	// in AMI order.
+	AMIs []AMI
+	// InstanceTypes are the types of each role in turn, each role's in
+	// input order.
+	InstanceTypes []compat.InstanceType
+}
+
+// LaunchGroups merges the Groups of one image: one group per AMI ID, in
+// the order of each ID's first AMI. An image serving two variants (AL2's
+// accelerated image, Bottlerocket's x86_64 image) yields one group, not
+// two. The result is fresh on every call; the instance type slices are
+// shared with Groups only when an image has one role.
+func (m Mapping) LaunchGroups() []LaunchGroup {
+	if len(m.Groups) == 0 {
+		return nil
+	}
+	out := make([]LaunchGroup, 0, len(m.Groups))
+	at := make(map[string]int, len(m.Groups))
+	for _, g := range m.Groups {
+		i, seen := at[g.AMI.ID]
+		if !seen {
+			at[g.AMI.ID] = len(out)
+			out = append(out, LaunchGroup{ImageID: g.AMI.ID, AMIs: []AMI{g.AMI}, InstanceTypes: g.InstanceTypes})
+			continue
+		}
+		lg := &out[i]
+		lg.AMIs = append(lg.AMIs, g.AMI)
+		// Copy before appending: the first role's slice views Map's
+		// shared backing array.
+		lg.InstanceTypes = append(slices.Clip(lg.InstanceTypes), g.InstanceTypes...)
+	}
+	return out
+}
+
 // AMIFor returns the AMI an instance type, by name, is mapped to.
 func (m Mapping) AMIFor(instanceType string) (AMI, bool) {
 	if m.index == nil {

@@ -84,6 +84,12 @@ type storedImage struct {
 	img           ec2types.Image
 	deprecatesAt  time.Time
 	hasDeprecated bool
+
+	// What the name says about public parameters, parsed on the first
+	// parameter index build that sees this image (under b.mu for writing).
+	params       amiParameters
+	paramsOK     bool
+	paramsParsed bool
 }
 
 func (s *storedImage) deprecated(now time.Time) bool {

@@ -176,7 +176,7 @@ func buildParameterIndex(images []*storedImage, custom map[string]*ssmtypes.Para
 	newest := map[string]seriesEntry{} // parameter name -> image it names
 	releases := map[string]int{}       // series name -> releases seen
 	for _, s := range images {
-		p, ok := publishesParameters(&s.img)
+		p, ok := s.publishedParameters()
 		if !ok {
 			continue
 		}

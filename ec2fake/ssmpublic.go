@@ -116,15 +116,29 @@ func compareVersions(a, b []int) int {
 // parameters for: public, owned by Amazon, available, and of the
 // architecture its name says.
 func publishesParameters(img *ec2types.Image) (amiParameters, bool) {
-	if img.Public == nil || !*img.Public || img.ImageOwnerAlias == nil || *img.ImageOwnerAlias != "amazon" ||
-		img.State != ec2types.ImageStateAvailable || img.Name == nil {
+	if !mayPublish(img) {
 		return amiParameters{}, false
 	}
 	p, ok := parseAMIParameters(*img.Name)
-	if !ok || img.Architecture != p.arch {
+	return p, ok && img.Architecture == p.arch
+}
+
+func mayPublish(img *ec2types.Image) bool {
+	return img.Public != nil && *img.Public && img.ImageOwnerAlias != nil && *img.ImageOwnerAlias == "amazon" &&
+		img.State == ec2types.ImageStateAvailable && img.Name != nil
+}
+
+// publishedParameters is publishesParameters for a stored image, parsing
+// its name once. The caller holds b.mu for writing.
+func (s *storedImage) publishedParameters() (amiParameters, bool) {
+	if !mayPublish(&s.img) {
 		return amiParameters{}, false
 	}
-	return p, true
+	if !s.paramsParsed {
+		s.params, s.paramsOK = parseAMIParameters(*s.img.Name)
+		s.paramsParsed = true
+	}
+	return s.params, s.paramsOK && s.img.Architecture == s.params.arch
 }
 
 // isPublicParameterPath reports whether a GetParametersByPath path lists
