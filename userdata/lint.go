@@ -9,6 +9,8 @@ import (
 	"slices"
 
 	"github.com/ec2select/ec2select/compat"
+
+	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
 )
 
 // maxDecompressed bounds gzip'd userData, so that a small input cannot
@@ -135,7 +137,7 @@ func detectFamily(text []byte) compat.AMIFamily {
 	switch {
 	case bytes.Contains(bytes.ToLower(text), []byte("<powershell>")):
 		return compat.Windows2022
-	case looksMIME(text):
+	case mimedoc.LooksMIME(text):
 		if bytes.Contains(bytes.ToLower(text), []byte("application/node.eks.aws")) {
 			return compat.AL2023
 		}

@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
+	"github.com/ec2select/ec2select/userdata/internal/systemd"
 )
 
 const (
@@ -57,7 +60,7 @@ func decodeNodeConfig(text []byte) (*nodeConfigDoc, bool) {
 // isMultipartForNodeadm applies nodeadm's rule: the userData is multipart
 // when its header block parses and its Content-Type is multipart/*.
 func isMultipartForNodeadm(text []byte) bool {
-	h, _, _, err := splitHeader(text, 1)
+	h, _, _, err := mimedoc.SplitHeader(text, 1)
 	if err != nil {
 		return false
 	}
@@ -74,21 +77,21 @@ func isMultipartForNodeadm(text []byte) bool {
 func (l *linter) lintNodeadm(text []byte) boot {
 	var docs []*nodeConfigDoc
 	if isMultipartForNodeadm(text) {
-		parts, err := parseMIME(text, 1)
+		parts, err := mimedoc.Parse(text, 1)
 		if err != nil {
 			l.add(CodeSyntax, 0, "fix the MIME structure", "nodeadm cannot read the MIME userData: %v", err)
 			return boot{}
 		}
 		for _, p := range parts {
-			if p.mediaType != nodeConfigMediaType {
-				l.scriptPart(p.mediaType, p.body, p.line)
+			if p.MediaType != nodeConfigMediaType {
+				l.scriptPart(p.MediaType, p.Body, p.Line)
 				continue
 			}
-			body := p.body
+			body := p.Body
 			if decoded, ok := decodeBase64Text(body); ok {
 				body = decoded
 			}
-			d, ok := l.nodeConfigPart(body, p.line)
+			d, ok := l.nodeConfigPart(body, p.Line)
 			if !ok {
 				return boot{}
 			}
@@ -258,7 +261,7 @@ func (l *linter) envFileArgs(flags []string, line int) ([]string, bool) {
 			return nil, false
 		}
 	}
-	words, _ := systemdSplit(envFileValue(joined), false, true)
+	words, _ := systemd.Split(systemd.EnvFileValue(joined), false, true)
 	return words, true
 }
 
