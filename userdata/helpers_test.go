@@ -3,6 +3,7 @@ package userdata
 import (
 	"encoding/base64"
 	"flag"
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,4 +58,40 @@ func nastyString() *rapid.Generator[string] {
 			return strings.Join(parts, "")
 		}),
 	)
+}
+
+// configuredTaints are the taints of a report that the userData sets, the
+// kubelet's own left out, in the report's order.
+func configuredTaints(r Report) []Taint {
+	var out []Taint
+	for _, t := range r.Taints {
+		if t.Source != SourceKubelet {
+			out = append(out, t.Taint)
+		}
+	}
+	return out
+}
+
+// wantRegistered is what a Joins report of family f must list for the
+// configured taints: each marked required when it matches a required
+// taint, plus the kubelet's cloud-provider taint on the families whose boot
+// agent runs it with --cloud-provider=external (bootstrap.sh, nodeadm,
+// Bottlerocket's aws-k8s variants; not Windows, whose bootstrap script
+// is not published).
+func wantRegistered(f compat.AMIFamily, configured, required []Taint) []RegisteredTaint {
+	out := []RegisteredTaint{}
+	for _, t := range configured {
+		src := SourceUser
+		for _, r := range required {
+			if r.Key == t.Key && r.Effect == t.Effect {
+				src = SourceRequired
+			}
+		}
+		out = append(out, RegisteredTaint{Taint: t, Source: src})
+	}
+	if !f.IsWindows() {
+		out = append(out, RegisteredTaint{Taint: Taint{Key: "node.cloudprovider.kubernetes.io/uninitialized", Value: "true", Effect: NoSchedule}, Source: SourceKubelet})
+	}
+	slices.SortFunc(out, func(a, b RegisteredTaint) int { return compareTaints(a.Taint, b.Taint) })
+	return out
 }

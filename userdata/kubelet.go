@@ -13,16 +13,38 @@ type kubelet struct {
 	taintFlag bool // --register-with-taints was given (it overrides the config)
 	taints    []Taint
 	labels    map[string]string
+	// cloudProvider is the value of a --cloud-provider flag, if given.
+	cloudProvider *string
+}
+
+// withCloudProviderTaint adds the taint the kubelet registers itself
+// under --cloud-provider=external, or makes the node never join when a
+// configured taint duplicates it: the API server refuses a Node whose
+// taints repeat a key and effect (pkg/apis/core/validation ValidateNode).
+func (l *linter) withCloudProviderTaint(b boot) boot {
+	own := CloudProviderTaint()
+	for _, t := range b.taints {
+		if t.Matches(own) {
+			l.add(CodeDuplicateTaint, b.line, "remove "+t.String()+"; the kubelet registers "+own.String()+" itself",
+				"the taint %s duplicates %s, which the kubelet adds itself with --cloud-provider=external, so the API server refuses the Node and it never registers", t, own)
+			return boot{}
+		}
+	}
+	b.kubelet = []Taint{own}
+	return b
 }
 
 // kubeletArgs parses the kubelet's argv the way pflag does for the kubelet
 // (flag names normalized with '_' as '-', --flag=value and --flag value,
 // "--" ending flags) and applies --register-with-taints and --node-labels
 // as the kubelet does. line is where the arguments come from.
+
 // withKubeletArgs completes b with what the kubelet makes of args, the
 // arguments a boot agent hands it, or returns a boot in which the kubelet
 // never starts. where names the place a missing taint belongs, for fixes.
-func (l *linter) withKubeletArgs(b boot, args []string, where string) boot {
+// externalCloud says whether the boot agent starts the kubelet with
+// --cloud-provider=external before these arguments.
+func (l *linter) withKubeletArgs(b boot, args []string, where string, externalCloud bool) boot {
 	k := l.kubeletArgs(args, b.line)
 	if !k.starts {
 		return boot{}
@@ -30,6 +52,13 @@ func (l *linter) withKubeletArgs(b boot, args []string, where string) boot {
 	b.taints, b.labels = k.taints, k.labels
 	b.fix = func(t Taint) string {
 		return "put --register-with-taints=" + taintListWith(k.taints, t) + " in " + where
+	}
+	if k.cloudProvider != nil {
+		return l.unresolved(b.line, "remove --cloud-provider from the kubelet arguments; the boot agent sets it",
+			"the kubelet argument --cloud-provider=%s overrides the boot agent's; whether the kubelet then starts, and whether it adds %s, depends on its version", *k.cloudProvider, CloudProviderTaint())
+	}
+	if externalCloud {
+		return l.withCloudProviderTaint(b)
 	}
 	return b
 }
@@ -67,6 +96,12 @@ func (l *linter) kubeletArgs(args []string, line int) kubelet {
 			} else {
 				setConfigurationMap(k.labels, value)
 			}
+		case long && name == "cloud-provider":
+			if !hasValue && i+1 < len(args) {
+				i++
+				value = args[i]
+			}
+			k.cloudProvider = &value
 		case long && name == "help", !long && name == "h":
 			l.add(CodeKubeletArguments, line, "remove "+a, "kubelet argument %q makes the kubelet print its usage and exit", a)
 			k.starts = false

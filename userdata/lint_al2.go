@@ -350,7 +350,7 @@ func (l *linter) bootstrap(lc located) boot {
 	if !resolved {
 		return boot{registers: true, unresolved: true}
 	}
-	return l.withKubeletArgs(b, args, "--kubelet-extra-args '...' (one flag, space after --kubelet-extra-args)")
+	return l.withKubeletArgs(b, args, "--kubelet-extra-args '...' (one flag, space after --kubelet-extra-args)", true)
 }
 
 // dropIn follows KUBELET_EXTRA_ARGS through the systemd drop-in

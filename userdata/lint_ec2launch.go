@@ -131,5 +131,5 @@ func (l *linter) lintWindows(text []byte) boot {
 		}
 		args = powershell.WindowsArgv(v)
 	}
-	return l.withKubeletArgs(b, args, "-KubeletExtraArgs '...'")
+	return l.withKubeletArgs(b, args, "-KubeletExtraArgs '...'", false)
 }

@@ -175,6 +175,10 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 	if !k.starts {
 		return boot{}
 	}
+	if k.cloudProvider != nil {
+		return l.unresolved(flagLine, "remove --cloud-provider from spec.kubelet.flags; nodeadm sets it",
+			"the kubelet flag --cloud-provider=%s overrides nodeadm's external (nodeadm/internal/kubelet/config.go withCloudProvider); whether the kubelet then starts, and whether it adds %s, depends on its version", *k.cloudProvider, CloudProviderTaint())
+	}
 
 	configTaints, ok := l.registerWithTaints(config["registerWithTaints"], taintDoc)
 	if !ok {
@@ -193,7 +197,7 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 		b.fix = func(t Taint) string {
 			return "use --register-with-taints=" + taintListWith(taints, t) + ", or better remove the flag and use spec.kubelet.config.registerWithTaints"
 		}
-		return b
+		return l.withCloudProviderTaint(b)
 	}
 	b.taints = configTaints
 	b.line = docs[len(docs)-1].line
@@ -207,7 +211,7 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 		}
 		return "add " + entry + " to spec.kubelet.config.registerWithTaints of the last NodeConfig that sets it"
 	}
-	return b
+	return l.withCloudProviderTaint(b)
 }
 
 // registerWithTaints reads kubelet config registerWithTaints entries.
