@@ -15,6 +15,9 @@ type kubelet struct {
 	labels    map[string]string
 	// cloudProvider is the value of a --cloud-provider flag, if given.
 	cloudProvider *string
+	// unresolved says why whether the kubelet starts depends on its
+	// version; "" when it does not.
+	unresolved string
 }
 
 // withCloudProviderTaint adds the taint the kubelet registers itself
@@ -34,11 +37,6 @@ func (l *linter) withCloudProviderTaint(b boot) boot {
 	return b
 }
 
-// kubeletArgs parses the kubelet's argv the way pflag does for the kubelet
-// (flag names normalized with '_' as '-', --flag=value and --flag value,
-// "--" ending flags) and applies --register-with-taints and --node-labels
-// as the kubelet does. line is where the arguments come from.
-
 // withKubeletArgs completes b with what the kubelet makes of args, the
 // arguments a boot agent hands it, or returns a boot in which the kubelet
 // never starts. where names the place a missing taint belongs, for fixes.
@@ -48,6 +46,9 @@ func (l *linter) withKubeletArgs(b boot, args []string, where string, externalCl
 	k := l.kubeletArgs(args, b.line)
 	if !k.starts {
 		return boot{}
+	}
+	if k.unresolved != "" {
+		return l.unresolved(b.line, "use only flags every supported kubelet release has", "%s", k.unresolved)
 	}
 	b.taints, b.labels = k.taints, k.labels
 	b.fix = func(t Taint) string {
@@ -63,62 +64,44 @@ func (l *linter) withKubeletArgs(b boot, args []string, where string, externalCl
 	return b
 }
 
+// kubeletArgs parses the kubelet's argv as pflag does over the kubelet's
+// flag set ([parseKubeletArgs]) and applies --register-with-taints,
+// --node-labels and --cloud-provider as the kubelet does. line is where
+// the arguments come from.
 func (l *linter) kubeletArgs(args []string, line int) kubelet {
 	k := kubelet{starts: true, labels: map[string]string{}}
-	var taintValues, positional []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			positional = append(positional, args[i+1:]...)
-			break
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			positional = append(positional, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
-		name = strings.ReplaceAll(name, "_", "-")
-		long := strings.HasPrefix(a, "--")
-		switch {
-		case long && (name == "register-with-taints" || name == "node-labels"):
-			if !hasValue {
-				if i+1 >= len(args) {
-					l.add(CodeKubeletArguments, line, "give the flag a value: --"+name+"=...",
-						"kubelet flag --%s has no value, so the kubelet exits with \"flag needs an argument\"", name)
-					k.starts = false
-					continue
-				}
-				i++
-				value = args[i]
-			}
-			if name == "register-with-taints" {
-				taintValues = append(taintValues, value)
-			} else {
-				setConfigurationMap(k.labels, value)
-			}
-		case long && name == "cloud-provider":
-			if !hasValue && i+1 < len(args) {
-				i++
-				value = args[i]
-			}
-			k.cloudProvider = &value
-		case long && name == "help", !long && name == "h":
-			l.add(CodeKubeletArguments, line, "remove "+a, "kubelet argument %q makes the kubelet print its usage and exit", a)
-			k.starts = false
-		default:
-			// The kubelet has hundreds of flags; without their types the
-			// linter assumes a flag written without '=' takes the next
-			// word as its value unless that word is itself a flag.
-			if !hasValue && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
-				i++
-			}
+	flags, exit, versioned := parseKubeletArgs(args)
+	if exit != "" {
+		l.add(CodeKubeletArguments, line, "write kubelet flags as --flag=value with names the kubelet knows, and quote values that contain spaces",
+			"%s, so the kubelet exits", exit)
+		k.starts = false
+		return k
+	}
+	if versioned != "" {
+		k.unresolved = fmt.Sprintf("the kubelet flag --%s exists only in some Kubernetes releases (of v1.28, v1.32, v1.34); the kubelet exits on it where it does not", versioned)
+	}
+	var taintValues []string
+	for _, f := range flags {
+		switch f.name {
+		case "register-with-taints":
+			taintValues = append(taintValues, f.value)
+		case "node-labels":
+			setConfigurationMap(k.labels, f.value)
+		case "cloud-provider":
+			v := f.value
+			k.cloudProvider = &v
 		}
 	}
-	if len(positional) > 0 {
-		l.add(CodeKubeletArguments, line, "write kubelet flags as --flag=value, and quote values that contain spaces",
-			"the kubelet gets the stray argument %q and exits with \"unknown command\"", positional[0])
+	l.applyTaintFlags(&k, taintValues, line)
+	if !l.checkLabels(k.labels, line) {
 		k.starts = false
 	}
+	return k
+}
+
+// applyTaintFlags applies the --register-with-taints values in order: the
+// last wins, and each must parse.
+func (l *linter) applyTaintFlags(k *kubelet, taintValues []string, line int) {
 	for i, v := range taintValues {
 		taints, removed, code, msg := kubeletTaints(v)
 		if code != "" {
@@ -153,10 +136,6 @@ func (l *linter) kubeletArgs(args []string, line int) kubelet {
 				len(taintValues), strings.Join(lost, ", "))
 		}
 	}
-	if !l.checkLabels(k.labels, line) {
-		k.starts = false
-	}
-	return k
 }
 
 // mergeTaints unions the valid taints of several flag values, first

@@ -175,6 +175,9 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 	if !k.starts {
 		return boot{}
 	}
+	if k.unresolved != "" {
+		return l.unresolved(flagLine, "use only flags every supported kubelet release has", "%s", k.unresolved)
+	}
 	if k.cloudProvider != nil {
 		return l.unresolved(flagLine, "remove --cloud-provider from spec.kubelet.flags; nodeadm sets it",
 			"the kubelet flag --cloud-provider=%s overrides nodeadm's external (nodeadm/internal/kubelet/config.go withCloudProvider); whether the kubelet then starts, and whether it adds %s, depends on its version", *k.cloudProvider, CloudProviderTaint())
