@@ -188,6 +188,8 @@ type boot struct {
 	// CodeUnresolved problem says why.
 	unresolved bool
 	taints     []Taint
+	// part is the MIME part the taints come from ("" if single-part).
+	part string
 	// kubelet are the taints the kubelet adds itself.
 	kubelet []Taint
 	labels  map[string]string
@@ -226,6 +228,7 @@ func (l *linter) finish(b boot) Report {
 
 // checkRequired reports each required taint the kubelet will not register.
 func (l *linter) checkRequired(b boot) {
+	l.part = b.part
 	for _, req := range l.required {
 		if containsMatch(b.taints, req) {
 			continue

@@ -13,6 +13,7 @@ import (
 )
 
 const (
+	nodeadmCommand      = "nodeadm"
 	nodeConfigMediaType = "application/node.eks.aws"
 	nodeConfigGroup     = "node.eks.aws/"
 )
@@ -77,6 +78,9 @@ func isMultipartForNodeadm(text []byte) bool {
 func (l *linter) lintNodeadm(text []byte) boot {
 	var docs []*nodeConfigDoc
 	if isMultipartForNodeadm(text) {
+		if stop := l.userScripts(text); stop != nil {
+			return *stop
+		}
 		parts, err := mimedoc.Parse(text, 1)
 		if err != nil {
 			l.add(CodeSyntax, 0, "fix the MIME structure", "nodeadm cannot read the MIME userData: %v", err)
@@ -84,7 +88,6 @@ func (l *linter) lintNodeadm(text []byte) boot {
 		}
 		for _, p := range parts {
 			if p.MediaType != nodeConfigMediaType {
-				l.scriptPart(p.MediaType, p.Body, p.Line)
 				continue
 			}
 			body := p.Body
@@ -112,6 +115,31 @@ func (l *linter) lintNodeadm(text []byte) boot {
 	return l.nodeadm(docs)
 }
 
+// userScripts follows the scripts cloud-init runs on AL2023 beside
+// nodeadm: one that runs nodeadm itself, starts the kubelet, or does
+// something the linter cannot follow makes the verdict unresolved.
+func (l *linter) userScripts(text []byte) *boot {
+	scripts, stop := l.cloudInitScripts(text, nodeadmCommand)
+	if stop != nil {
+		if !stop.unresolved {
+			return nil // cloud-init cannot read it; nodeadm's own reading decides
+		}
+		return stop
+	}
+	calls, stop := l.allCalls(scripts, nodeadmCommand)
+	if stop != nil {
+		return stop
+	}
+	if len(calls) > 0 {
+		c := calls[0]
+		l.part = c.script.part
+		b := l.unresolved(c.script.absLine(c.call.Line), "remove the nodeadm call; nodeadm runs from its own systemd units",
+			"this script runs nodeadm, which configures and may start the kubelet, in an order relative to nodeadm's own units the linter cannot tell")
+		return &b
+	}
+	return nil
+}
+
 func (l *linter) nodeConfigPart(body []byte, line int) (*nodeConfigDoc, bool) {
 	d, ok := decodeNodeConfig(body)
 	if !ok {
@@ -135,13 +163,13 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 	var taintDoc *nodeConfigDoc
 	for _, d := range docs {
 		cluster = mergeConfig(cluster, d.cluster)
-		if _, has := d.config["registerWithTaints"]; has && !isEmptyValue(d.config["registerWithTaints"]) {
+		if _, has := d.config["registerWithTaints"]; has {
 			taintDoc = d
 		}
 		if config == nil {
 			config = d.config
 		} else if len(d.config) > 0 {
-			config = mergeConfig(config, d.config)
+			config = mergeInline(config, d.config)
 		}
 		flags = append(flags, d.flags...)
 		for _, f := range d.flags {
@@ -300,6 +328,28 @@ func mergeConfig(dst, src map[string]any) map[string]any {
 		default:
 			out[k] = sv
 		}
+	}
+	return out
+}
+
+// mergeInline merges src into a copy of dst the way nodeadm merges
+// kubelet.config (an InlineDocument: api/merge.go mergeInlineDocument, then
+// util.Merge with mergo.WithOverride over JSON maps): nested maps merge key
+// by key, and any other value of src replaces dst's, even an empty list or
+// null, which clears it.
+func mergeInline(dst, src map[string]any) map[string]any {
+	out := make(map[string]any, len(dst)+len(src))
+	for k, v := range dst {
+		out[k] = v
+	}
+	for k, sv := range src {
+		sm, sIsMap := sv.(map[string]any)
+		dm, dIsMap := out[k].(map[string]any)
+		if sIsMap && dIsMap {
+			out[k] = mergeInline(dm, sm)
+			continue
+		}
+		out[k] = sv
 	}
 	return out
 }

@@ -17,8 +17,8 @@ func FuzzWalk(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, script []byte) {
-		calls, err := Walk(script, "bootstrap.sh", "KUBELET_EXTRA_ARGS")
-		again, err2 := Walk(script, "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+		calls, _, err := Walk(script, "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+		again, _, err2 := Walk(script, "bootstrap.sh", "KUBELET_EXTRA_ARGS")
 		if (err == nil) != (err2 == nil) || len(calls) != len(again) {
 			t.Fatalf("Walk is not deterministic")
 		}

@@ -18,6 +18,10 @@ type Var struct {
 	Known    bool // the value is known; if false nothing is known
 	Set      bool
 	Exported bool
+	// List holds an indexed array's elements (NAME=(a b c)); Indexed
+	// marks such a variable.
+	List    []string
+	Indexed bool
 }
 
 // Arg is one argument of a recorded call after expansion.
@@ -77,15 +81,53 @@ type Walker struct {
 	poisoned  bool // eval or source ran: unassigned variables are unknown
 	stopped   bool // exit ran at the top level
 	calls     []Call
+	opaque    []Construct
+	errexit   errexit
 	expandCfg *expand.Config
 	path      []branch // the arms being walked
+	line      int      // the line of the command being walked
+	testing   int      // > 0 inside an if/while condition or before && and ||, where errexit does not apply
 }
+
+// tested walks fn where a failing command does not trigger errexit.
+func (w *Walker) tested(fn func()) {
+	w.testing++
+	fn()
+	w.testing--
+}
+
+// Construct is something in a script the walker cannot follow: the
+// command it runs may be the target, or start what the target starts.
+type Construct struct {
+	Line int    // 1-based line in the script
+	What string // what it is, for people: "eval", "bash -c", ...
+}
+
+// errexit is what the walker knows about bash's errexit option (set -e).
+type errexit uint8
+
+const (
+	errexitOff errexit = iota
+	errexitOn
+	errexitMaybe // set or cleared in a branch that may not run
+)
 
 // NewWalker returns a walker recording the calls of the command whose base
 // name is target, and the environment variable envName as each call sees
 // it.
 func NewWalker(target, envName string) *Walker {
 	return &Walker{target: target, envName: envName, vars: map[string]Var{}}
+}
+
+// SetErrexit starts the walk with errexit on, as "#!/bin/bash -e" does.
+func (w *Walker) SetErrexit() { w.errexit = errexitOn }
+
+// Opaque returns the constructs met so far that the walker cannot follow,
+// in order.
+func (w *Walker) Opaque() []Construct { return w.opaque }
+
+func (w *Walker) addOpaque(line int, what string) {
+	w.opaque = append(w.opaque, Construct{Line: line, What: what})
 }
 
 // clone returns a walker for a subshell: same variables, own copy.
@@ -103,6 +145,7 @@ func (w *Walker) clone() *Walker {
 
 func (w *Walker) merge(sub *Walker) {
 	w.calls = append(w.calls, sub.calls...)
+	w.opaque = append(w.opaque, sub.opaque...)
 }
 
 // Get implements expand.Environ over the known variables; the walker only
@@ -111,6 +154,9 @@ func (w *Walker) Get(name string) expand.Variable {
 	v, ok := w.vars[name]
 	if !ok || !v.Set || !v.Known {
 		return expand.Variable{}
+	}
+	if v.Indexed {
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: v.List, Exported: v.Exported}
 	}
 	return expand.Variable{Set: true, Kind: expand.String, Str: v.Value, Exported: v.Exported}
 }
@@ -143,7 +189,29 @@ func (w *Walker) stmts(list []*syntax.Stmt, cond bool) {
 			return
 		}
 		w.stmt(s, cond)
+		w.failing(s, cond)
 	}
+}
+
+// failing stops the walk at a statement that certainly fails (false) when
+// errexit is on: bash exits there (set -e), so later statements never run.
+// When errexit may or may not be on, what follows is not followable.
+func (w *Walker) failing(s *syntax.Stmt, cond bool) {
+	if cond || w.testing > 0 || s.Negated || s.Background || w.errexit == errexitOff {
+		return
+	}
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) != 1 {
+		return
+	}
+	if name, lit := literalWord(c.Args[0]); !lit || name != "false" {
+		return
+	}
+	if w.errexit == errexitMaybe {
+		w.addOpaque(int(s.Pos().Line()), "a failing command after set -e in a branch")
+		return
+	}
+	w.stopped = true
 }
 
 func (w *Walker) stmt(s *syntax.Stmt, cond bool) {
@@ -187,7 +255,7 @@ func (w *Walker) command(s *syntax.Stmt, cond bool) {
 		w.merge(sub)
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
-			w.stmt(c.X, cond)
+			w.tested(func() { w.stmt(c.X, cond) })
 			w.stmt(c.Y, true)
 			return
 		}
@@ -218,7 +286,7 @@ func (w *Walker) command(s *syntax.Stmt, cond bool) {
 func (w *Walker) ifClause(c *syntax.IfClause, cond bool) {
 	arm := 0
 	for cl := c; cl != nil; cl = cl.Else {
-		w.stmts(cl.Cond, cond || arm > 0)
+		w.tested(func() { w.stmts(cl.Cond, cond || arm > 0) })
 		w.inArm(c, arm, func() { w.stmts(cl.Then, true) })
 		arm++
 	}
@@ -269,6 +337,9 @@ func (w *Walker) assign(name string, v Var, cond bool) {
 
 // assignValue evaluates one assignment's value.
 func (w *Walker) assignValue(a *syntax.Assign) Var {
+	if a.Array != nil && a.Index == nil {
+		return w.arrayValue(a)
+	}
 	if a.Array != nil || a.Index != nil {
 		return Var{Set: true}
 	}
@@ -287,6 +358,32 @@ func (w *Walker) assignValue(a *syntax.Assign) Var {
 		val = old.Value + val
 	}
 	return Var{Value: val, Known: true, Set: true}
+}
+
+// arrayValue evaluates NAME=(words) and NAME+=(words): each element
+// word expands to fields as a command argument does. An element with an
+// index ([1]=x) or an unknown expansion makes the array unknown.
+func (w *Walker) arrayValue(a *syntax.Assign) Var {
+	var list []string
+	if a.Append {
+		old := w.lookup(a.Name.Value)
+		if !old.Known || (!old.Indexed && old.Set) {
+			return Var{Set: true}
+		}
+		list = slices.Clone(old.List)
+	}
+	for _, e := range a.Array.Elems {
+		if e.Index != nil || e.Value == nil {
+			return Var{Set: true}
+		}
+		for _, f := range w.fields(e.Value) {
+			if !f.Known {
+				return Var{Set: true}
+			}
+			list = append(list, f.Value)
+		}
+	}
+	return Var{Known: true, Set: true, Indexed: true, List: list}
 }
 
 func (w *Walker) decl(c *syntax.DeclClause, cond bool) {
@@ -349,6 +446,7 @@ func (w *Walker) call(c *syntax.CallExpr, cond bool) {
 		}
 		return
 	}
+	w.line = int(c.Pos().Line())
 	if name, literal := literalWord(c.Args[0]); literal && !w.interesting(name) {
 		return // most commands cannot matter: skip expanding their arguments
 	}
@@ -370,12 +468,14 @@ func (w *Walker) call(c *syntax.CallExpr, cond bool) {
 	w.record(c, fields, cond)
 }
 
-// unknownCommand records a command whose name is only known at boot when
-// its text names the target.
+// unknownCommand handles a command whose name is only known at boot: it
+// may be anything, the target included.
 func (w *Walker) unknownCommand(c *syntax.CallExpr, name Arg, cond bool) {
 	if strings.Contains(name.Prefix+Source(c.Args[0]), w.target) {
 		w.calls = append(w.calls, Call{Line: int(c.Args[0].Pos().Line()), UnknownName: true, Word: c.Args[0], Cond: cond, path: slices.Clone(w.path)})
+		return
 	}
+	w.addOpaque(int(c.Args[0].Pos().Line()), "a command whose name is only known at boot ("+Source(c.Args[0])+")")
 }
 
 // builtins are the builtins that change what the walker knows.
@@ -402,13 +502,14 @@ func (w *Walker) unset(args []Arg, cond bool) {
 }
 
 // set follows allexport (set -a, set -o allexport), under which every
-// later assignment is exported.
+// later assignment is exported, and errexit (set -e, set -o errexit).
 func (w *Walker) set(args []Arg, cond bool) {
 	for i, f := range args {
 		next := ""
 		if i+1 < len(args) {
 			next = args[i+1].Value
 		}
+		w.setErrexit(f.Value, next, cond)
 		switch {
 		case f.Value == "-o" && next == "allexport":
 			w.allexport = !cond
@@ -422,9 +523,31 @@ func (w *Walker) set(args []Arg, cond bool) {
 	}
 }
 
+// setErrexit follows one option word of set.
+func (w *Walker) setErrexit(opt, next string, cond bool) {
+	on := ""
+	switch {
+	case (opt == "-o" || opt == "+o") && next == "errexit":
+		on = opt[:1]
+	case len(opt) > 1 && (opt[0] == '-' || opt[0] == '+') && opt[1] != '-' && opt[1] != 'o' && strings.Contains(opt, "e"):
+		on = opt[:1]
+	default:
+		return
+	}
+	want := errexitOff
+	if on == "-" {
+		want = errexitOn
+	}
+	if cond && want != w.errexit {
+		want = errexitMaybe
+	}
+	w.errexit = want
+}
+
 // poison follows eval, source and '.': any variable may now have any
 // value.
 func (w *Walker) poison([]Arg, bool) {
+	w.addOpaque(w.line, "eval, source or '.': runs text the walker cannot read")
 	w.poisoned = true
 	for k, v := range w.vars {
 		v.Known = false
@@ -462,10 +585,25 @@ func (w *Walker) record(c *syntax.CallExpr, fields []Arg, cond bool) {
 		}
 	}
 	args, env, ok := unwrapCommand(fields, env, w.envName)
-	if !ok || len(args) == 0 {
+	if !ok {
+		w.addOpaque(w.line, "a shell running a command string (-c)")
 		return
 	}
-	if args[0].Known && path.Base(args[0].Value) == w.target {
+	if len(args) == 0 {
+		if shellName(fields) {
+			w.addOpaque(w.line, "a shell reading commands from its input")
+		}
+		return
+	}
+	if !args[0].Known {
+		w.unknownCommand(c, args[0], cond)
+		return
+	}
+	if what := opaqueCommand(args, w.target); what != "" {
+		w.addOpaque(int(args[0].Word.Pos().Line()), what)
+		return
+	}
+	if path.Base(args[0].Value) == w.target {
 		w.calls = append(w.calls, Call{
 			Line: int(args[0].Word.Pos().Line()),
 			Args: args[1:],
@@ -484,12 +622,13 @@ var commandsOfInterest = map[string]bool{
 	"unset": true, "set": true, "eval": true, "source": true, ".": true, "read": true, "mapfile": true,
 	"readarray": true, "getopts": true, "printf": true, "exit": true,
 	"exec": true, "command": true, "nohup": true, "nice": true, "timeout": true, "sudo": true, "env": true,
-	"bash": true, "sh": true, "dash": true,
+	"bash": true, "sh": true, "dash": true, "trap": true,
 }
 
 func (w *Walker) interesting(name string) bool {
 	base := path.Base(name)
-	return base == w.target || commandsOfInterest[base]
+	return base == w.target || commandsOfInterest[base] || opaqueCommands[base] != "" ||
+		strings.ContainsRune(name, '/') || kubeletStarters[base]
 }
 
 // literalWord returns a word's text when it is one literal without quotes,
@@ -668,7 +807,7 @@ func (w *Walker) static(word *syntax.Word) bool {
 		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst, *syntax.ExtGlob:
 			ok = false
 		case *syntax.ParamExp:
-			if n.Excl || n.Names != 0 || n.Index != nil || n.Slice != nil || n.Width || n.Param == nil {
+			if n.Excl || n.Names != 0 || n.Slice != nil || n.Width || n.Param == nil || !wholeArray(n.Index) {
 				ok = false
 			} else if v := w.lookup(n.Param.Value); !v.Known {
 				ok = false
@@ -735,4 +874,18 @@ func sortedVarNames(m map[string]Var) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// wholeArray accepts no index, or [@] and [*], the indexes that expand
+// every element; other indexes are not followed.
+func wholeArray(index syntax.ArithmExpr) bool {
+	if index == nil {
+		return true
+	}
+	word, ok := index.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	lit := word.Lit()
+	return lit == "@" || lit == "*"
 }

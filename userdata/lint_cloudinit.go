@@ -1,0 +1,229 @@
+package userdata
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/ec2select/ec2select/userdata/internal/cloudinit"
+	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
+	"github.com/ec2select/ec2select/userdata/internal/shell"
+)
+
+// script is one shell script cloud-init runs, and where it came from.
+type script struct {
+	cloudinit.Script
+	part string // the part's file name in reports; "" for single-part userData
+}
+
+// absLine maps a line of the script to a line of the userData.
+func (s *script) absLine(n int) int {
+	switch {
+	case s.Line == 0 || n == 0:
+		return 0
+	case s.Fixed:
+		return s.Line
+	}
+	return s.Line + n - 1
+}
+
+// located is a recorded call and the script it is in.
+type located struct {
+	call   shell.Call
+	script *script
+}
+
+// lintCloudInit follows cloud-init through AL2 userData to the
+// bootstrap.sh calls, then follows the first call to the kubelet.
+func (l *linter) lintCloudInit(text []byte) boot {
+	scripts, stop := l.cloudInitScripts(text, bootstrapScript)
+	if stop != nil {
+		return *stop
+	}
+	calls, stop := l.allCalls(scripts, bootstrapScript)
+	if stop != nil {
+		return *stop
+	}
+	if len(calls) == 0 {
+		l.part = ""
+		l.add(CodeNoBootstrap, 0, "call /etc/eks/bootstrap.sh CLUSTER --kubelet-extra-args '--register-with-taints=...' from a #!/bin/bash script",
+			"no script in the userData calls /etc/eks/bootstrap.sh, so the node never joins the cluster")
+		return boot{}
+	}
+	return l.firstBootstrap(calls)
+}
+
+// cloudInitScripts returns the scripts cloud-init runs, in run order,
+// reporting those it cannot execute. stop is set when the userData cannot
+// be followed (an opaque part, a MIME error).
+func (l *linter) cloudInitScripts(text []byte, target string) ([]*script, *boot) {
+	planned, opaque, err := cloudinit.Plan(text)
+	if err != nil {
+		l.add(CodeSyntax, 0, "write the MIME document with a Content-Type header, a boundary and --boundary delimiter lines",
+			"cloud-init cannot read the MIME userData: %v", err)
+		return nil, &boot{}
+	}
+	multipart := mimedoc.LooksMIME(text)
+	partName := func(name string) string {
+		if multipart {
+			return name
+		}
+		return ""
+	}
+	if len(opaque) > 0 {
+		o := opaque[0]
+		l.part = partName(o.Part)
+		b := l.unresolved(o.Line, "replace the part with a plain #!/bin/bash script or inert cloud-config", "%s: the linter cannot tell what it runs", o.Reason)
+		return nil, &b
+	}
+	var out []*script
+	for _, p := range planned {
+		s := &script{Script: p, part: partName(p.Part)}
+		l.part = s.part
+		if !l.runnable(s, target) {
+			continue
+		}
+		out = append(out, s)
+	}
+	l.part = ""
+	return out, nil
+}
+
+// runnable reports whether a script is a shell script the linter reads.
+// A script without "#!" cannot be executed (the kernel refuses it); a
+// script for another interpreter is checked for the target's name only.
+func (l *linter) runnable(s *script, target string) bool {
+	if s.Interpreter == "" {
+		if len(bytes.TrimSpace(s.Body)) > 0 && (s.part != "" || bytes.HasPrefix(bytes.TrimSpace(s.Body), []byte("#"))) {
+			l.add(CodeNotExecutable, s.absLine(1), "make #!/bin/bash the first line of the script",
+				"this script does not start with \"#!\", so cloud-init cannot execute it (\"Exec format error\") and nothing in it runs")
+		} else if len(bytes.TrimSpace(s.Body)) > 0 {
+			l.add(CodeNotExecutable, 1, "start the script with #!/bin/bash",
+				"the userData does not start with \"#!\" (or #cloud-config, or a MIME header), so cloud-init ignores it and nothing in it runs")
+		}
+		return false
+	}
+	return true
+}
+
+// allCalls walks every script and returns the target's calls in run
+// order. stop is set, after a CodeUnresolved problem, when a script that
+// runs does something the linter cannot follow.
+func (l *linter) allCalls(scripts []*script, target string) ([]located, *boot) {
+	var calls []located
+	for _, s := range scripts {
+		l.part = s.part
+		found, stop := l.scriptCalls(s, target)
+		if stop != nil {
+			return nil, stop
+		}
+		if len(found) > 0 && s.MayNotRun != "" {
+			b := l.unresolved(s.absLine(found[0].call.Line), "use a text/x-shellscript part", "%s, and this one calls %s", s.MayNotRun, target)
+			return nil, &b
+		}
+		calls = append(calls, found...)
+	}
+	l.part = ""
+	return calls, nil
+}
+
+// scriptCalls walks one script and returns its calls of target. Bash runs
+// the complete commands before a syntax error, so those are kept.
+func (l *linter) scriptCalls(s *script, target string) ([]located, *boot) {
+	if !isShellInterpreter(s.Interpreter) {
+		b := l.unresolved(s.absLine(1), "write the part as a #!/bin/bash script",
+			"this part runs %s, which can call %s or start the kubelet in ways a shell linter cannot see", s.Interpreter, target)
+		return nil, &b
+	}
+	if i := bytes.IndexAny(s.Body, "\r\u0080\u0081"); i >= 0 {
+		b := l.unresolved(s.absLine(lineAt(s.Body, i)), "remove carriage returns and control characters from the script",
+			"the script contains a carriage return (CRLF line ends that cloud-init does not convert, because the first line ends in LF) or the control character U+0080/U+0081, which bash keeps but the linter's shell parser cannot read faithfully")
+		return nil, &b
+	}
+	found, opaque, err := shell.Walk(s.Body, target, kubeletExtraArgs)
+	var se *shell.SyntaxError
+	if errors.As(err, &se) {
+		l.add(CodeSyntax, s.absLine(se.Line), "fix the shell syntax", "bash stops at this syntax error: %v", err)
+	}
+	if len(opaque) > 0 {
+		b := l.unresolved(s.absLine(opaque[0].Line), "call "+target+" directly, with literal arguments, from the script itself",
+			"%s: the linter cannot follow it, and it may call %s or start the kubelet", opaque[0].What, target)
+		return nil, &b
+	}
+	out := make([]located, 0, len(found))
+	for _, c := range found {
+		out = append(out, located{call: c, script: s})
+	}
+	return out, nil
+}
+
+func isShellInterpreter(prog string) bool {
+	switch path.Base(prog) {
+	case "bash", "sh", "dash":
+		return true
+	}
+	return false
+}
+
+// firstBootstrap follows the call that runs first. It starts the kubelet,
+// which registers the node (--register-with-taints only acts on first
+// registration); any call up to the first unconditional one can be that
+// call, so they must agree.
+func (l *linter) firstBootstrap(calls []located) boot {
+	var firsts []located
+	for _, c := range calls {
+		firsts = append(firsts, c)
+		if !c.call.Cond {
+			break
+		}
+	}
+	l.reportRepeats(calls, firsts)
+	l.part = firsts[0].script.part
+	b := l.bootstrap(firsts[0])
+	for _, f := range firsts[1:] {
+		l.part = f.script.part
+		other := l.bootstrap(f)
+		if other.registers != b.registers || other.unresolved != b.unresolved || !slices.Equal(sortedTaints(other.taints), sortedTaints(b.taints)) {
+			var lines []string
+			for _, f := range firsts {
+				lines = append(lines, fmt.Sprint(f.script.absLine(f.call.Line)))
+			}
+			return l.unresolved(f.script.absLine(f.call.Line), "register the same taints on every path, or call bootstrap.sh once, unconditionally",
+				"which bootstrap.sh call runs first (lines %s) depends on conditions only known at boot, and they register different taints", strings.Join(lines, ", "))
+		}
+	}
+	l.part = ""
+	b.part = firsts[0].script.part
+	return b
+}
+
+// reportRepeats reports each possible first call that a later call can
+// follow: the later call runs after the kubelet has registered the node.
+func (l *linter) reportRepeats(calls, firsts []located) {
+	reported := map[int]bool{}
+	for i, f := range firsts {
+		var again []string
+		for _, c := range calls[i+1:] {
+			if !shell.Exclusive(f.call, c.call) {
+				again = append(again, fmt.Sprint(c.script.absLine(c.call.Line)))
+			}
+		}
+		line := f.script.absLine(f.call.Line)
+		if len(again) > 0 && !reported[line] {
+			reported[line] = true
+			l.part = f.script.part
+			l.add(CodeMultipleBootstrap, line, fmt.Sprintf("remove the call on line %d and keep a single call with all kubelet arguments", line),
+				"bootstrap.sh is called here and again on line %s; this first call starts the kubelet, which registers the node with this call's taints before the later call runs (--register-with-taints only acts on first registration)",
+				strings.Join(again, ", "))
+		}
+	}
+}
+
+func sortedTaints(ts []Taint) []Taint {
+	out := slices.Clone(ts)
+	slices.SortFunc(out, compareTaints)
+	return out
+}
