@@ -38,7 +38,7 @@ type outcome struct {
 // of the first occurrence of lineAt in userData ("" means 0). orUnresolved
 // marks rows whose certain answer needs modelling the corpus does not
 // demand: Unresolved (at any line) is accepted too, but never a different
-// certain verdict. anyLine leaves the line unchecked where the deciding
+// certain verdict. anyPlace leaves line and part unchecked where the deciding
 // place is the whole userData rather than one line of it.
 type row struct {
 	name         string
@@ -48,7 +48,7 @@ type row struct {
 	want         outcome
 	lineAt       string
 	orUnresolved bool
-	anyLine      bool
+	anyPlace     bool
 }
 
 func sourceName(s userdata.TaintSource) string {
@@ -103,8 +103,8 @@ func runRows(t *testing.T, rows []row) {
 			got := outcomeOf(rep)
 			want := r.want
 			want.Line = lineOf(r.userData, r.lineAt)
-			if r.anyLine {
-				want.Line = got.Line
+			if r.anyPlace {
+				want.Line, want.Part = got.Line, got.Part
 			}
 			slices.Sort(want.Taints)
 			if r.orUnresolved && got.Verdict == userdata.Unresolved {
