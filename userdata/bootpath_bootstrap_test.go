@@ -147,6 +147,9 @@ func TestBootPathBootstrapExits(t *testing.T) {
 			family:   compat.AL2,
 			userData: script(join(withRequired) + " --ip-family IPv6 --service-ipv6-cidr fd00:10:100::/108"),
 			want:     joins,
+			// L493-494 then reads the node's IPv6 address from IMDS under
+			// errexit: an instance without one stops there.
+			orUnresolved: true,
 		},
 		{
 			// L457-462: ipv6 without --dns-cluster-ip needs
@@ -164,6 +167,8 @@ func TestBootPathBootstrapExits(t *testing.T) {
 			family:   compat.AL2,
 			userData: script(join(withRequired) + " --ip-family ipv6 --dns-cluster-ip fd00:10:100::a"),
 			want:     joins,
+			// As above: needs an IPv6 address on the instance (L493-494).
+			orUnresolved: true,
 		},
 		{
 			// L317-321: --service-ipv6-cidr with --ip-family ipv4 -> exit 1.
