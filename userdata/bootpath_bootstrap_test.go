@@ -61,6 +61,9 @@ func TestBootPathBootstrapOptions(t *testing.T) {
 			family:   compat.AL2,
 			userData: "#!/bin/bash\nset -ex\n" + call + "\n",
 			want:     want,
+			// --service-ipv6-cidr makes the node IPv6 (L317-323), which
+			// needs an IPv6 address on the instance (L493-494).
+			orUnresolved: o.opt == "--service-ipv6-cidr",
 		})
 	}
 	runRows(t, rows)
