@@ -13,6 +13,7 @@ import (
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/userdata"
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 func renderConfig(custom string) userdata.Config {
@@ -175,4 +176,105 @@ func TestBootPathRenderRefusesKubeletTaintDuplicate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBootPathRenderProperty is issue 11's Render law: for random configs
+// with random custom parts, Render errors, or Lint of its output joins with
+// exactly the configured taints plus the required and kubelet-added ones.
+// So that an always-failing Render cannot pass, configs whose custom parts
+// are all harmless and whose taints are unique and not the kubelet's must
+// render.
+func TestBootPathRenderProperty(t *testing.T) {
+	type custom struct {
+		text     string
+		harmless bool
+	}
+	customs := []custom{
+		{"#!/bin/bash\nyum install -y htop\n", true},
+		{"#cloud-config\npackages:\n  - jq\n", true},
+		{"#!/bin/bash\r\nsysctl -w vm.max_map_count=262144\r\n", true},
+		{"#!/bin/bash\nset -e\nmkdir -p /data\n", true},
+		{"#!/bin/bash\neval \"$(curl -s http://169.254.169.254/latest/user-data-extra)\"\n", false},
+		{"#!/bin/bash\nsh -c 'systemctl start kubelet'\n", false},
+		{"#!/usr/bin/python3\nprint('hello')\n", false},
+		{"#cloud-config\nbootcmd:\n  - echo hello\n", false},
+		{"#cloud-boothook\n#!/bin/bash\necho hello\n", false},
+		{"## template: jinja\n#!/bin/bash\necho {{ v1.instance_id }}\n", false},
+		{"#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster\n", false},
+		{"#!/bin/bash\nnodeadm init\n", false},
+	}
+	taints := []userdata.Taint{
+		{Key: "dedicated", Value: "gpu", Effect: userdata.NoSchedule},
+		{Key: "dedicated", Value: "cpu", Effect: userdata.NoSchedule},
+		{Key: "team", Value: "a", Effect: userdata.NoExecute},
+		{Key: "spot", Effect: userdata.PreferNoSchedule},
+		{Key: "example.com/agent-not-ready", Effect: userdata.NoExecute},
+		{Key: "karpenter.sh/unregistered", Effect: userdata.NoExecute},
+		{Key: "node.cloudprovider.kubernetes.io/uninitialized", Value: "true", Effect: userdata.NoSchedule},
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		f := rapid.SampledFrom([]compat.AMIFamily{compat.AL2, compat.AL2023}).Draw(t, "family")
+		cfg := renderConfig("")
+		cfg.Taints = rapid.SliceOfNDistinct(rapid.SampledFrom(taints), 0, 3, func(t userdata.Taint) string { return t.String() }).Draw(t, "taints")
+		cfg.StartupTaints = rapid.SliceOfNDistinct(rapid.SampledFrom(taints), 0, 2, func(t userdata.Taint) string { return t.String() }).Draw(t, "startupTaints")
+		parts := rapid.SliceOfN(rapid.SampledFrom(customs), 0, 3).Draw(t, "custom")
+		harmless := true
+		var texts []string
+		for _, p := range parts {
+			harmless = harmless && p.harmless
+			texts = append(texts, "Content-Type: text/x-shellscript; charset=\"us-ascii\"\n\n"+p.text)
+		}
+		switch len(parts) {
+		case 0:
+		case 1:
+			cfg.CustomUserData = []byte(parts[0].text)
+		default:
+			cfg.CustomUserData = []byte(mime(texts...))
+		}
+		want, clean := expectedTaints(cfg)
+		out, err := userdata.Render(f, cfg)
+		if err != nil {
+			if harmless && clean {
+				t.Fatalf("Render refused harmless custom parts and clean taints: %v\ncustom:\n%s", err, cfg.CustomUserData)
+			}
+			return
+		}
+		rep, err := userdata.Lint(f, out, []userdata.Taint{userdata.UnregisteredTaint()})
+		if err != nil {
+			t.Fatalf("Lint(Render): %v", err)
+		}
+		if diff := cmp.Diff(outcome{Verdict: userdata.Joins, Taints: want}, outcomeOf(rep)); diff != "" {
+			t.Fatalf("Lint(Render) (-want +got):\n%s\nreason: %s\noutput:\n%s", diff, rep.Reason, decoded(out))
+		}
+	})
+}
+
+// expectedTaints is what the kubelet registers for cfg if Render accepts it:
+// Taints and StartupTaints (user, or required when equal to the required
+// taint), the required taint, and the kubelet's own. clean reports that the
+// configured taints are unique by key and effect and do not clash with the
+// kubelet's, so Render has no reason to refuse them.
+func expectedTaints(cfg userdata.Config) (want []string, clean bool) {
+	clean = true
+	seen := map[string]bool{"node.cloudprovider.kubernetes.io/uninitialized:NoSchedule": true}
+	want = []string{kubeletTaint}
+	hasRequired := false
+	for _, t := range append(slices.Clone(cfg.Taints), cfg.StartupTaints...) {
+		k := t.Key + ":" + string(t.Effect)
+		if seen[k] {
+			clean = false
+			continue
+		}
+		seen[k] = true
+		src := "user"
+		if t == userdata.UnregisteredTaint() {
+			src, hasRequired = "required", true
+		}
+		want = append(want, t.String()+"/"+src)
+	}
+	if !hasRequired {
+		want = append(want, unregistered)
+	}
+	slices.Sort(want)
+	return want, clean
 }
