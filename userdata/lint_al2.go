@@ -2,12 +2,17 @@ package userdata
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
+	"github.com/ec2select/ec2select/userdata/internal/shell"
+	"github.com/ec2select/ec2select/userdata/internal/systemd"
 )
 
 // bootstrapValueOptions are the options of AL2's /etc/eks/bootstrap.sh
@@ -90,7 +95,7 @@ func (l *linter) lintCloudInit(text []byte) boot {
 	var firsts []located
 	for _, c := range calls {
 		firsts = append(firsts, c)
-		if !c.call.cond {
+		if !c.call.Cond {
 			break
 		}
 	}
@@ -98,11 +103,11 @@ func (l *linter) lintCloudInit(text []byte) boot {
 	for i, f := range firsts {
 		var again []string
 		for _, c := range calls[i+1:] {
-			if !exclusive(f.call, c.call) {
-				again = append(again, fmt.Sprint(c.script.absLine(c.call.line)))
+			if !shell.Exclusive(f.call, c.call) {
+				again = append(again, fmt.Sprint(c.script.absLine(c.call.Line)))
 			}
 		}
-		line := f.script.absLine(f.call.line)
+		line := f.script.absLine(f.call.Line)
 		if len(again) > 0 && !reported[line] {
 			reported[line] = true
 			l.add(CodeMultipleBootstrap, line, fmt.Sprintf("remove the call on line %d and keep a single call with all kubelet arguments", line),
@@ -116,9 +121,9 @@ func (l *linter) lintCloudInit(text []byte) boot {
 		if other.registers != b.registers || other.unresolved != b.unresolved || !slices.Equal(sortedTaints(other.taints), sortedTaints(b.taints)) {
 			var lines []string
 			for _, f := range firsts {
-				lines = append(lines, fmt.Sprint(f.script.absLine(f.call.line)))
+				lines = append(lines, fmt.Sprint(f.script.absLine(f.call.Line)))
 			}
-			l.add(CodeUnresolved, f.script.absLine(f.call.line), "register the same taints on every path, or call bootstrap.sh once, unconditionally",
+			l.add(CodeUnresolved, f.script.absLine(f.call.Line), "register the same taints on every path, or call bootstrap.sh once, unconditionally",
 				"which bootstrap.sh call runs first (lines %s) depends on conditions only known at boot, and they register different taints", strings.Join(lines, ", "))
 			return boot{registers: true, unresolved: true}
 		}
@@ -133,7 +138,7 @@ func sortedTaints(ts []Taint) []Taint {
 }
 
 type located struct {
-	call   shellCall
+	call   shell.Call
 	script *script
 }
 
@@ -141,20 +146,20 @@ type located struct {
 // reporting parts it cannot run.
 func (l *linter) cloudInitScripts(text []byte) []*script {
 	var scripts []*script
-	if !looksMIME(text) {
+	if !mimedoc.LooksMIME(text) {
 		if s := l.scriptPart("text/x-not-multipart", text, 1); s != nil {
 			scripts = append(scripts, s)
 		}
 		return scripts
 	}
-	parts, err := parseMIME(text, 1)
+	parts, err := mimedoc.Parse(text, 1)
 	if err != nil {
 		l.add(CodeSyntax, 0, "write the MIME document with a Content-Type header, a boundary and --boundary delimiter lines",
 			"cloud-init cannot read the MIME userData: %v", err)
 		return nil
 	}
 	for _, p := range parts {
-		if s := l.scriptPart(p.mediaType, p.body, p.line); s != nil {
+		if s := l.scriptPart(p.MediaType, p.Body, p.Line); s != nil {
 			scripts = append(scripts, s)
 		}
 	}
@@ -249,20 +254,13 @@ func (l *linter) scriptCalls(s *script) (calls []located, ok bool) {
 			"the script contains a carriage return or the control character U+0080/U+0081, which bash keeps but the linter's shell parser cannot read faithfully")
 		return nil, false
 	}
-	w := newShellWalker(bootstrapScript, kubeletExtraArgs)
-	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Stmts(bytes.NewReader(s.body), func(st *syntax.Stmt) bool {
-		w.stmt(st, false)
-		return !w.stopped
-	})
-	if err != nil {
-		line := 0
-		if pe, ok := err.(syntax.ParseError); ok {
-			line = int(pe.Pos.Line())
-		}
-		l.add(CodeSyntax, s.absLine(line), "fix the shell syntax", "bash stops at this syntax error: %v", err)
+	found, err := shell.Walk(s.body, bootstrapScript, kubeletExtraArgs)
+	var se *shell.SyntaxError
+	if errors.As(err, &se) {
+		l.add(CodeSyntax, s.absLine(se.Line), "fix the shell syntax", "bash stops at this syntax error: %v", err)
 	}
-	out := make([]located, 0, len(w.calls))
-	for _, c := range w.calls {
+	out := make([]located, 0, len(found))
+	for _, c := range found {
 		out = append(out, located{call: c, script: s})
 	}
 	return out, true
@@ -272,44 +270,44 @@ func (l *linter) scriptCalls(s *script) (calls []located, ok bool) {
 // systemd drop-in it writes, and the kubelet.
 func (l *linter) bootstrap(lc located) boot {
 	c, s := lc.call, lc.script
-	line := s.absLine(c.line)
-	if c.unknownName {
+	line := s.absLine(c.Line)
+	if c.UnknownName {
 		l.add(CodeUnresolved, line, "call /etc/eks/bootstrap.sh by a literal path",
 			"the command on this line looks like bootstrap.sh but its path is only known at boot, so the linter cannot follow it")
 		return boot{registers: true, unresolved: true}
 	}
 	var (
-		positional []shellArg
-		extra      *shellArg
+		positional []shell.Arg
+		extra      *shell.Arg
 		extraWord  *syntax.Word
 		ok         = true
 	)
-	for i := 0; i < len(c.args); i++ {
-		a := c.args[i]
-		if !a.known && (a.multi || strings.HasPrefix(a.prefix, "-")) {
-			l.add(CodeUnresolved, s.absLine(int(a.word.Pos().Line())), "pass bootstrap.sh options as literal words",
-				"argument %q of bootstrap.sh is only known at boot, so the linter cannot tell how bootstrap.sh reads the arguments", wordSource(a.word))
+	for i := 0; i < len(c.Args); i++ {
+		a := c.Args[i]
+		if !a.Known && (a.Multi || strings.HasPrefix(a.Prefix, "-")) {
+			l.add(CodeUnresolved, s.absLine(int(a.Word.Pos().Line())), "pass bootstrap.sh options as literal words",
+				"argument %q of bootstrap.sh is only known at boot, so the linter cannot tell how bootstrap.sh reads the arguments", shell.Source(a.Word))
 			return boot{registers: true, unresolved: true}
 		}
 		switch {
-		case a.known && (a.value == "-h" || a.value == "--help"):
-			l.add(CodeBootstrapArguments, s.absLine(int(a.word.Pos().Line())), "remove "+a.value,
-				"%s makes bootstrap.sh print its usage and exit, so the kubelet never starts", a.value)
+		case a.Known && (a.Value == "-h" || a.Value == "--help"):
+			l.add(CodeBootstrapArguments, s.absLine(int(a.Word.Pos().Line())), "remove "+a.Value,
+				"%s makes bootstrap.sh print its usage and exit, so the kubelet never starts", a.Value)
 			return boot{}
-		case a.known && slices.Contains(bootstrapValueOptions, a.value):
-			if i+1 >= len(c.args) {
-				l.add(CodeBootstrapArguments, s.absLine(int(a.word.Pos().Line())), a.value+" VALUE",
-					"bootstrap.sh option %s has no value; bootstrap.sh reads $2 under 'set -o nounset' and exits", a.value)
+		case a.Known && slices.Contains(bootstrapValueOptions, a.Value):
+			if i+1 >= len(c.Args) {
+				l.add(CodeBootstrapArguments, s.absLine(int(a.Word.Pos().Line())), a.Value+" VALUE",
+					"bootstrap.sh option %s has no value; bootstrap.sh reads $2 under 'set -o nounset' and exits", a.Value)
 				return boot{}
 			}
-			if a.value == "--kubelet-extra-args" {
-				v := c.args[i+1]
-				extra, extraWord = &v, a.word
+			if a.Value == "--kubelet-extra-args" {
+				v := c.Args[i+1]
+				extra, extraWord = &v, a.Word
 			}
 			i++
 		default:
-			if a.known {
-				if opt := equalsOption(a.value); opt != "" {
+			if a.Known {
+				if opt := equalsOption(a.Value); opt != "" {
 					l.equalsForm(s, a, opt, len(positional) == 0)
 					if len(positional) == 0 {
 						ok = false
@@ -319,8 +317,8 @@ func (l *linter) bootstrap(lc located) boot {
 				}
 			}
 			if len(positional) > 0 {
-				l.add(CodeIgnoredArgument, s.absLine(int(a.word.Pos().Line())), ignoredFix(a.value),
-					"bootstrap.sh ignores the extra argument %q (only the first positional argument, the cluster name, is used)", a.value)
+				l.add(CodeIgnoredArgument, s.absLine(int(a.Word.Pos().Line())), ignoredFix(a.Value),
+					"bootstrap.sh ignores the extra argument %q (only the first positional argument, the cluster name, is used)", a.Value)
 			}
 			positional = append(positional, a)
 		}
@@ -334,25 +332,25 @@ func (l *linter) bootstrap(lc located) boot {
 		return boot{}
 	}
 	b := boot{registers: true, line: line}
-	value := c.env
+	value := c.Env
 	if extra != nil {
 		b.line = s.absLine(int(extraWord.Pos().Line()))
-		if !extra.known {
+		if !extra.Known {
 			l.add(CodeUnresolved, b.line, "write the kubelet arguments literally",
 				"the value of --kubelet-extra-args is only known at boot, so the linter cannot tell which taints the kubelet registers")
 			return boot{registers: true, unresolved: true}
 		}
-		value = shVar{value: extra.value, known: true, set: true}
-	} else if !value.known {
+		value = shell.Var{Value: extra.Value, Known: true, Set: true}
+	} else if !value.Known {
 		l.add(CodeUnresolved, line, "set KUBELET_EXTRA_ARGS literally, or pass --kubelet-extra-args '...'",
 			"KUBELET_EXTRA_ARGS in bootstrap.sh's environment is only known at boot, so the linter cannot tell which taints the kubelet registers")
 		return boot{registers: true, unresolved: true}
 	}
-	args, resolved := l.dropIn(value.value, b.line)
+	args, resolved := l.dropIn(value.Value, b.line)
 	if !resolved {
 		return boot{registers: true, unresolved: true}
 	}
-	return l.withKubeletArgs(b, args, "--kubelet-extra-args '...' (one flag, space after --kubelet-extra-args)")
+	return l.withKubeletArgs(b, args, "--kubelet-extra-args '...' (one flag, space after --kubelet-extra-args)", true)
 }
 
 // dropIn follows KUBELET_EXTRA_ARGS through the systemd drop-in
@@ -376,14 +374,14 @@ func (l *linter) dropIn(value string, line int) (args []string, resolved bool) {
 	if strings.Contains(value, "\n") {
 		return nil, false
 	}
-	env, specifier, ok := systemdEnvironment("'KUBELET_EXTRA_ARGS=" + value + "'")
+	env, specifier, ok := systemd.Environment("'KUBELET_EXTRA_ARGS=" + value + "'")
 	if specifier {
 		return nil, false
 	}
 	if !ok {
 		return nil, true // systemd ignores the line: the kubelet gets no extra arguments
 	}
-	words, _ := systemdSplit(env[kubeletExtraArgs], false, true)
+	words, _ := systemd.Split(env[kubeletExtraArgs], false, true)
 	return words, true
 }
 
@@ -415,32 +413,32 @@ func ignoredFix(word string) string {
 }
 
 // equalsForm reports a --option=value word and builds the corrected line.
-func (l *linter) equalsForm(s *script, a shellArg, opt string, first bool) {
-	msg := fmt.Sprintf("%s= is ignored by bootstrap.sh: it matches options exactly, so %q is an extra positional argument and is silently dropped", opt, a.value)
+func (l *linter) equalsForm(s *script, a shell.Arg, opt string, first bool) {
+	msg := fmt.Sprintf("%s= is ignored by bootstrap.sh: it matches options exactly, so %q is an extra positional argument and is silently dropped", opt, a.Value)
 	if first {
-		msg = fmt.Sprintf("%s= is not understood by bootstrap.sh: it matches options exactly, so %q is a positional argument, and as the first one it becomes the cluster name", opt, a.value)
+		msg = fmt.Sprintf("%s= is not understood by bootstrap.sh: it matches options exactly, so %q is a positional argument, and as the first one it becomes the cluster name", opt, a.Value)
 	}
-	l.add(CodeEqualsForm, s.absLine(int(a.word.Pos().Line())), equalsFix(s.body, a, opt), "%s", msg)
+	l.add(CodeEqualsForm, s.absLine(int(a.Word.Pos().Line())), equalsFix(s.body, a, opt), "%s", msg)
 }
 
 // equalsFix rewrites the line holding an --option=value word with the
 // option and its value as two words, keeping the user's quoting when the
 // word starts with the literal "--option=".
-func equalsFix(src []byte, a shellArg, opt string) string {
-	start, end := int(a.word.Pos().Offset()), int(a.word.End().Offset())
+func equalsFix(src []byte, a shell.Arg, opt string) string {
+	start, end := int(a.Word.Pos().Offset()), int(a.Word.End().Offset())
 	if start > len(src) || end > len(src) || start > end {
 		return ""
 	}
 	var fixed string
-	if lit, ok := a.word.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, opt+"=") &&
+	if lit, ok := a.Word.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, opt+"=") &&
 		bytes.HasPrefix(src[start:], []byte(opt+"=")) {
 		rest := string(src[start+len(opt)+1 : end])
 		if rest == "" || strings.HasPrefix(rest, "~") {
-			rest, _ = shellQuote(strings.TrimPrefix(a.value, opt+"="))
+			rest, _ = shell.Quote(strings.TrimPrefix(a.Value, opt+"="))
 		}
 		fixed = opt + " " + rest
 	} else {
-		q, err := shellQuote(strings.TrimPrefix(a.value, opt+"="))
+		q, err := shell.Quote(strings.TrimPrefix(a.Value, opt+"="))
 		if err != nil {
 			return ""
 		}

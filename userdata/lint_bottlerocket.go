@@ -113,7 +113,14 @@ func (l *linter) lintBottlerocket(text []byte) boot {
 	b.fix = func(t Taint) string {
 		return "add '" + t.Key + "' = ['" + t.Value + ":" + string(t.Effect) + "'] to [settings.kubernetes.node-taints]"
 	}
-	return b
+	// The aws-k8s variants default settings.kubernetes.cloud-provider to
+	// "external" (bottlerocket sources/settings-defaults/aws-k8s-1.31/
+	// defaults.d/54-kubernetes-aws-external-cloud-provider.toml).
+	if cp, set := kube["cloud-provider"]; set && cp != "external" {
+		return l.unresolved(tomlLine(text, "cloud-provider"), "remove settings.kubernetes.cloud-provider; the aws-k8s variants set it to external",
+			"settings.kubernetes.cloud-provider = %v replaces the variant's \"external\"; whether the kubelet then starts, and whether it adds %s, depends on the Kubernetes version", cp, CloudProviderTaint())
+	}
+	return l.withCloudProviderTaint(b)
 }
 
 // tomlLine finds the first line mentioning s; 0 if none.

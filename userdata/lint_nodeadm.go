@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
+	"github.com/ec2select/ec2select/userdata/internal/systemd"
 )
 
 const (
@@ -57,7 +60,7 @@ func decodeNodeConfig(text []byte) (*nodeConfigDoc, bool) {
 // isMultipartForNodeadm applies nodeadm's rule: the userData is multipart
 // when its header block parses and its Content-Type is multipart/*.
 func isMultipartForNodeadm(text []byte) bool {
-	h, _, _, err := splitHeader(text, 1)
+	h, _, _, err := mimedoc.SplitHeader(text, 1)
 	if err != nil {
 		return false
 	}
@@ -74,21 +77,21 @@ func isMultipartForNodeadm(text []byte) bool {
 func (l *linter) lintNodeadm(text []byte) boot {
 	var docs []*nodeConfigDoc
 	if isMultipartForNodeadm(text) {
-		parts, err := parseMIME(text, 1)
+		parts, err := mimedoc.Parse(text, 1)
 		if err != nil {
 			l.add(CodeSyntax, 0, "fix the MIME structure", "nodeadm cannot read the MIME userData: %v", err)
 			return boot{}
 		}
 		for _, p := range parts {
-			if p.mediaType != nodeConfigMediaType {
-				l.scriptPart(p.mediaType, p.body, p.line)
+			if p.MediaType != nodeConfigMediaType {
+				l.scriptPart(p.MediaType, p.Body, p.Line)
 				continue
 			}
-			body := p.body
+			body := p.Body
 			if decoded, ok := decodeBase64Text(body); ok {
 				body = decoded
 			}
-			d, ok := l.nodeConfigPart(body, p.line)
+			d, ok := l.nodeConfigPart(body, p.Line)
 			if !ok {
 				return boot{}
 			}
@@ -172,6 +175,13 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 	if !k.starts {
 		return boot{}
 	}
+	if k.unresolved != "" {
+		return l.unresolved(flagLine, "use only flags every supported kubelet release has", "%s", k.unresolved)
+	}
+	if k.cloudProvider != nil {
+		return l.unresolved(flagLine, "remove --cloud-provider from spec.kubelet.flags; nodeadm sets it",
+			"the kubelet flag --cloud-provider=%s overrides nodeadm's external (nodeadm/internal/kubelet/config.go withCloudProvider); whether the kubelet then starts, and whether it adds %s, depends on its version", *k.cloudProvider, CloudProviderTaint())
+	}
 
 	configTaints, ok := l.registerWithTaints(config["registerWithTaints"], taintDoc)
 	if !ok {
@@ -190,7 +200,7 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 		b.fix = func(t Taint) string {
 			return "use --register-with-taints=" + taintListWith(taints, t) + ", or better remove the flag and use spec.kubelet.config.registerWithTaints"
 		}
-		return b
+		return l.withCloudProviderTaint(b)
 	}
 	b.taints = configTaints
 	b.line = docs[len(docs)-1].line
@@ -204,7 +214,7 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 		}
 		return "add " + entry + " to spec.kubelet.config.registerWithTaints of the last NodeConfig that sets it"
 	}
-	return b
+	return l.withCloudProviderTaint(b)
 }
 
 // registerWithTaints reads kubelet config registerWithTaints entries.
@@ -258,7 +268,7 @@ func (l *linter) envFileArgs(flags []string, line int) ([]string, bool) {
 			return nil, false
 		}
 	}
-	words, _ := systemdSplit(envFileValue(joined), false, true)
+	words, _ := systemd.Split(systemd.EnvFileValue(joined), false, true)
 	return words, true
 }
 

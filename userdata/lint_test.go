@@ -23,6 +23,8 @@ const userScript = `#!/bin/bash
 func TestLintUserScript(t *testing.T) {
 	t.Parallel()
 	want := Report{
+		Verdict: Joins,
+		Taints:  wantRegistered(compat.AL2, nil, uninitialized),
 		Problems: []Problem{
 			{
 				Code:     CodeEqualsForm,
@@ -53,7 +55,7 @@ func TestLintUserScript(t *testing.T) {
 	// The fix, applied, lints clean.
 	fixed := "#!/bin/bash\n" + want.Problems[0].Fix + "\n"
 	got := mustLint(t, compat.AL2, []byte(fixed), uninitialized)
-	if diff := cmp.Diff(Report{Taints: uninitialized}, got); diff != "" {
+	if diff := cmp.Diff(Report{Verdict: Joins, Taints: wantRegistered(compat.AL2, uninitialized, uninitialized)}, got); diff != "" {
 		t.Errorf("the corrected line does not lint clean (-want +got):\n%s", diff)
 	}
 }
@@ -143,7 +145,7 @@ ARGS="--node-labels=example.com/team=a --register-with-taints=${TAINTS}"
 			t.Errorf("%s: unexpected problems:\n%s", tt.name, got)
 		}
 		sortTaints(tt.want)
-		if diff := cmp.Diff(tt.want, got.Taints); diff != "" {
+		if diff := cmp.Diff(tt.want, configuredTaints(got)); diff != "" {
 			t.Errorf("%s: taints mismatch (-want +got):\n%s", tt.name, diff)
 		}
 	}
@@ -242,7 +244,7 @@ func TestLintAL2Problems(t *testing.T) {
 		if tt.line != 0 && got.Problems[0].Line != tt.line {
 			t.Errorf("%s: first problem on line %d; want %d\n%s", tt.name, got.Problems[0].Line, tt.line, got)
 		}
-		if diff := cmp.Diff(tt.taints, got.Taints); diff != "" {
+		if diff := cmp.Diff(tt.taints, configuredTaints(got)); diff != "" {
 			t.Errorf("%s: taints mismatch (-want +got):\n%s", tt.name, diff)
 		}
 		for _, p := range got.Problems {
@@ -290,8 +292,9 @@ exec > >(tee /var/log/user-data.log|logger -t user-data -s 2>/dev/console) 2>&1
 	clean := strings.Replace(doc, "/etc/eks/bootstrap.sh my-cluster\n", "", 1)
 	got = mustLint(t, compat.AL2, []byte(clean), nil)
 	want := Report{
-		Taints: []Taint{UnregisteredTaint()},
-		Labels: map[string]string{"karpenter.sh/capacity-type": "on-demand", "karpenter.sh/nodepool": "default"},
+		Verdict: Joins,
+		Taints:  wantRegistered(compat.AL2, []Taint{UnregisteredTaint()}, []Taint{UnregisteredTaint()}),
+		Labels:  map[string]string{"karpenter.sh/capacity-type": "on-demand", "karpenter.sh/nodepool": "default"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Karpenter's AL2 userData (-want +got):\n%s", diff)
@@ -346,13 +349,13 @@ spec:
 	if got.Problems[0].Line != 12 {
 		t.Errorf("flag-overrides-config on line %d; want 12 (the flag)", got.Problems[0].Line)
 	}
-	if diff := cmp.Diff([]Taint{{Key: "dedicated", Value: "gpu", Effect: NoSchedule}}, got.Taints); diff != "" {
+	if diff := cmp.Diff([]Taint{{Key: "dedicated", Value: "gpu", Effect: NoSchedule}}, configuredTaints(got)); diff != "" {
 		t.Errorf("taints (-want +got):\n%s", diff)
 	}
 	// Without the user's flag, the config's list is what registers.
 	clean := strings.Replace(doc, "    flags:\n    - --register-with-taints=dedicated=gpu:NoSchedule\n", "    config:\n      registerWithTaints:\n      - {key: dedicated, value: gpu, effect: NoSchedule}\n", 1)
 	got = mustLint(t, compat.AL2023, []byte(clean), nil)
-	want := Report{Taints: []Taint{UnregisteredTaint()}, Labels: map[string]string{"karpenter.sh/nodepool": "default"}}
+	want := Report{Verdict: Joins, Taints: wantRegistered(compat.AL2023, []Taint{UnregisteredTaint()}, []Taint{UnregisteredTaint()}), Labels: map[string]string{"karpenter.sh/nodepool": "default"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("later registerWithTaints replaces the earlier list (-want +got):\n%s", diff)
 	}
@@ -411,7 +414,7 @@ func TestLintBottlerocket(t *testing.T) {
 		if len(tt.taints) == 0 {
 			tt.taints = nil
 		}
-		if diff := cmp.Diff(tt.taints, got.Taints); diff != "" {
+		if diff := cmp.Diff(tt.taints, configuredTaints(got)); diff != "" {
 			t.Errorf("%s: taints (-want +got):\n%s", tt.name, diff)
 		}
 	}
@@ -449,7 +452,7 @@ func TestLintWindows(t *testing.T) {
 		if len(tt.taints) == 0 {
 			tt.taints = nil
 		}
-		if diff := cmp.Diff(tt.taints, got.Taints); diff != "" {
+		if diff := cmp.Diff(tt.taints, configuredTaints(got)); diff != "" {
 			t.Errorf("%s: taints (-want +got):\n%s", tt.name, diff)
 		}
 	}
@@ -457,14 +460,18 @@ func TestLintWindows(t *testing.T) {
 
 func TestLintCustomDetectsFamily(t *testing.T) {
 	t.Parallel()
-	for name, doc := range map[string]string{
-		"shell":        "#!/bin/bash\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n",
-		"nodeconfig":   "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster: {name: c, apiServerEndpoint: 'https://x', certificateAuthority: Y2E=, cidr: 10.0.0.0/16}\n  kubelet:\n    config:\n      registerWithTaints: [{key: karpenter.sh/unregistered, effect: NoExecute}]\n",
-		"bottlerocket": "[settings.kubernetes]\ncluster-name = 'c'\napi-server = 'https://x'\n[settings.kubernetes.node-taints]\n'karpenter.sh/unregistered' = [':NoExecute']\n",
-		"windows":      "<powershell>\n& Start-EKSBootstrap.ps1 -EKSClusterName c -KubeletExtraArgs '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n</powershell>\n",
+	for name, tc := range map[string]struct {
+		doc    string
+		family compat.AMIFamily
+	}{
+		"shell":        {"#!/bin/bash\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n", compat.AL2},
+		"nodeconfig":   {"apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster: {name: c, apiServerEndpoint: 'https://x', certificateAuthority: Y2E=, cidr: 10.0.0.0/16}\n  kubelet:\n    config:\n      registerWithTaints: [{key: karpenter.sh/unregistered, effect: NoExecute}]\n", compat.AL2023},
+		"bottlerocket": {"[settings.kubernetes]\ncluster-name = 'c'\napi-server = 'https://x'\n[settings.kubernetes.node-taints]\n'karpenter.sh/unregistered' = [':NoExecute']\n", compat.Bottlerocket},
+		"windows":      {"<powershell>\n& Start-EKSBootstrap.ps1 -EKSClusterName c -KubeletExtraArgs '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n</powershell>\n", compat.Windows2022},
 	} {
-		got := mustLint(t, compat.Custom, []byte(doc), nil)
-		if diff := cmp.Diff(Report{Taints: []Taint{UnregisteredTaint()}}, got); diff != "" {
+		got := mustLint(t, compat.Custom, []byte(tc.doc), nil)
+		want := Report{Verdict: Joins, Taints: wantRegistered(tc.family, []Taint{UnregisteredTaint()}, []Taint{UnregisteredTaint()})}
+		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s: (-want +got):\n%s", name, diff)
 		}
 	}
@@ -502,11 +509,12 @@ func TestLintErrors(t *testing.T) {
 func TestReportString(t *testing.T) {
 	t.Parallel()
 	r := Report{
-		Taints:   []Taint{{Key: "a", Value: "b", Effect: NoSchedule}, UnregisteredTaint()},
+		Verdict:  Joins,
+		Taints:   []RegisteredTaint{{Taint: Taint{Key: "a", Value: "b", Effect: NoSchedule}, Source: SourceUser}, {Taint: UnregisteredTaint(), Source: SourceRequired}},
 		Labels:   map[string]string{"x": "1", "a": "2"},
 		Problems: []Problem{{Code: CodeIgnoredArgument, Severity: SeverityWarning, Line: 3, Message: "m", Fix: "f"}},
 	}
-	want := "taints: a=b:NoSchedule, karpenter.sh/unregistered:NoExecute\nlabels: a=2, x=1\nline 3: warning ignored-argument: m\n    fix: f"
+	want := "verdict: joins\ntaints: a=b:NoSchedule, karpenter.sh/unregistered:NoExecute\nlabels: a=2, x=1\nline 3: warning ignored-argument: m\n    fix: f"
 	if got := r.String(); got != want {
 		t.Errorf("String() =\n%s\nwant\n%s", got, want)
 	}

@@ -11,6 +11,10 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/ec2select/ec2select/compat"
+
+	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
+	"github.com/ec2select/ec2select/userdata/internal/powershell"
+	"github.com/ec2select/ec2select/userdata/internal/shell"
 )
 
 // Render writes the userData (raw, not base64) that makes a node of the
@@ -141,7 +145,7 @@ func (p *plan) renderAL2() ([]byte, error) {
 			script.WriteString(" \\\n  ")
 		}
 		for j, w := range words {
-			q, err := shellQuote(w)
+			q, err := shell.Quote(w)
 			if err != nil {
 				return nil, fmt.Errorf("userdata: bootstrap.sh argument %s", err)
 			}
@@ -157,7 +161,7 @@ func (p *plan) renderAL2() ([]byte, error) {
 		return nil, err
 	}
 	parts = append(parts, append([]byte("Content-Type: text/x-shellscript; charset=\"us-ascii\"\n\n"), script.String()...))
-	return writeMultipart(parts)
+	return mimedoc.Write(parts)
 }
 
 // nodeConfig mirrors the fields of nodeadm's node.eks.aws/v1alpha1
@@ -236,7 +240,7 @@ func (p *plan) renderAL2023() ([]byte, error) {
 		return nil, err
 	}
 	parts = append(parts, append([]byte("Content-Type: "+nodeConfigMediaType+"\n\n"), doc...))
-	return writeMultipart(parts)
+	return mimedoc.Write(parts)
 }
 
 // cloudInitCustomParts turns the custom user data into MIME parts for AL2
@@ -252,10 +256,10 @@ func (p *plan) cloudInitCustomParts(f compat.AMIFamily) ([][]byte, error) {
 	if len(bytes.TrimSpace(c)) == 0 {
 		return nil, nil
 	}
-	var raws []rawPart
-	if looksMIME(c) || startsWithMIMEHeader(c) {
+	var raws []mimedoc.RawPart
+	if mimedoc.LooksMIME(c) || mimedoc.StartsWithHeader(c) {
 		var err error
-		raws, err = topLevelParts(c)
+		raws, err = mimedoc.TopLevelParts(c)
 		if err != nil {
 			return nil, fmt.Errorf("userdata: Config.CustomUserData looks like MIME but cannot be read: %v; pass a well-formed multipart document or a plain script", err)
 		}
@@ -279,14 +283,14 @@ func (p *plan) cloudInitCustomParts(f compat.AMIFamily) ([][]byte, error) {
 		}
 		// The two header lines are Render's, so the body's first line is
 		// line 1 of the custom data.
-		raws = []rawPart{{data: append([]byte("Content-Type: "+mediaType+"\n\n"), c...), line: -1}}
+		raws = []mimedoc.RawPart{{Data: append([]byte("Content-Type: "+mediaType+"\n\n"), c...), Line: -1}}
 	}
 	if err := p.checkCustomParts(f, raws); err != nil {
 		return nil, err
 	}
 	parts := make([][]byte, len(raws))
 	for i, r := range raws {
-		parts[i] = r.data
+		parts[i] = r.Data
 	}
 	return parts, nil
 }
@@ -298,20 +302,20 @@ func isNodeConfig(b []byte) bool {
 
 // checkCustomParts lints each custom part alone; lines in errors are lines
 // of Config.CustomUserData.
-func (p *plan) checkCustomParts(f compat.AMIFamily, parts []rawPart) error {
+func (p *plan) checkCustomParts(f compat.AMIFamily, parts []mimedoc.RawPart) error {
 	for i, raw := range parts {
-		leaves, err := parseMessage(raw.data, raw.line, 0)
+		leaves, err := mimedoc.Parse(raw.Data, raw.Line)
 		if err != nil {
 			return fmt.Errorf("userdata: Config.CustomUserData part %d: %v", i+1, err)
 		}
 		for _, leaf := range leaves {
 			l := &linter{}
-			if f == compat.AL2023 && leaf.mediaType == nodeConfigMediaType {
-				body := leaf.body
+			if f == compat.AL2023 && leaf.MediaType == nodeConfigMediaType {
+				body := leaf.Body
 				if decoded, ok := decodeBase64Text(body); ok {
 					body = decoded
 				}
-				d, ok := l.nodeConfigPart(body, leaf.line)
+				d, ok := l.nodeConfigPart(body, leaf.Line)
 				if !ok {
 					return customProblem(i, l.problems[0])
 				}
@@ -325,7 +329,7 @@ func (p *plan) checkCustomParts(f compat.AMIFamily, parts []rawPart) error {
 				}
 				continue
 			}
-			s := l.scriptPart(leaf.mediaType, leaf.body, leaf.line)
+			s := l.scriptPart(leaf.MediaType, leaf.Body, leaf.Line)
 			if len(l.problems) > 0 {
 				return customProblem(i, l.problems[0])
 			}
@@ -337,7 +341,7 @@ func (p *plan) checkCustomParts(f compat.AMIFamily, parts []rawPart) error {
 				return customProblem(i, l.problems[0])
 			}
 			if len(calls) > 0 {
-				return fmt.Errorf("userdata: Config.CustomUserData part %d calls bootstrap.sh on line %d; Render adds the bootstrap.sh call, and a second one would register the node untainted before it, so remove the call and put kubelet settings in Config", i+1, s.absLine(calls[0].call.line))
+				return fmt.Errorf("userdata: Config.CustomUserData part %d calls bootstrap.sh on line %d; Render adds the bootstrap.sh call, and a second one would register the node untainted before it, so remove the call and put kubelet settings in Config", i+1, s.absLine(calls[0].call.Line))
 			}
 		}
 	}
@@ -474,7 +478,7 @@ func (p *plan) renderWindows() ([]byte, error) {
 	b.WriteString(`[string]$EKSBootstrapScriptFile = "$env:ProgramFiles\Amazon\EKS\Start-EKSBootstrap.ps1"` + "\n")
 	b.WriteString("& $EKSBootstrapScriptFile")
 	for _, a := range args {
-		q, err := psQuote(a[1])
+		q, err := powershell.Quote(a[1])
 		if err != nil {
 			return nil, fmt.Errorf("userdata: Start-EKSBootstrap.ps1 %s: %s", a[0], err)
 		}
@@ -496,17 +500,17 @@ func checkCustomPowerShell(custom []byte) error {
 	if bytes.Contains(lower, []byte("</powershell>")) || bytes.Contains(lower, []byte("<powershell>")) {
 		return fmt.Errorf("userdata: Config.CustomUserData contains a <powershell> tag; pass the PowerShell without the tags, Render adds them")
 	}
-	toks, err := lexPowerShell(string(custom))
+	toks, err := powershell.Lex(string(custom))
 	if err != nil {
 		return fmt.Errorf("userdata: Config.CustomUserData is not complete PowerShell (%v); anything left open would swallow the bootstrap call that follows it", err)
 	}
-	w := &psWalker{vars: map[string]psToken{}}
-	w.walk(toks)
-	if len(w.calls) > 0 {
-		return fmt.Errorf("userdata: Config.CustomUserData calls Start-EKSBootstrap.ps1 on line %d; Render adds that call, and a second one registers the node with the wrong taints, so remove it", w.calls[0].line)
+	w := newEKSWalker()
+	w.Walk(toks)
+	if len(w.Calls) > 0 {
+		return fmt.Errorf("userdata: Config.CustomUserData calls Start-EKSBootstrap.ps1 on line %d; Render adds that call, and a second one registers the node with the wrong taints, so remove it", w.Calls[0].Line)
 	}
-	if w.stopped {
-		return fmt.Errorf("userdata: Config.CustomUserData stops the script on line %d (exit, return, throw or break), so the bootstrap call after it would never run", w.stopAt)
+	if w.Stopped {
+		return fmt.Errorf("userdata: Config.CustomUserData stops the script on line %d (exit, return, throw or break), so the bootstrap call after it would never run", w.StopLine)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package userdata
+package shell
 
 import (
 	"bytes"
@@ -8,41 +8,44 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/ec2select/ec2select/userdata/internal/systemd"
 )
 
-// This file walks a bash script's syntax tree in execution order, keeping
-// the variables whose values are known without running anything, and
-// records every call of a command with a given base name (bootstrap.sh).
-
-// shVar is what the walker knows about one shell variable.
-type shVar struct {
-	value    string
-	known    bool // the value is known; if false nothing is known
-	set      bool
-	exported bool
+// Var is what the walker knows about one shell variable.
+type Var struct {
+	Value    string
+	Known    bool // the value is known; if false nothing is known
+	Set      bool
+	Exported bool
 }
 
-// shellArg is one argument of a recorded call after expansion.
-type shellArg struct {
-	value string
-	known bool
-	// multi: an unknown, unquoted expansion that may become any number of
+// Arg is one argument of a recorded call after expansion.
+type Arg struct {
+	Value string
+	Known bool
+	// Multi: an unknown, unquoted expansion that may become any number of
 	// arguments.
-	multi bool
-	// prefix is the static text the argument is known to start with.
-	prefix string
-	word   *syntax.Word
+	Multi bool
+	// Prefix is the static text the argument is known to start with.
+	Prefix string
+	// Word is the word of the script the argument comes from.
+	Word *syntax.Word
 }
 
-// shellCall is one recorded call.
-type shellCall struct {
-	line        int // 1-based line of the command word in the script
-	args        []shellArg
-	env         shVar // the environment variable asked for, as the callee sees it
-	unknownName bool  // the command word could not be resolved
-	word        *syntax.Word
-	cond        bool     // the call may not run (a branch, loop, function, && or ||)
-	path        []branch // the if/case arms the call is in
+// Call is one recorded call of the target command.
+type Call struct {
+	Line int // 1-based line of the command word in the script
+	Args []Arg
+	// Env is the environment variable asked for, as the callee sees it.
+	Env Var
+	// UnknownName: the command word could not be resolved but its text
+	// names the target.
+	UnknownName bool
+	Word        *syntax.Word
+	// Cond: the call may not run (a branch, loop, function, && or ||).
+	Cond bool
+	path []branch // the if/case arms the call is in
 }
 
 // branch is one arm of an if or case clause.
@@ -51,9 +54,9 @@ type branch struct {
 	arm    int
 }
 
-// exclusive reports whether two calls are in different arms of the same
+// Exclusive reports whether two calls are in different arms of the same
 // if or case clause, so that at most one of them runs.
-func exclusive(a, b shellCall) bool {
+func Exclusive(a, b Call) bool {
 	for i := 0; i < len(a.path) && i < len(b.path); i++ {
 		if a.path[i].clause != b.path[i].clause {
 			return false
@@ -65,27 +68,30 @@ func exclusive(a, b shellCall) bool {
 	return false
 }
 
-// shellWalker walks one script. It is used for one script only.
-type shellWalker struct {
+// Walker walks one script. It is used for one script only.
+type Walker struct {
 	target    string // base name of the command to record
 	envName   string // environment variable to capture at each call
-	vars      map[string]shVar
+	vars      map[string]Var
 	allexport bool
 	poisoned  bool // eval or source ran: unassigned variables are unknown
 	stopped   bool // exit ran at the top level
-	calls     []shellCall
+	calls     []Call
 	expandCfg *expand.Config
 	path      []branch // the arms being walked
 }
 
-func newShellWalker(target, envName string) *shellWalker {
-	return &shellWalker{target: target, envName: envName, vars: map[string]shVar{}}
+// NewWalker returns a walker recording the calls of the command whose base
+// name is target, and the environment variable envName as each call sees
+// it.
+func NewWalker(target, envName string) *Walker {
+	return &Walker{target: target, envName: envName, vars: map[string]Var{}}
 }
 
 // clone returns a walker for a subshell: same variables, own copy.
-func (w *shellWalker) clone() *shellWalker {
+func (w *Walker) clone() *Walker {
 	c := *w
-	c.vars = make(map[string]shVar, len(w.vars))
+	c.vars = make(map[string]Var, len(w.vars))
 	for k, v := range w.vars {
 		c.vars[k] = v
 	}
@@ -95,23 +101,23 @@ func (w *shellWalker) clone() *shellWalker {
 	return &c
 }
 
-func (w *shellWalker) merge(sub *shellWalker) {
+func (w *Walker) merge(sub *Walker) {
 	w.calls = append(w.calls, sub.calls...)
 }
 
 // Get implements expand.Environ over the known variables; the walker only
 // expands words whose variables are all known.
-func (w *shellWalker) Get(name string) expand.Variable {
+func (w *Walker) Get(name string) expand.Variable {
 	v, ok := w.vars[name]
-	if !ok || !v.set || !v.known {
+	if !ok || !v.Set || !v.Known {
 		return expand.Variable{}
 	}
-	return expand.Variable{Set: true, Kind: expand.String, Str: v.value, Exported: v.exported}
+	return expand.Variable{Set: true, Kind: expand.String, Str: v.Value, Exported: v.Exported}
 }
 
 // Each implements expand.Environ.
-func (w *shellWalker) Each(fn func(string, expand.Variable) bool) {
-	for _, k := range sortedKeys(w.vars) {
+func (w *Walker) Each(fn func(string, expand.Variable) bool) {
+	for _, k := range sortedVarNames(w.vars) {
 		if v := w.Get(k); v.IsSet() && !fn(k, v) {
 			return
 		}
@@ -121,17 +127,17 @@ func (w *shellWalker) Each(fn func(string, expand.Variable) bool) {
 // lookup returns what is known about a variable. A variable the script
 // never assigned may come from the environment cloud-init provides, so it
 // is unknown; envName (KUBELET_EXTRA_ARGS) is never in that environment.
-func (w *shellWalker) lookup(name string) shVar {
+func (w *Walker) lookup(name string) Var {
 	if v, ok := w.vars[name]; ok {
 		return v
 	}
 	if name == w.envName && !w.poisoned {
-		return shVar{known: true}
+		return Var{Known: true}
 	}
-	return shVar{}
+	return Var{}
 }
 
-func (w *shellWalker) stmts(list []*syntax.Stmt, cond bool) {
+func (w *Walker) stmts(list []*syntax.Stmt, cond bool) {
 	for _, s := range list {
 		if w.stopped {
 			return
@@ -140,7 +146,7 @@ func (w *shellWalker) stmts(list []*syntax.Stmt, cond bool) {
 	}
 }
 
-func (w *shellWalker) stmt(s *syntax.Stmt, cond bool) {
+func (w *Walker) stmt(s *syntax.Stmt, cond bool) {
 	if s == nil || s.Cmd == nil {
 		return
 	}
@@ -153,7 +159,7 @@ func (w *shellWalker) stmt(s *syntax.Stmt, cond bool) {
 	w.command(s, cond)
 }
 
-func (w *shellWalker) command(s *syntax.Stmt, cond bool) {
+func (w *Walker) command(s *syntax.Stmt, cond bool) {
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		w.call(c, cond)
@@ -166,7 +172,7 @@ func (w *shellWalker) command(s *syntax.Stmt, cond bool) {
 		w.stmts(c.Do, true)
 	case *syntax.ForClause:
 		if it, ok := c.Loop.(*syntax.WordIter); ok && it.Name != nil {
-			w.assign(it.Name.Value, shVar{set: true}, true)
+			w.assign(it.Name.Value, Var{Set: true}, true)
 		}
 		w.stmts(c.Do, true)
 	case *syntax.CaseClause:
@@ -209,7 +215,7 @@ func (w *shellWalker) command(s *syntax.Stmt, cond bool) {
 
 // ifClause walks if/elif/else; mvdan.cc/sh represents elif and else as
 // nested IfClauses (else with no condition).
-func (w *shellWalker) ifClause(c *syntax.IfClause, cond bool) {
+func (w *Walker) ifClause(c *syntax.IfClause, cond bool) {
 	arm := 0
 	for cl := c; cl != nil; cl = cl.Else {
 		w.stmts(cl.Cond, cond || arm > 0)
@@ -219,7 +225,7 @@ func (w *shellWalker) ifClause(c *syntax.IfClause, cond bool) {
 }
 
 // inArm walks fn inside one arm of an if or case clause.
-func (w *shellWalker) inArm(clause syntax.Node, arm int, fn func()) {
+func (w *Walker) inArm(clause syntax.Node, arm int, fn func()) {
 	saved := w.path
 	w.path = append(slices.Clip(w.path), branch{clause: clause, arm: arm})
 	fn()
@@ -227,19 +233,19 @@ func (w *shellWalker) inArm(clause syntax.Node, arm int, fn func()) {
 }
 
 // arithmAssigns marks variables assigned inside arithmetic as unknown.
-func (w *shellWalker) arithmAssigns(n syntax.Node) {
+func (w *Walker) arithmAssigns(n syntax.Node) {
 	syntax.Walk(n, func(n syntax.Node) bool {
 		if b, ok := n.(*syntax.BinaryArithm); ok && b.Op >= syntax.Assgn && b.Op <= syntax.ShrAssgn {
 			if word, ok := b.X.(*syntax.Word); ok {
 				if name := word.Lit(); name != "" {
-					w.assign(name, shVar{set: true}, true)
+					w.assign(name, Var{Set: true}, true)
 				}
 			}
 		}
 		if u, ok := n.(*syntax.UnaryArithm); ok && (u.Op == syntax.Inc || u.Op == syntax.Dec) {
 			if word, ok := u.X.(*syntax.Word); ok {
 				if name := word.Lit(); name != "" {
-					w.assign(name, shVar{set: true}, true)
+					w.assign(name, Var{Set: true}, true)
 				}
 			}
 		}
@@ -249,48 +255,48 @@ func (w *shellWalker) arithmAssigns(n syntax.Node) {
 
 // assign records a new value; in a conditional context the old and new
 // values are both possible, so the variable stays known only if they agree.
-func (w *shellWalker) assign(name string, v shVar, cond bool) {
+func (w *Walker) assign(name string, v Var, cond bool) {
 	old := w.lookup(name)
 	if w.allexport {
-		v.exported = true
+		v.Exported = true
 	}
-	v.exported = v.exported || old.exported
-	if cond && !(old.known && v.known && old.set == v.set && old.value == v.value) {
-		v.known = false
+	v.Exported = v.Exported || old.Exported
+	if cond && !(old.Known && v.Known && old.Set == v.Set && old.Value == v.Value) {
+		v.Known = false
 	}
 	w.vars[name] = v
 }
 
 // assignValue evaluates one assignment's value.
-func (w *shellWalker) assignValue(a *syntax.Assign) shVar {
+func (w *Walker) assignValue(a *syntax.Assign) Var {
 	if a.Array != nil || a.Index != nil {
-		return shVar{set: true}
+		return Var{Set: true}
 	}
 	val, ok := "", true
 	if a.Value != nil {
 		val, ok = w.literal(a.Value)
 	}
 	if !ok {
-		return shVar{set: true}
+		return Var{Set: true}
 	}
 	if a.Append {
 		old := w.lookup(a.Name.Value)
-		if !old.known {
-			return shVar{set: true}
+		if !old.Known {
+			return Var{Set: true}
 		}
-		val = old.value + val
+		val = old.Value + val
 	}
-	return shVar{value: val, known: true, set: true}
+	return Var{Value: val, Known: true, Set: true}
 }
 
-func (w *shellWalker) decl(c *syntax.DeclClause, cond bool) {
+func (w *Walker) decl(c *syntax.DeclClause, cond bool) {
 	export := c.Variant.Value == "export"
 	switch c.Variant.Value {
 	case "export", "declare", "typeset", "readonly", "local":
 	default:
 		for _, a := range c.Args {
 			if a.Name != nil {
-				w.assign(a.Name.Value, shVar{set: true}, true)
+				w.assign(a.Name.Value, Var{Set: true}, true)
 			}
 		}
 		return
@@ -313,20 +319,20 @@ func (w *shellWalker) decl(c *syntax.DeclClause, cond bool) {
 		}
 		name := a.Name.Value
 		if dynamic {
-			w.assign(name, shVar{set: true}, true)
+			w.assign(name, Var{Set: true}, true)
 			continue
 		}
-		var v shVar
+		var v Var
 		if a.Naked {
 			v = w.lookup(name)
 		} else {
 			v = w.assignValue(a)
 		}
 		if export {
-			v.exported = true
+			v.Exported = true
 		}
 		if unexport {
-			v.exported = false
+			v.Exported = false
 			w.vars[name] = v
 			continue
 		}
@@ -335,8 +341,8 @@ func (w *shellWalker) decl(c *syntax.DeclClause, cond bool) {
 }
 
 // call handles a simple command: assignments, the builtins that change
-// variables, exit, and calls of the target.
-func (w *shellWalker) call(c *syntax.CallExpr, cond bool) {
+// variables or stop the script, and calls of the target.
+func (w *Walker) call(c *syntax.CallExpr, cond bool) {
 	if len(c.Args) == 0 {
 		for _, a := range c.Assigns {
 			w.assign(a.Name.Value, w.assignValue(a), cond)
@@ -346,87 +352,126 @@ func (w *shellWalker) call(c *syntax.CallExpr, cond bool) {
 	if name, literal := literalWord(c.Args[0]); literal && !w.interesting(name) {
 		return // most commands cannot matter: skip expanding their arguments
 	}
-	var fields []shellArg
+	var fields []Arg
 	for _, word := range c.Args {
 		fields = append(fields, w.fields(word)...)
 	}
 	if len(fields) == 0 {
 		return // every word expanded to nothing: bash runs no command
 	}
-	prefixEnv, hasPrefix := shVar{}, false
+	if !fields[0].Known {
+		w.unknownCommand(c, fields[0], cond)
+		return
+	}
+	if builtin, ok := builtins[fields[0].Value]; ok {
+		builtin(w, fields[1:], cond)
+		return
+	}
+	w.record(c, fields, cond)
+}
+
+// unknownCommand records a command whose name is only known at boot when
+// its text names the target.
+func (w *Walker) unknownCommand(c *syntax.CallExpr, name Arg, cond bool) {
+	if strings.Contains(name.Prefix+Source(c.Args[0]), w.target) {
+		w.calls = append(w.calls, Call{Line: int(c.Args[0].Pos().Line()), UnknownName: true, Word: c.Args[0], Cond: cond, path: slices.Clone(w.path)})
+	}
+}
+
+// builtins are the builtins that change what the walker knows.
+var builtins = map[string]func(w *Walker, args []Arg, cond bool){
+	"unset":     (*Walker).unset,
+	"set":       (*Walker).set,
+	"eval":      (*Walker).poison,
+	"source":    (*Walker).poison,
+	".":         (*Walker).poison,
+	"read":      (*Walker).readVars,
+	"mapfile":   (*Walker).readVars,
+	"readarray": (*Walker).readVars,
+	"getopts":   (*Walker).readVars,
+	"printf":    (*Walker).readVars,
+	"exit":      (*Walker).exit,
+}
+
+func (w *Walker) unset(args []Arg, cond bool) {
+	for _, f := range args {
+		if f.Known && !strings.HasPrefix(f.Value, "-") {
+			w.assign(f.Value, Var{Known: true}, cond)
+		}
+	}
+}
+
+// set follows allexport (set -a, set -o allexport), under which every
+// later assignment is exported.
+func (w *Walker) set(args []Arg, cond bool) {
+	for i, f := range args {
+		next := ""
+		if i+1 < len(args) {
+			next = args[i+1].Value
+		}
+		switch {
+		case f.Value == "-o" && next == "allexport":
+			w.allexport = !cond
+		case f.Value == "+o" && next == "allexport":
+			w.allexport = false
+		case strings.HasPrefix(f.Value, "-") && strings.Contains(f.Value, "a") && !strings.HasPrefix(f.Value, "--"):
+			w.allexport = !cond
+		case strings.HasPrefix(f.Value, "+") && strings.Contains(f.Value, "a"):
+			w.allexport = false
+		}
+	}
+}
+
+// poison follows eval, source and '.': any variable may now have any
+// value.
+func (w *Walker) poison([]Arg, bool) {
+	w.poisoned = true
+	for k, v := range w.vars {
+		v.Known = false
+		w.vars[k] = v
+	}
+}
+
+// readVars marks the variables a builtin reads input into as unknown.
+func (w *Walker) readVars(args []Arg, _ bool) {
+	for _, f := range args {
+		if f.Known && systemd.ValidEnvName(f.Value) {
+			w.assign(f.Value, Var{Set: true}, true)
+		}
+	}
+}
+
+func (w *Walker) exit(_ []Arg, cond bool) {
+	if !cond {
+		w.stopped = true
+	}
+}
+
+// record applies the command's prefix assignment of the environment
+// variable and the wrappers (sudo, env, ...), and records the call when
+// the command run is the target.
+func (w *Walker) record(c *syntax.CallExpr, fields []Arg, cond bool) {
+	env := w.lookup(w.envName)
+	if !env.Exported {
+		env = Var{Known: env.Known || !w.poisoned}
+	}
 	for _, a := range c.Assigns {
 		if a.Name.Value == w.envName {
-			prefixEnv, hasPrefix = w.assignValue(a), true
-			prefixEnv.exported = true
+			env = w.assignValue(a)
+			env.Exported = true
 		}
-	}
-	name := fields[0]
-	if !name.known {
-		if strings.Contains(name.prefix+wordSource(c.Args[0]), w.target) {
-			w.calls = append(w.calls, shellCall{line: int(c.Args[0].Pos().Line()), unknownName: true, word: c.Args[0], cond: cond, path: slices.Clone(w.path)})
-		}
-		return
-	}
-	switch name.value {
-	case "unset":
-		for _, f := range fields[1:] {
-			if f.known && !strings.HasPrefix(f.value, "-") {
-				w.assign(f.value, shVar{known: true}, cond)
-			}
-		}
-		return
-	case "set":
-		for i, f := range fields[1:] {
-			switch {
-			case f.value == "-o" && i+2 < len(fields) && fields[i+2].value == "allexport":
-				w.allexport = !cond
-			case f.value == "+o" && i+2 < len(fields) && fields[i+2].value == "allexport":
-				w.allexport = false
-			case strings.HasPrefix(f.value, "-") && strings.Contains(f.value, "a") && !strings.HasPrefix(f.value, "--"):
-				w.allexport = !cond
-			case strings.HasPrefix(f.value, "+") && strings.Contains(f.value, "a"):
-				w.allexport = false
-			}
-		}
-		return
-	case "eval", "source", ".":
-		w.poisoned = true
-		for k, v := range w.vars {
-			v.known = false
-			w.vars[k] = v
-		}
-		return
-	case "read", "mapfile", "readarray", "getopts", "printf":
-		for _, f := range fields[1:] {
-			if f.known && validEnvName(f.value) {
-				w.assign(f.value, shVar{set: true}, true)
-			}
-		}
-		return
-	case "exit":
-		if !cond {
-			w.stopped = true
-		}
-		return
-	}
-	env := w.lookup(w.envName)
-	if !env.exported {
-		env = shVar{known: env.known || !w.poisoned}
-	}
-	if hasPrefix {
-		env = prefixEnv
 	}
 	args, env, ok := unwrapCommand(fields, env, w.envName)
 	if !ok || len(args) == 0 {
 		return
 	}
-	if args[0].known && path.Base(args[0].value) == w.target {
-		w.calls = append(w.calls, shellCall{
-			line: int(args[0].word.Pos().Line()),
-			args: args[1:],
-			env:  env,
-			word: args[0].word,
-			cond: cond,
+	if args[0].Known && path.Base(args[0].Value) == w.target {
+		w.calls = append(w.calls, Call{
+			Line: int(args[0].Word.Pos().Line()),
+			Args: args[1:],
+			Env:  env,
+			Word: args[0].Word,
+			Cond: cond,
 			path: slices.Clone(w.path),
 		})
 	}
@@ -442,7 +487,7 @@ var commandsOfInterest = map[string]bool{
 	"bash": true, "sh": true, "dash": true,
 }
 
-func (w *shellWalker) interesting(name string) bool {
+func (w *Walker) interesting(name string) bool {
 	base := path.Base(name)
 	return base == w.target || commandsOfInterest[base]
 }
@@ -464,12 +509,12 @@ func literalWord(word *syntax.Word) (string, bool) {
 // exec, command, nohup, nice, timeout, bash, sh) and applies what they do
 // to the environment variable: sudo clears it unless -E or
 // --preserve-env, env -i clears it and NAME=value sets it.
-func unwrapCommand(args []shellArg, env shVar, envName string) ([]shellArg, shVar, bool) {
+func unwrapCommand(args []Arg, env Var, envName string) ([]Arg, Var, bool) {
 	for len(args) > 0 {
-		if !args[0].known {
+		if !args[0].Known {
 			return args, env, true
 		}
-		switch path.Base(args[0].value) {
+		switch path.Base(args[0].Value) {
 		case "exec", "command", "nohup":
 			args = skipOptions(args[1:], nil)
 		case "nice":
@@ -482,26 +527,26 @@ func unwrapCommand(args []shellArg, env shVar, envName string) ([]shellArg, shVa
 		case "sudo":
 			preserve := false
 			for _, a := range args[1:] {
-				if !a.known || !strings.HasPrefix(a.value, "-") {
+				if !a.Known || !strings.HasPrefix(a.Value, "-") {
 					break
 				}
-				if a.value == "-E" || strings.HasPrefix(a.value, "--preserve-env") || (!strings.HasPrefix(a.value, "--") && strings.Contains(a.value, "E")) {
+				if a.Value == "-E" || strings.HasPrefix(a.Value, "--preserve-env") || (!strings.HasPrefix(a.Value, "--") && strings.Contains(a.Value, "E")) {
 					preserve = true
 				}
 			}
 			if !preserve {
-				env = shVar{known: true}
+				env = Var{Known: true}
 			}
 			args = skipOptions(args[1:], map[string]bool{"-u": true, "-g": true, "-p": true, "-C": true, "-D": true, "-r": true, "-t": true, "-U": true, "-h": true})
 		case "env":
 			args, env = unwrapEnv(args[1:], env, envName)
 		case "bash", "sh", "dash":
 			rest := args[1:]
-			for len(rest) > 0 && rest[0].known && strings.HasPrefix(rest[0].value, "-") {
-				if strings.Contains(rest[0].value, "c") && !strings.HasPrefix(rest[0].value, "--") {
+			for len(rest) > 0 && rest[0].Known && strings.HasPrefix(rest[0].Value, "-") {
+				if strings.Contains(rest[0].Value, "c") && !strings.HasPrefix(rest[0].Value, "--") {
 					return nil, env, false // the command is a string; not followed
 				}
-				if rest[0].value == "-o" || rest[0].value == "+o" {
+				if rest[0].Value == "-o" || rest[0].Value == "+o" {
 					rest = rest[1:]
 				}
 				rest = rest[1:]
@@ -515,21 +560,21 @@ func unwrapCommand(args []shellArg, env shVar, envName string) ([]shellArg, shVa
 }
 
 // unwrapEnv applies env's options and NAME=value arguments.
-func unwrapEnv(args []shellArg, env shVar, envName string) ([]shellArg, shVar) {
-	for len(args) > 0 && args[0].known {
-		v := args[0].value
+func unwrapEnv(args []Arg, env Var, envName string) ([]Arg, Var) {
+	for len(args) > 0 && args[0].Known {
+		v := args[0].Value
 		switch {
 		case v == "-i" || v == "-" || v == "--ignore-environment":
-			env = shVar{known: true}
+			env = Var{Known: true}
 		case v == "-u" && len(args) > 1:
-			if args[1].value == envName || !args[1].known {
-				env = shVar{known: args[1].known}
+			if args[1].Value == envName || !args[1].Known {
+				env = Var{Known: args[1].Known}
 			}
 			args = args[1:]
 		case strings.HasPrefix(v, "-"):
 		case strings.Contains(v, "="):
 			if k, val, _ := strings.Cut(v, "="); k == envName {
-				env = shVar{value: val, known: true, set: true, exported: true}
+				env = Var{Value: val, Known: true, Set: true, Exported: true}
 			}
 		default:
 			return args, env
@@ -539,12 +584,12 @@ func unwrapEnv(args []shellArg, env shVar, envName string) ([]shellArg, shVar) {
 	return args, env
 }
 
-func skipOptions(args []shellArg, takesValue map[string]bool) []shellArg {
-	for len(args) > 0 && args[0].known && strings.HasPrefix(args[0].value, "-") {
-		if args[0].value == "--" {
+func skipOptions(args []Arg, takesValue map[string]bool) []Arg {
+	for len(args) > 0 && args[0].Known && strings.HasPrefix(args[0].Value, "-") {
+		if args[0].Value == "--" {
 			return args[1:]
 		}
-		if takesValue[args[0].value] && len(args) > 1 {
+		if takesValue[args[0].Value] && len(args) > 1 {
 			args = args[1:]
 		}
 		args = args[1:]
@@ -553,7 +598,7 @@ func skipOptions(args []shellArg, takesValue map[string]bool) []shellArg {
 }
 
 // literal expands a word as an assignment value (no splitting).
-func (w *shellWalker) literal(word *syntax.Word) (string, bool) {
+func (w *Walker) literal(word *syntax.Word) (string, bool) {
 	if word == nil {
 		return "", true
 	}
@@ -570,7 +615,7 @@ func (w *shellWalker) literal(word *syntax.Word) (string, bool) {
 }
 
 // fields expands a command argument into the words the command receives.
-func (w *shellWalker) fields(word *syntax.Word) []shellArg {
+func (w *Walker) fields(word *syntax.Word) []Arg {
 	if w.static(word) {
 		var out []string
 		if w.safely(func() error {
@@ -578,19 +623,19 @@ func (w *shellWalker) fields(word *syntax.Word) []shellArg {
 			out = f
 			return err
 		}) {
-			args := make([]shellArg, len(out))
+			args := make([]Arg, len(out))
 			for i, f := range out {
-				args[i] = shellArg{value: f, known: true, prefix: f, word: word}
+				args[i] = Arg{Value: f, Known: true, Prefix: f, Word: word}
 			}
 			return args
 		}
 	}
-	return []shellArg{{multi: unquotedDynamic(word), prefix: staticPrefix(word), word: word}}
+	return []Arg{{Multi: unquotedDynamic(word), Prefix: staticPrefix(word), Word: word}}
 }
 
 // config returns the walker's expansion config, reused across words
 // (mvdan.cc/sh re-reads IFS from the environment on every expansion).
-func (w *shellWalker) config() *expand.Config {
+func (w *Walker) config() *expand.Config {
 	if w.expandCfg == nil {
 		w.expandCfg = &expand.Config{Env: w}
 	}
@@ -599,7 +644,7 @@ func (w *shellWalker) config() *expand.Config {
 
 // safely runs an expansion from mvdan.cc/sh, turning an error or a panic
 // inside it into "not known".
-func (w *shellWalker) safely(fn func() error) (ok bool) {
+func (w *Walker) safely(fn func() error) (ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false
@@ -611,7 +656,7 @@ func (w *shellWalker) safely(fn func() error) (ok bool) {
 // static reports whether a word can be expanded without running anything:
 // no command, arithmetic or process substitution, no tilde (which would
 // look up users), and only parameters whose values are known.
-func (w *shellWalker) static(word *syntax.Word) bool {
+func (w *Walker) static(word *syntax.Word) bool {
 	if len(word.Parts) > 0 {
 		if lit, ok := word.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, "~") {
 			return false
@@ -625,7 +670,7 @@ func (w *shellWalker) static(word *syntax.Word) bool {
 		case *syntax.ParamExp:
 			if n.Excl || n.Names != 0 || n.Index != nil || n.Slice != nil || n.Width || n.Param == nil {
 				ok = false
-			} else if v := w.lookup(n.Param.Value); !v.known {
+			} else if v := w.lookup(n.Param.Value); !v.Known {
 				ok = false
 			}
 		}
@@ -673,12 +718,21 @@ func staticPrefix(word *syntax.Word) string {
 	return b.String()
 }
 
-// wordSource is a word's raw text, for spotting the target's name in a
+// Source is a word's raw text, for spotting the target's name in a
 // word the walker cannot expand.
-func wordSource(word *syntax.Word) string {
+func Source(word *syntax.Word) string {
 	var b bytes.Buffer
 	if err := syntax.NewPrinter().Print(&b, word); err != nil {
 		return ""
 	}
 	return b.String()
+}
+
+func sortedVarNames(m map[string]Var) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return names
 }
