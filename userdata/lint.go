@@ -159,6 +159,7 @@ type linter struct {
 	required []Taint
 	problems []Problem
 	part     string // the file name of the MIME part being read
+	stop     stopBefore
 }
 
 func (l *linter) add(code Code, line int, fix, format string, args ...any) {

@@ -13,8 +13,9 @@ import (
 )
 
 // bootstrapValueOptions are the options of AL2's /etc/eks/bootstrap.sh
-// (amazon-eks-ami templates/al2/runtime/bootstrap.sh). Each is matched
-// exactly and takes the next argument as its value; -h and --help print
+// (awslabs/amazon-eks-ami@0ab84280 templates/al2/runtime/bootstrap.sh, the
+// case statement at L59-182). Each is matched exactly and takes the next
+// argument as its value; -h and --help print
 // the usage and exit; every other word is a positional argument, the
 // first of which is the cluster name, the rest silently ignored.
 var bootstrapValueOptions = []string{
@@ -34,6 +35,7 @@ var bootstrapValueOptions = []string{
 	"--mount-bpf-fs",
 	"--pause-container-account",
 	"--pause-container-version",
+	"--service-ipv4-cidr",
 	"--service-ipv6-cidr",
 	"--use-max-pods",
 }
@@ -42,93 +44,6 @@ const (
 	bootstrapScript  = "bootstrap.sh"
 	kubeletExtraArgs = "KUBELET_EXTRA_ARGS"
 )
-
-// bootstrap follows one bootstrap.sh call: its argument parsing, the
-// systemd drop-in it writes, and the kubelet.
-func (l *linter) bootstrap(lc located) boot {
-	c, s := lc.call, lc.script
-	line := s.absLine(c.Line)
-	if c.UnknownName {
-		l.add(CodeUnresolved, line, "call /etc/eks/bootstrap.sh by a literal path",
-			"the command on this line looks like bootstrap.sh but its path is only known at boot, so the linter cannot follow it")
-		return boot{registers: true, unresolved: true}
-	}
-	var (
-		positional []shell.Arg
-		extra      *shell.Arg
-		extraWord  *syntax.Word
-		ok         = true
-	)
-	for i := 0; i < len(c.Args); i++ {
-		a := c.Args[i]
-		if !a.Known && (a.Multi || strings.HasPrefix(a.Prefix, "-")) {
-			l.add(CodeUnresolved, s.absLine(int(a.Word.Pos().Line())), "pass bootstrap.sh options as literal words",
-				"argument %q of bootstrap.sh is only known at boot, so the linter cannot tell how bootstrap.sh reads the arguments", shell.Source(a.Word))
-			return boot{registers: true, unresolved: true}
-		}
-		switch {
-		case a.Known && (a.Value == "-h" || a.Value == "--help"):
-			l.add(CodeBootstrapArguments, s.absLine(int(a.Word.Pos().Line())), "remove "+a.Value,
-				"%s makes bootstrap.sh print its usage and exit, so the kubelet never starts", a.Value)
-			return boot{}
-		case a.Known && slices.Contains(bootstrapValueOptions, a.Value):
-			if i+1 >= len(c.Args) {
-				l.add(CodeBootstrapArguments, s.absLine(int(a.Word.Pos().Line())), a.Value+" VALUE",
-					"bootstrap.sh option %s has no value; bootstrap.sh reads $2 under 'set -o nounset' and exits", a.Value)
-				return boot{}
-			}
-			if a.Value == "--kubelet-extra-args" {
-				v := c.Args[i+1]
-				extra, extraWord = &v, a.Word
-			}
-			i++
-		default:
-			if a.Known {
-				if opt := equalsOption(a.Value); opt != "" {
-					l.equalsForm(s, a, opt, len(positional) == 0)
-					if len(positional) == 0 {
-						ok = false
-					}
-					positional = append(positional, a)
-					continue
-				}
-			}
-			if len(positional) > 0 {
-				l.add(CodeIgnoredArgument, s.absLine(int(a.Word.Pos().Line())), ignoredFix(a.Value),
-					"bootstrap.sh ignores the extra argument %q (only the first positional argument, the cluster name, is used)", a.Value)
-			}
-			positional = append(positional, a)
-		}
-	}
-	if len(positional) == 0 {
-		l.add(CodeBootstrapArguments, line, "pass the cluster name as the first argument: /etc/eks/bootstrap.sh CLUSTER ...",
-			"bootstrap.sh gets no cluster name and exits with \"cluster name is not defined\"")
-		return boot{}
-	}
-	if !ok {
-		return boot{}
-	}
-	b := boot{registers: true, line: line}
-	value := c.Env
-	if extra != nil {
-		b.line = s.absLine(int(extraWord.Pos().Line()))
-		if !extra.Known {
-			l.add(CodeUnresolved, b.line, "write the kubelet arguments literally",
-				"the value of --kubelet-extra-args is only known at boot, so the linter cannot tell which taints the kubelet registers")
-			return boot{registers: true, unresolved: true}
-		}
-		value = shell.Var{Value: extra.Value, Known: true, Set: true}
-	} else if !value.Known {
-		l.add(CodeUnresolved, line, "set KUBELET_EXTRA_ARGS literally, or pass --kubelet-extra-args '...'",
-			"KUBELET_EXTRA_ARGS in bootstrap.sh's environment is only known at boot, so the linter cannot tell which taints the kubelet registers")
-		return boot{registers: true, unresolved: true}
-	}
-	args, resolved := l.dropIn(value.Value, b.line)
-	if !resolved {
-		return boot{registers: true, unresolved: true}
-	}
-	return l.withKubeletArgs(b, args, "--kubelet-extra-args '...' (one flag, space after --kubelet-extra-args)", true)
-}
 
 // dropIn follows KUBELET_EXTRA_ARGS through the systemd drop-in
 // bootstrap.sh writes (only when it is not empty):
@@ -148,8 +63,8 @@ func (l *linter) dropIn(value string, line int) (args []string, resolved bool) {
 			"the kubelet arguments %q contain %s, which bootstrap.sh copies unescaped into Environment='KUBELET_EXTRA_ARGS=...' of a systemd drop-in, where systemd rewrites or rejects them",
 			value, hazardNames(value))
 	}
-	if strings.Contains(value, "\n") {
-		return nil, false
+	if strings.ContainsAny(value, "\n'") {
+		return nil, false // the unit line is cut, or its quoting ends early
 	}
 	env, specifier, ok := systemd.Environment("'KUBELET_EXTRA_ARGS=" + value + "'")
 	if specifier {

@@ -48,6 +48,12 @@ func (l *linter) lintCloudInit(text []byte) boot {
 		return *stop
 	}
 	if len(calls) == 0 {
+		if l.stop.line > 0 {
+			l.part = l.stop.part
+			l.add(CodeNoBootstrap, l.stop.line, "remove the command, or guard it (|| true), so that the script reaches bootstrap.sh",
+				"the script stops here (%s), before its bootstrap.sh call, so the node never joins the cluster", l.stop.why)
+			return boot{}
+		}
 		l.part = ""
 		l.add(CodeNoBootstrap, 0, "call /etc/eks/bootstrap.sh CLUSTER --kubelet-extra-args '--register-with-taints=...' from a #!/bin/bash script",
 			"no script in the userData calls /etc/eks/bootstrap.sh, so the node never joins the cluster")
@@ -121,7 +127,7 @@ func (l *linter) allCalls(scripts []*script, target string) ([]located, *boot) {
 			return nil, stop
 		}
 		if len(found) > 0 && s.MayNotRun != "" {
-			b := l.unresolved(s.absLine(found[0].call.Line), "use a text/x-shellscript part", "%s, and this one calls %s", s.MayNotRun, target)
+			b := l.unresolved(s.absLine(1), "use a text/x-shellscript part", "%s, and this one calls %s", s.MayNotRun, target)
 			return nil, &b
 		}
 		calls = append(calls, found...)
@@ -143,21 +149,44 @@ func (l *linter) scriptCalls(s *script, target string) ([]located, *boot) {
 			"the script contains a carriage return (CRLF line ends that cloud-init does not convert, because the first line ends in LF) or the control character U+0080/U+0081, which bash keeps but the linter's shell parser cannot read faithfully")
 		return nil, &b
 	}
-	found, opaque, err := shell.Walk(s.Body, target, kubeletExtraArgs)
+	r, err := shell.Walk(s.Body, target, kubeletExtraArgs)
 	var se *shell.SyntaxError
 	if errors.As(err, &se) {
 		l.add(CodeSyntax, s.absLine(se.Line), "fix the shell syntax", "bash stops at this syntax error: %v", err)
 	}
-	if len(opaque) > 0 {
-		b := l.unresolved(s.absLine(opaque[0].Line), "call "+target+" directly, with literal arguments, from the script itself",
-			"%s: the linter cannot follow it, and it may call %s or start the kubelet", opaque[0].What, target)
+	if len(r.Opaque) > 0 {
+		b := l.unresolved(s.absLine(r.Opaque[0].Line), "call "+target+" directly, with literal arguments, from the script itself",
+			"%s: the linter cannot follow it, and it may call %s or start the kubelet", r.Opaque[0].What, target)
 		return nil, &b
 	}
-	out := make([]located, 0, len(found))
-	for _, c := range found {
+	if r.SkipsTarget && l.stop.line == 0 {
+		l.stop = stopBefore{line: s.absLine(r.StopLine), part: s.part, why: r.StopWhy}
+	}
+	if len(r.Calls) > 0 && (s.Stage == cloudinit.StageBoothook || s.Stage == cloudinit.StageBootcmd) {
+		b := l.unresolved(s.absLine(r.Calls[0].Line), "call "+target+" from a #!/bin/bash script part or runcmd",
+			"this %s runs in cloud-init's init stage, on every boot, before the network and instance metadata it needs may be ready; whether the call succeeds there is not known", stageName(s.Stage))
+		return nil, &b
+	}
+	out := make([]located, 0, len(r.Calls))
+	for _, c := range r.Calls {
 		out = append(out, located{call: c, script: s})
 	}
 	return out, nil
+}
+
+// stopBefore is the first place a script certainly stops before a later
+// mention of the join.
+type stopBefore struct {
+	line int
+	part string
+	why  string
+}
+
+func stageName(s cloudinit.Stage) string {
+	if s == cloudinit.StageBootcmd {
+		return "bootcmd"
+	}
+	return "boothook"
 }
 
 func isShellInterpreter(prog string) bool {

@@ -87,3 +87,13 @@ func shellName(fields []Arg) bool {
 	}
 	return false
 }
+
+// shellCommandString names a shell given a command string: "sh -c".
+func shellCommandString(fields []Arg) string {
+	for _, f := range fields {
+		if f.Known && shellName([]Arg{f}) {
+			return path.Base(f.Value) + " -c, a shell running a command string"
+		}
+	}
+	return "a shell running a command string (-c)"
+}

@@ -22,6 +22,10 @@ type Var struct {
 	// marks such a variable.
 	List    []string
 	Indexed bool
+	// Origin is the line where an unknown value came from (the command
+	// substitution, or the conditional that may or may not assign); 0
+	// when it comes from outside the script.
+	Origin int
 }
 
 // Arg is one argument of a recorded call after expansion.
@@ -35,6 +39,9 @@ type Arg struct {
 	Prefix string
 	// Word is the word of the script the argument comes from.
 	Word *syntax.Word
+	// Origin is, for an unknown argument, the line where the unknown
+	// value came from (see [Var.Origin]).
+	Origin int
 }
 
 // Call is one recorded call of the target command.
@@ -87,6 +94,25 @@ type Walker struct {
 	path      []branch // the arms being walked
 	line      int      // the line of the command being walked
 	testing   int      // > 0 inside an if/while condition or before && and ||, where errexit does not apply
+	condLines []int    // lines of the enclosing conditionals, innermost last
+	stopLine  int      // where the walk stopped (exit, or a failure under errexit)
+	stopWhy   string
+}
+
+// Stopped returns the line where the script certainly stops, and why;
+// 0 when it runs to its end.
+func (w *Walker) Stopped() (int, string) { return w.stopLine, w.stopWhy }
+
+func (w *Walker) stop(line int, why string) {
+	w.stopped, w.stopLine, w.stopWhy = true, line, why
+}
+
+// conditional walks fn inside a construct that may or may not run its
+// body, so that an assignment made unknown there is traced to it.
+func (w *Walker) conditional(line int, fn func()) {
+	w.condLines = append(w.condLines, line)
+	fn()
+	w.condLines = w.condLines[:len(w.condLines)-1]
 }
 
 // tested walks fn where a failing command does not trigger errexit.
@@ -200,24 +226,21 @@ func (w *Walker) failing(s *syntax.Stmt, cond bool) {
 	if cond || w.testing > 0 || s.Negated || s.Background || w.errexit == errexitOff {
 		return
 	}
-	c, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Args) != 1 {
-		return
-	}
-	if name, lit := literalWord(c.Args[0]); !lit || name != "false" {
+	if constantCondition([]*syntax.Stmt{s}) != conditionFalse {
 		return
 	}
 	if w.errexit == errexitMaybe {
 		w.addOpaque(int(s.Pos().Line()), "a failing command after set -e in a branch")
 		return
 	}
-	w.stopped = true
+	w.stop(int(s.Pos().Line()), "a command that fails under set -e (errexit)")
 }
 
 func (w *Walker) stmt(s *syntax.Stmt, cond bool) {
 	if s == nil || s.Cmd == nil {
 		return
 	}
+	w.line = int(s.Pos().Line())
 	if s.Background || s.Coprocess {
 		sub := w.clone()
 		sub.command(s, true)
@@ -236,17 +259,23 @@ func (w *Walker) command(s *syntax.Stmt, cond bool) {
 	case *syntax.IfClause:
 		w.ifClause(c, cond)
 	case *syntax.WhileClause:
-		w.stmts(c.Cond, true)
-		w.stmts(c.Do, true)
+		w.conditional(int(c.Pos().Line()), func() {
+			w.stmts(c.Cond, true)
+			w.stmts(c.Do, true)
+		})
 	case *syntax.ForClause:
-		if it, ok := c.Loop.(*syntax.WordIter); ok && it.Name != nil {
-			w.assign(it.Name.Value, Var{Set: true}, true)
-		}
-		w.stmts(c.Do, true)
+		w.conditional(int(c.Pos().Line()), func() {
+			if it, ok := c.Loop.(*syntax.WordIter); ok && it.Name != nil {
+				w.assign(it.Name.Value, Var{Set: true}, true)
+			}
+			w.stmts(c.Do, true)
+		})
 	case *syntax.CaseClause:
-		for i, item := range c.Items {
-			w.inArm(c, i, func() { w.stmts(item.Stmts, true) })
-		}
+		w.conditional(int(c.Pos().Line()), func() {
+			for i, item := range c.Items {
+				w.inArm(c, i, func() { w.stmts(item.Stmts, true) })
+			}
+		})
 	case *syntax.Block:
 		w.stmts(c.Stmts, cond)
 	case *syntax.Subshell:
@@ -256,7 +285,7 @@ func (w *Walker) command(s *syntax.Stmt, cond bool) {
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
 			w.tested(func() { w.stmt(c.X, cond) })
-			w.stmt(c.Y, true)
+			w.conditional(int(c.Pos().Line()), func() { w.stmt(c.Y, true) })
 			return
 		}
 		for _, side := range []*syntax.Stmt{c.X, c.Y} {
@@ -284,10 +313,22 @@ func (w *Walker) command(s *syntax.Stmt, cond bool) {
 // ifClause walks if/elif/else; mvdan.cc/sh represents elif and else as
 // nested IfClauses (else with no condition).
 func (w *Walker) ifClause(c *syntax.IfClause, cond bool) {
-	arm := 0
+	arm, certain := 0, !cond
 	for cl := c; cl != nil; cl = cl.Else {
 		w.tested(func() { w.stmts(cl.Cond, cond || arm > 0) })
-		w.inArm(c, arm, func() { w.stmts(cl.Then, true) })
+		outcome := constantCondition(cl.Cond)
+		if outcome == conditionFalse {
+			arm++
+			continue // this arm never runs
+		}
+		runs := certain && outcome == conditionTrue || certain && len(cl.Cond) == 0
+		w.conditional(int(c.Pos().Line()), func() {
+			w.inArm(c, arm, func() { w.stmts(cl.Then, !runs) })
+		})
+		if outcome == conditionTrue {
+			return // later arms never run
+		}
+		certain = false
 		arm++
 	}
 }
@@ -329,8 +370,15 @@ func (w *Walker) assign(name string, v Var, cond bool) {
 		v.Exported = true
 	}
 	v.Exported = v.Exported || old.Exported
-	if cond && !(old.Known && v.Known && old.Set == v.Set && old.Value == v.Value) {
+	if cond && v.Known && !(old.Known && old.Set == v.Set && old.Value == v.Value && slices.Equal(old.List, v.List)) {
 		v.Known = false
+		v.Origin = w.line
+		if n := len(w.condLines); n > 0 {
+			v.Origin = w.condLines[0]
+		}
+	}
+	if !v.Known && v.Origin == 0 {
+		v.Origin = w.line
 	}
 	w.vars[name] = v
 }
@@ -348,12 +396,12 @@ func (w *Walker) assignValue(a *syntax.Assign) Var {
 		val, ok = w.literal(a.Value)
 	}
 	if !ok {
-		return Var{Set: true}
+		return Var{Set: true, Origin: w.wordOrigin(a.Value)}
 	}
 	if a.Append {
 		old := w.lookup(a.Name.Value)
 		if !old.Known {
-			return Var{Set: true}
+			return Var{Set: true, Origin: old.Origin}
 		}
 		val = old.Value + val
 	}
@@ -378,7 +426,7 @@ func (w *Walker) arrayValue(a *syntax.Assign) Var {
 		}
 		for _, f := range w.fields(e.Value) {
 			if !f.Known {
-				return Var{Set: true}
+				return Var{Set: true, Origin: f.Origin}
 			}
 			list = append(list, f.Value)
 		}
@@ -566,7 +614,7 @@ func (w *Walker) readVars(args []Arg, _ bool) {
 
 func (w *Walker) exit(_ []Arg, cond bool) {
 	if !cond {
-		w.stopped = true
+		w.stop(w.line, "exit")
 	}
 }
 
@@ -586,7 +634,7 @@ func (w *Walker) record(c *syntax.CallExpr, fields []Arg, cond bool) {
 	}
 	args, env, ok := unwrapCommand(fields, env, w.envName)
 	if !ok {
-		w.addOpaque(w.line, "a shell running a command string (-c)")
+		w.addOpaque(w.line, shellCommandString(fields))
 		return
 	}
 	if len(args) == 0 {
@@ -769,7 +817,25 @@ func (w *Walker) fields(word *syntax.Word) []Arg {
 			return args
 		}
 	}
-	return []Arg{{Multi: unquotedDynamic(word), Prefix: staticPrefix(word), Word: word}}
+	return []Arg{{Multi: unquotedDynamic(word), Prefix: staticPrefix(word), Word: word, Origin: w.wordOrigin(word)}}
+}
+
+// wordOrigin is the line an unknown word's value comes from: the origin of
+// its first unknown variable, else the word's own line.
+func (w *Walker) wordOrigin(word *syntax.Word) int {
+	origin := 0
+	syntax.Walk(word, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && origin == 0 && p.Param != nil {
+			if v := w.lookup(p.Param.Value); !v.Known {
+				origin = v.Origin
+			}
+		}
+		return origin == 0
+	})
+	if origin == 0 {
+		origin = int(word.Pos().Line())
+	}
+	return origin
 }
 
 // config returns the walker's expansion config, reused across words

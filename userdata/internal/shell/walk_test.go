@@ -71,12 +71,12 @@ func TestWalkCalls(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			calls, opaque, err := Walk([]byte(tt.script), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
-			if err != nil || len(opaque) > 0 {
-				t.Fatalf("Walk: %v, opaque %v", err, opaque)
+			r, err := Walk([]byte(tt.script), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+			if err != nil || len(r.Opaque) > 0 {
+				t.Fatalf("Walk: %v, opaque %v", err, r.Opaque)
 			}
 			var got [][]string
-			for _, c := range calls {
+			for _, c := range r.Calls {
 				got = append(got, argv(c))
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
@@ -108,10 +108,11 @@ func TestWalkOpaque(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, opaque, err := Walk([]byte(tt.script), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+			r, err := Walk([]byte(tt.script), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
 			if err != nil {
 				t.Fatal(err)
 			}
+			opaque := r.Opaque
 			if len(opaque) == 0 || opaque[0].Line != tt.line || !strings.Contains(opaque[0].What, tt.what) {
 				t.Errorf("opaque = %+v; want line %d naming %q", opaque, tt.line, tt.what)
 			}
@@ -125,9 +126,9 @@ func TestWalkFollowable(t *testing.T) {
 		"yum install -y jq\nsystemctl restart containerd\n/usr/bin/echo hi\ntrap 'echo failed' ERR\n",
 		"set -o pipefail\nexport X=1\n/etc/eks/bootstrap.sh c\n",
 	} {
-		_, opaque, err := Walk([]byte(script), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
-		if err != nil || len(opaque) > 0 {
-			t.Errorf("%q: opaque %+v, %v; want none", script, opaque, err)
+		r, err := Walk([]byte(script), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+		if err != nil || len(r.Opaque) > 0 {
+			t.Errorf("%q: opaque %+v, %v; want none", script, r.Opaque, err)
 		}
 	}
 }
