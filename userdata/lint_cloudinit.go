@@ -127,7 +127,7 @@ func (l *linter) allCalls(scripts []*script, target string) ([]located, *boot) {
 			return nil, stop
 		}
 		if len(found) > 0 && s.MayNotRun != "" {
-			b := l.unresolved(s.absLine(1), "use a text/x-shellscript part", "%s, and this one calls %s", s.MayNotRun, target)
+			b := l.unresolved(s.PartLine, "use a text/x-shellscript part", "%s, and this one calls %s", s.MayNotRun, target)
 			return nil, &b
 		}
 		calls = append(calls, found...)
@@ -163,7 +163,7 @@ func (l *linter) scriptCalls(s *script, target string) ([]located, *boot) {
 		l.stop = stopBefore{line: s.absLine(r.StopLine), part: s.part, why: r.StopWhy}
 	}
 	if len(r.Calls) > 0 && (s.Stage == cloudinit.StageBoothook || s.Stage == cloudinit.StageBootcmd) {
-		b := l.unresolved(s.absLine(r.Calls[0].Line), "call "+target+" from a #!/bin/bash script part or runcmd",
+		b := l.unresolved(s.PartLine, "call "+target+" from a #!/bin/bash script part or runcmd",
 			"this %s runs in cloud-init's init stage, on every boot, before the network and instance metadata it needs may be ready; whether the call succeeds there is not known", stageName(s.Stage))
 		return nil, &b
 	}

@@ -275,6 +275,10 @@ func (p *plan) cloudInitCustomParts(f compat.AMIFamily) ([][]byte, error) {
 			mediaType = `text/cloud-config; charset="us-ascii"`
 		case bytes.HasPrefix(c, []byte("#cloud-boothook")):
 			mediaType = `text/cloud-boothook; charset="us-ascii"`
+		case bytes.HasPrefix(c, []byte("#")):
+			// #include, ## template: jinja, #part-handler, ...: cloud-init
+			// takes the type of a text/plain part from its first line.
+			mediaType = `text/plain; charset="us-ascii"`
 		default:
 			what := "a script starting with #! or #cloud-config, or a MIME document"
 			if f == compat.AL2023 {
@@ -327,6 +331,9 @@ func checkCustomParts(f compat.AMIFamily, custom []byte, parts [][]byte) error {
 		return fmt.Errorf("userdata: Config.CustomUserData: %v", err)
 	}
 	if err := customVerdict(f, shiftLines(r, shift)); err != nil {
+		return err
+	}
+	if err := earlyParts(doc, shift); err != nil {
 		return err
 	}
 	if err := checkCustomNodeConfigs(f, parts); err != nil {
@@ -388,6 +395,40 @@ func checkCustomNodeConfigs(f compat.AMIFamily, parts [][]byte) error {
 				}
 			}
 		}
+	}
+	return nil
+}
+
+// earlyParts refuses custom parts that cloud-init runs before Render's
+// part whatever their file names (boothooks and bootcmd in the init
+// stage, per-boot/per-instance/per-once scripts before the user scripts),
+// or runs only in some cloud-init versions: Render's guarantee is that its
+// join is the first thing that can start the kubelet, and it does not rest
+// that on the analysis of code that runs ahead of it.
+func earlyParts(doc []byte, shift int) error {
+	scripts, _, err := cloudinit.Plan(doc)
+	if err != nil {
+		return fmt.Errorf("userdata: Config.CustomUserData: %v", err)
+	}
+	part := func(s cloudinit.Script) string {
+		if mimedoc.LooksMIME(doc) {
+			return s.Part
+		}
+		return ""
+	}
+	for _, s := range scripts {
+		what := ""
+		switch {
+		case s.Stage == cloudinit.StageBoothook:
+			what = "a #cloud-boothook part"
+		case s.Stage == cloudinit.StageBootcmd:
+			what = "cloud-config bootcmd"
+		case s.MayNotRun != "":
+			what = "a per-boot/per-instance/per-once script part"
+		default:
+			continue
+		}
+		return customError(part(s), max(s.PartLine-shift, 0), what+" runs before Render's join (or only in some cloud-init versions); Render accepts only text/x-shellscript parts and cloud-config runcmd, which run after it may have joined, so move the commands there")
 	}
 	return nil
 }

@@ -72,7 +72,7 @@ func (p *planner) commands(name string, body []byte, line int, doc map[string]an
 		p.opaque = append(p.opaque, Opaque{Part: name, Line: at, Reason: key + ": " + err.Error()})
 		return
 	}
-	p.scripts = append(p.scripts, Script{Name: key, Part: name, Body: script, Line: at, Stage: stage, Interpreter: "/bin/sh", Fixed: true})
+	p.scripts = append(p.scripts, Script{Name: key, Part: name, Body: script, Line: at, PartLine: at, Stage: stage, Interpreter: "/bin/sh", Fixed: true})
 }
 
 func shellify(v any) ([]byte, error) {

@@ -42,6 +42,9 @@ type Script struct {
 	// Fixed is set for a script whose every line comes from one line of
 	// the userData (bootcmd, runcmd): Line is that line.
 	Fixed bool
+	// PartLine is the line of the first line of the part's body (the
+	// #cloud-boothook line of a boothook); 0 if unknown.
+	PartLine int
 }
 
 // Opaque is a part whose effect cannot be known before boot.
@@ -92,12 +95,11 @@ func (p *planner) part(part mimedoc.Part, positional string) {
 	detected := typeFromStartsWith(part.Body)
 	body := dos2unix(part.Body)
 	switch {
+	case ctype == "text/x-shellscript" && detected != "" && detected != ctype:
+		p.opaque = append(p.opaque, Opaque{Part: name, Line: part.Line,
+			Reason: "a text/x-shellscript part that starts like " + detected + ": cloud-init 22.x handles it as " + detected + " (user_data.py _process_msg re-detects text/x-shellscript), 19.3 as a script that cannot run"})
 	case ctype == "text/x-shellscript":
-		s := Script{Name: name, Part: name, Body: body, Line: part.Line, Stage: StageUser, Interpreter: interpreter(body)}
-		if part.MediaType == "text/x-shellscript" && detected != "" && detected != ctype {
-			s.MayNotRun = "cloud-init 22.x reads this text/x-shellscript part as " + detected + " (its first line), 19.3 as a script"
-		}
-		p.scripts = append(p.scripts, s)
+		p.scripts = append(p.scripts, Script{Name: name, Part: name, Body: body, Line: part.Line, PartLine: part.Line, Stage: StageUser, Interpreter: interpreter(body)})
 	case strings.HasPrefix(ctype, "text/x-shellscript-per-"):
 		p.perFrequency(ctype, name, body, part.Line)
 	case ctype == "text/cloud-boothook":
@@ -138,7 +140,7 @@ func (p *planner) perFrequency(ctype, name string, body []byte, line int) {
 		"text/x-shellscript-per-once":     StagePerOnce,
 	}[ctype]
 	p.scripts = append(p.scripts, Script{
-		Name: name, Part: name, Body: body, Line: line, Stage: stage, Interpreter: interpreter(body),
+		Name: name, Part: name, Body: body, Line: line, PartLine: line, Stage: stage, Interpreter: interpreter(body),
 		MayNotRun: "cloud-init 22.x runs " + ctype + " parts (handlers/shell_script_by_frequency.py); 19.3, on AL2, has no handler for them and ignores them",
 	})
 }
@@ -146,6 +148,7 @@ func (p *planner) perFrequency(ctype, name string, body []byte, line int) {
 // boothook strips the #cloud-boothook line; cloud-init runs the rest, left
 // trimmed, as an executable (handlers/boot_hook.py).
 func (p *planner) boothook(name string, body []byte, line int) {
+	partLine := line
 	rest := body
 	if len(body) >= len("#cloud-boothook") && strings.EqualFold(string(body[:len("#cloud-boothook")]), "#cloud-boothook") {
 		rest = body[len("#cloud-boothook"):]
@@ -154,7 +157,7 @@ func (p *planner) boothook(name string, body []byte, line int) {
 	if line > 0 {
 		line += bytes.Count(body[:len(body)-len(trimmed)], []byte("\n"))
 	}
-	p.scripts = append(p.scripts, Script{Name: name, Part: name, Body: trimmed, Line: line, Stage: StageBoothook, Interpreter: interpreter(trimmed)})
+	p.scripts = append(p.scripts, Script{Name: name, Part: name, Body: trimmed, Line: line, PartLine: partLine, Stage: StageBoothook, Interpreter: interpreter(trimmed)})
 }
 
 // ordered sorts scripts into run order. Boothooks run in document order;

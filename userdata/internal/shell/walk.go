@@ -670,7 +670,7 @@ var commandsOfInterest = map[string]bool{
 	"unset": true, "set": true, "eval": true, "source": true, ".": true, "read": true, "mapfile": true,
 	"readarray": true, "getopts": true, "printf": true, "exit": true,
 	"exec": true, "command": true, "nohup": true, "nice": true, "timeout": true, "sudo": true, "env": true,
-	"bash": true, "sh": true, "dash": true, "trap": true,
+	"bash": true, "sh": true, "dash": true, "trap": true, "cloud-init-per": true,
 }
 
 func (w *Walker) interesting(name string) bool {
@@ -702,6 +702,8 @@ func unwrapCommand(args []Arg, env Var, envName string) ([]Arg, Var, bool) {
 			return args, env, true
 		}
 		switch path.Base(args[0].Value) {
+		case "cloud-init-per": // cloud-init-per FREQUENCY NAME COMMAND...
+			args = args[min(3, len(args)):]
 		case "exec", "command", "nohup":
 			args = skipOptions(args[1:], nil)
 		case "nice":
