@@ -25,24 +25,26 @@ func (b bootstrapCall) value(opt string) (string, bool) {
 // bootstrap follows one bootstrap.sh call: its argument parsing, the
 // checks that make it exit before starting the kubelet, the systemd
 // drop-in it writes, and the kubelet.
-func (l *linter) bootstrap(lc located) boot {
+// exited is true when bootstrap.sh itself exits before starting the
+// kubelet, so that a later call can still be the one that does.
+func (l *linter) bootstrap(lc located) (b boot, exited bool) {
 	c, s := lc.call, lc.script
 	line := s.absLine(c.Line)
 	if c.UnknownName {
 		return l.unresolved(line, "call /etc/eks/bootstrap.sh by a literal path",
-			"the command on this line looks like bootstrap.sh but its path is only known at boot, so the linter cannot follow it")
+			"the command on this line looks like bootstrap.sh but its path is only known at boot, so the linter cannot follow it"), false
 	}
 	call, stop := l.bootstrapArgs(s, c)
+	if stop == nil {
+		stop = l.unknownValues(s, call)
+	}
+	if stop == nil {
+		stop = l.bootstrapExits(call, line)
+	}
 	if stop != nil {
-		return *stop
+		return *stop, !stop.unresolved
 	}
-	if stop := l.unknownValues(s, call); stop != nil {
-		return *stop
-	}
-	if stop := l.bootstrapExits(call, line); stop != nil {
-		return *stop
-	}
-	return l.extraArgs(s, c, call, line)
+	return l.extraArgs(s, c, call, line), false
 }
 
 // checkedOptions are the options whose values decide whether bootstrap.sh

@@ -197,35 +197,73 @@ func isShellInterpreter(prog string) bool {
 	return false
 }
 
-// firstBootstrap follows the call that runs first. It starts the kubelet,
-// which registers the node (--register-with-taints only acts on first
-// registration); any call up to the first unconditional one can be that
-// call, so they must agree.
+// firstBootstrap follows the calls in the order they run. A call after
+// which bootstrap.sh exits before starting the kubelet does not register
+// the node, and the script goes on to its next call unless errexit ends
+// it. The first call that starts the kubelet registers the node
+// (--register-with-taints only acts on first registration); conditional
+// calls before it may run first, so they must agree with it.
 func (l *linter) firstBootstrap(calls []located) boot {
 	var firsts []located
-	for _, c := range calls {
-		firsts = append(firsts, c)
-		if !c.call.Cond {
-			break
+	ended := map[*script]bool{}
+	for i, c := range calls {
+		if ended[c.script] {
+			continue
 		}
+		l.part = c.script.part
+		b, exited := l.bootstrap(c)
+		switch {
+		case exited && c.call.ErrexitMaybe && l.laterCallIn(calls[i+1:], c.script):
+			return l.unresolved(c.script.absLine(c.call.Line), "set errexit unconditionally, or not at all",
+				"bootstrap.sh exits here, and whether errexit then ends the script before its next bootstrap.sh call depends on a branch only known at boot")
+		case exited:
+			ended[c.script] = c.call.Errexit
+			continue
+		}
+		firsts = append(firsts, c)
+		if c.call.Cond {
+			continue
+		}
+		l.reportRepeats(calls, firsts)
+		return l.agree(firsts, b)
+	}
+	if len(firsts) == 0 {
+		return boot{} // every call exits; each said why
 	}
 	l.reportRepeats(calls, firsts)
-	l.part = firsts[0].script.part
-	b := l.bootstrap(firsts[0])
-	for _, f := range firsts[1:] {
+	last, _ := l.bootstrap(firsts[len(firsts)-1])
+	return l.agree(firsts, last)
+}
+
+// laterCallIn reports whether calls has one in script s.
+func (l *linter) laterCallIn(calls []located, s *script) bool {
+	for _, c := range calls {
+		if c.script == s {
+			return true
+		}
+	}
+	return false
+}
+
+// agree returns b, the result of the last of firsts, when every possible
+// first call registers the same taints; otherwise the verdict is
+// unresolved.
+func (l *linter) agree(firsts []located, b boot) boot {
+	last := firsts[len(firsts)-1]
+	for _, f := range firsts[:len(firsts)-1] {
 		l.part = f.script.part
-		other := l.bootstrap(f)
+		other, _ := l.bootstrap(f)
 		if other.registers != b.registers || other.unresolved != b.unresolved || !slices.Equal(sortedTaints(other.taints), sortedTaints(b.taints)) {
 			var lines []string
 			for _, f := range firsts {
 				lines = append(lines, fmt.Sprint(f.script.absLine(f.call.Line)))
 			}
-			return l.unresolved(f.script.absLine(f.call.Line), "register the same taints on every path, or call bootstrap.sh once, unconditionally",
+			return l.unresolved(last.script.absLine(last.call.Line), "register the same taints on every path, or call bootstrap.sh once, unconditionally",
 				"which bootstrap.sh call runs first (lines %s) depends on conditions only known at boot, and they register different taints", strings.Join(lines, ", "))
 		}
 	}
 	l.part = ""
-	b.part = firsts[0].script.part
+	b.part = last.script.part
 	return b
 }
 
@@ -233,9 +271,10 @@ func (l *linter) firstBootstrap(calls []located) boot {
 // follow: the later call runs after the kubelet has registered the node.
 func (l *linter) reportRepeats(calls, firsts []located) {
 	reported := map[int]bool{}
-	for i, f := range firsts {
+	for _, f := range firsts {
+		j := slices.IndexFunc(calls, func(c located) bool { return c.script == f.script && c.call.Word == f.call.Word })
 		var again []string
-		for _, c := range calls[i+1:] {
+		for _, c := range calls[j+1:] {
 			if !shell.Exclusive(f.call, c.call) {
 				again = append(again, fmt.Sprint(c.script.absLine(c.call.Line)))
 			}

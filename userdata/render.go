@@ -424,7 +424,7 @@ func earlyParts(doc []byte, shift int) error {
 		case s.Stage == cloudinit.StageBootcmd:
 			what = "cloud-config bootcmd"
 		case s.MayNotRun != "":
-			what = "a per-boot/per-instance/per-once script part"
+			what = "a part that runs only in some cloud-init versions (a per-boot/per-instance/per-once script, or a text/x-shellscript part that starts like another type)"
 		default:
 			continue
 		}
@@ -611,6 +611,9 @@ func checkCustomPowerShell(custom []byte) error {
 	toks, err := powershell.Lex(string(custom))
 	if err != nil {
 		return fmt.Errorf("userdata: Config.CustomUserData is not complete PowerShell (%v); anything left open would swallow the bootstrap call that follows it", err)
+	}
+	if bytes.HasSuffix(bytes.TrimRight(custom, "\r\n"), []byte("`")) {
+		return fmt.Errorf("userdata: Config.CustomUserData ends in a backtick, a PowerShell line continuation that would join the bootstrap call that follows it to its last line; remove it")
 	}
 	w := newEKSWalker()
 	w.Walk(toks)

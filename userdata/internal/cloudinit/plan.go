@@ -96,8 +96,7 @@ func (p *planner) part(part mimedoc.Part, positional string) {
 	body := dos2unix(part.Body)
 	switch {
 	case ctype == "text/x-shellscript" && detected != "" && detected != ctype:
-		p.opaque = append(p.opaque, Opaque{Part: name, Line: part.Line,
-			Reason: "a text/x-shellscript part that starts like " + detected + ": cloud-init 22.x handles it as " + detected + " (user_data.py _process_msg re-detects text/x-shellscript), 19.3 as a script that cannot run"})
+		p.versioned(part, name, detected)
 	case ctype == "text/x-shellscript":
 		p.scripts = append(p.scripts, Script{Name: name, Part: name, Body: body, Line: part.Line, PartLine: part.Line, Stage: StageUser, Interpreter: interpreter(body)})
 	case strings.HasPrefix(ctype, "text/x-shellscript-per-"):
@@ -131,6 +130,28 @@ var opaqueTypes = map[string]string{
 	"application/x-compress":        "a gzip part, decompressed at boot",
 	"application/x-compressed":      "a gzip part, decompressed at boot",
 	"application/x-gzip-compressed": "a gzip part, decompressed at boot",
+}
+
+// versioned handles a text/x-shellscript part whose first line names
+// another type: cloud-init 22.x handles it as that type (user_data.py
+// _process_msg re-detects text/x-shellscript), 19.3 as a script without
+// "#!", which cannot run. What it would run in 22.x is kept, marked as
+// version-dependent.
+func (p *planner) versioned(part mimedoc.Part, name, detected string) {
+	var sub planner
+	sub.configs = p.configs
+	part.MediaType = detected
+	sub.part(part, name)
+	why := "cloud-init 22.x handles this text/x-shellscript part as " + detected + " (its first line), 19.3 as a script that cannot run"
+	for _, s := range sub.scripts {
+		s.MayNotRun, s.PartLine = why, part.Line
+		p.scripts = append(p.scripts, s)
+	}
+	for _, o := range sub.opaque {
+		o.Reason = why + "; " + o.Reason
+		p.opaque = append(p.opaque, o)
+	}
+	p.configs = sub.configs
 }
 
 func (p *planner) perFrequency(ctype, name string, body []byte, line int) {

@@ -31,6 +31,9 @@ func constantCondition(list []*syntax.Stmt) condition {
 	words := make([]string, 0, len(c.Args))
 	for _, a := range c.Args {
 		w, ok := literalWord(a)
+		if lit := a.Lit(); lit == "[" || lit == "]" {
+			w, ok = lit, true
+		}
 		if !ok {
 			if q, qok := quotedLiteral(a); qok {
 				w = q

@@ -56,7 +56,10 @@ type Call struct {
 	Word        *syntax.Word
 	// Cond: the call may not run (a branch, loop, function, && or ||).
 	Cond bool
-	path []branch // the if/case arms the call is in
+	// Errexit: errexit is certainly on at the call, so a failing call ends
+	// the script; ErrexitMaybe: it may be.
+	Errexit, ErrexitMaybe bool
+	path                  []branch // the if/case arms the call is in
 }
 
 // branch is one arm of an if or case clause.
@@ -659,6 +662,9 @@ func (w *Walker) record(c *syntax.CallExpr, fields []Arg, cond bool) {
 			Word: args[0].Word,
 			Cond: cond,
 			path: slices.Clone(w.path),
+			// A call tested by if, while, && or || does not trigger errexit.
+			Errexit:      w.errexit == errexitOn && w.testing == 0,
+			ErrexitMaybe: w.errexit == errexitMaybe && w.testing == 0,
 		})
 	}
 }
