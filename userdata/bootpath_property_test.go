@@ -669,6 +669,14 @@ func kubeletRef(words []string) refResult {
 				if val != "" {
 					taints = strings.Split(val, ",")
 				}
+				// pflag calls Set for every occurrence, and
+				// RegisterWithTaintsVar.Set (pkg/util/flag/flags.go@v1.32.9
+				// L266-275) parses each value with taints.ParseTaints, which
+				// refuses a repeated key and effect (pkg/util/taints/taints.go
+				// L113): an earlier occurrence with a duplicate exits too.
+				if dupTaint(taints) {
+					return never("duplicate taint in --register-with-taints=" + val)
+				}
 			}
 		case "serialize-image-pulls":
 		default:
@@ -694,6 +702,20 @@ func kubeletRef(words []string) refResult {
 	}
 	slices.Sort(out)
 	return refResult{verdict: userdata.Joins, taints: out}
+}
+
+// dupTaint reports two specs with the same key and effect.
+func dupTaint(specs []string) bool {
+	seen := map[string]bool{}
+	for _, ts := range specs {
+		kv, effect, _ := strings.Cut(ts, ":")
+		key, _, _ := strings.Cut(kv, "=")
+		if seen[key+":"+effect] {
+			return true
+		}
+		seen[key+":"+effect] = true
+	}
+	return false
 }
 
 // --- the property ----------------------------------------------------------

@@ -48,6 +48,10 @@ func Lint(family compat.AMIFamily, userData []byte, required []Taint) (Report, e
 	if family == compat.Custom {
 		family = detectFamily(text)
 	}
+	l.releases = currentReleases
+	if family == compat.AL2 {
+		l.releases = al2Releases
+	}
 	var b boot
 	switch family {
 	case compat.AL2:
@@ -160,6 +164,11 @@ type linter struct {
 	problems []Problem
 	part     string // the file name of the MIME part being read
 	stop     stopBefore
+	// argLine, when set, gives the line of a kubelet argument (nodeadm's
+	// flags come from several documents).
+	argLine func(arg string) int
+	// releases are the sampled kubelet releases the family's AMIs ship.
+	releases uint8
 }
 
 func (l *linter) add(code Code, line int, fix, format string, args ...any) {

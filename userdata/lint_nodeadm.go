@@ -81,7 +81,7 @@ func (l *linter) lintNodeadm(text []byte) boot {
 		if stop := l.userScripts(text); stop != nil {
 			return *stop
 		}
-		parts, err := mimedoc.Parse(text, 1)
+		parts, err := topLevelParts(text)
 		if err != nil {
 			l.add(CodeSyntax, 0, "fix the MIME structure", "nodeadm cannot read the MIME userData: %v", err)
 			return boot{}
@@ -113,6 +113,35 @@ func (l *linter) lintNodeadm(text []byte) boot {
 		docs = append(docs, d)
 	}
 	return l.nodeadm(docs)
+}
+
+// topLevelParts are the parts nodeadm reads: the top level of the
+// multipart document only, each transfer-decoded; a nested multipart is
+// one part that is not a NodeConfig, and is skipped whole
+// (awslabs/amazon-eks-ami@81fec2e8 nodeadm/internal/configprovider/mime.go:
+// one multipart.Reader over the top level, parts of other media types
+// skipped).
+func topLevelParts(text []byte) ([]mimedoc.Part, error) {
+	raws, err := mimedoc.TopLevelParts(text)
+	if err != nil {
+		return nil, err
+	}
+	var out []mimedoc.Part
+	for _, r := range raws {
+		h, _, _, err := mimedoc.SplitHeader(r.Data, r.Line)
+		if err != nil {
+			return nil, err
+		}
+		if mt, _, err := mime.ParseMediaType(h.Get("Content-Type")); err != nil || mt != nodeConfigMediaType {
+			continue
+		}
+		leaves, err := mimedoc.Parse(r.Data, r.Line)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, leaves...)
+	}
+	return out, nil
 }
 
 // userScripts follows the scripts cloud-init runs on AL2023 beside
@@ -163,7 +192,7 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 	var taintDoc *nodeConfigDoc
 	for _, d := range docs {
 		cluster = mergeConfig(cluster, d.cluster)
-		if _, has := d.config["registerWithTaints"]; has {
+		if foldGet(d.config, "registerWithTaints") != nil || hasKey(d.config, "registerWithTaints") {
 			taintDoc = d
 		}
 		if config == nil {
@@ -199,7 +228,16 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 	if !resolved {
 		return boot{registers: true, unresolved: true}
 	}
+	l.argLine = func(arg string) int {
+		for _, d := range docs {
+			if bytes.Contains(d.body, []byte(arg)) {
+				return lineOf(d, arg)
+			}
+		}
+		return flagLine
+	}
 	k := l.kubeletArgs(args, flagLine)
+	l.argLine = nil
 	if !k.starts {
 		return boot{}
 	}
@@ -211,7 +249,7 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 			"the kubelet flag --cloud-provider=%s overrides nodeadm's external (nodeadm/internal/kubelet/config.go withCloudProvider); whether the kubelet then starts, and whether it adds %s, depends on its version", *k.cloudProvider, CloudProviderTaint())
 	}
 
-	configTaints, ok := l.registerWithTaints(config["registerWithTaints"], taintDoc)
+	configTaints, ok := l.registerWithTaints(foldGet(config, "registerWithTaints"), taintDoc)
 	if !ok {
 		return boot{}
 	}
@@ -233,7 +271,10 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 	b.taints = configTaints
 	b.line = docs[len(docs)-1].line
 	if taintDoc != nil {
-		b.line = lineOf(taintDoc, "registerWithTaints")
+		b.line = lineOfFold(taintDoc, "registerWithTaints")
+		if containsMatch(configTaints, CloudProviderTaint()) {
+			b.line = lineOf(taintDoc, CloudProviderTaint().Key)
+		}
 	}
 	b.fix = func(t Taint) string {
 		entry := fmt.Sprintf("{key: %s, effect: %s}", t.Key, t.Effect)
@@ -252,7 +293,7 @@ func (l *linter) registerWithTaints(v any, d *nodeConfigDoc) ([]Taint, bool) {
 	}
 	line := 0
 	if d != nil {
-		line = lineOf(d, "registerWithTaints")
+		line = lineOfFold(d, "registerWithTaints")
 	}
 	list, ok := v.([]any)
 	if !ok {
@@ -262,14 +303,23 @@ func (l *linter) registerWithTaints(v any, d *nodeConfigDoc) ([]Taint, bool) {
 	taints := make([]Taint, 0, len(list))
 	for i, e := range list {
 		m, ok := e.(map[string]any)
-		key, kok := m["key"].(string)
-		value, vok := m["value"].(string)
-		effect, eok := m["effect"].(string)
-		if _, has := m["value"]; !has {
+		key, kok := foldGet(m, "key").(string)
+		value, vok := foldGet(m, "value").(string)
+		effect, eok := foldGet(m, "effect").(string)
+		if foldGet(m, "value") == nil {
 			vok = true
 		}
-		if _, has := m["effect"]; !has {
+		if foldGet(m, "effect") == nil {
 			eok = true
+		}
+		if foldGet(m, "timeAdded") != nil {
+			at := line
+			if d != nil {
+				at = lineOfFold(d, "timeAdded")
+			}
+			l.add(CodeInvalidTaint, at, "remove timeAdded from the registerWithTaints entry",
+				"spec.kubelet.config.registerWithTaints[%d] sets timeAdded, which the kubelet's config validation rejects (\"taint.TimeAdded is not nil\"), so it exits", i)
+			return nil, false
 		}
 		if !ok || !kok || !vok || !eok {
 			l.add(CodeInvalidTaint, line, "write each entry as {key: K, value: V, effect: E} with string fields",
@@ -298,6 +348,30 @@ func (l *linter) envFileArgs(flags []string, line int) ([]string, bool) {
 	}
 	words, _ := systemd.Split(systemd.EnvFileValue(joined), false, true)
 	return words, true
+}
+
+// foldGet looks a key up as the kubelet decodes its merged config: with
+// encoding/json, whose field matching ignores case (kubernetes
+// cmd/kubelet/app/server.go, the drop-in merge); an exact match wins.
+func foldGet(m map[string]any, key string) any {
+	if v, ok := m[key]; ok {
+		return v
+	}
+	for _, k := range sortedKeys(m) {
+		if strings.EqualFold(k, key) {
+			return m[k]
+		}
+	}
+	return nil
+}
+
+// lineOfFold is lineOf ignoring ASCII case.
+func lineOfFold(d *nodeConfigDoc, s string) int {
+	i := bytes.Index(bytes.ToLower(d.body), bytes.ToLower([]byte(s)))
+	if i < 0 || d.line == 0 {
+		return d.line
+	}
+	return d.line + lineAt(d.body, i) - 1
 }
 
 // lineOf finds the line of the first occurrence of s in a part.
@@ -352,6 +426,11 @@ func mergeInline(dst, src map[string]any) map[string]any {
 		out[k] = sv
 	}
 	return out
+}
+
+func hasKey(m map[string]any, key string) bool {
+	_, ok := m[key]
+	return ok
 }
 
 func isEmptyValue(v any) bool {
