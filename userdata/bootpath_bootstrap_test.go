@@ -223,6 +223,9 @@ func TestBootPathBootstrapExits(t *testing.T) {
 			family:   compat.AL2,
 			userData: script(join(withRequired) + " --enable-local-outpost true --cluster-id 0123abcd-4567-89ef-0123-456789abcdef"),
 			want:     joins,
+			// Joins only on a local-outpost cluster: L433-447 resolve the
+			// endpoint under pipefail and authenticate with the cluster id.
+			orUnresolved: true,
 		},
 		{
 			// L237-238 runs setup-local-disks under errexit;

@@ -242,5 +242,18 @@ func TestBootPathCloudInit(t *testing.T) {
 			want:   outcome{Verdict: userdata.Unresolved, Part: "part-001"},
 			lineAt: "#!/bin/bash",
 		},
+		{
+			// The same handler (shell_script_by_frequency.py path_map:
+			// per-boot, per-instance, per-once), run by
+			// scripts-per-instance, also before scripts-user; absent in 19.3.
+			name:   "per-instance script part is unresolved on AL2",
+			family: compat.AL2,
+			userData: mime(
+				shellPart("", "#!/bin/bash\nyum install -y htop\n"),
+				"Content-Type: text/x-shellscript-per-instance; charset=\"us-ascii\"\n\n"+tainted,
+			),
+			want:   outcome{Verdict: userdata.Unresolved, Part: "part-002"},
+			lineAt: "#!/bin/bash\nset -ex",
+		},
 	})
 }

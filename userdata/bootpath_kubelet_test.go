@@ -73,10 +73,10 @@ func TestBootPathKubelet(t *testing.T) {
 			want:     outcome{Verdict: userdata.Joins, Taints: []string{kubeletTaint, unregistered}},
 		},
 		{
-			// --container-runtime was removed from the kubelet in 1.27
-			// (absent from cmd/kubelet/app/options/options.go@v1.32.0); AL2
-			// AMIs were built for versions before and after, and userData
-			// does not say which.
+			// --container-runtime is a kubelet flag in v1.26.0
+			// (pkg/kubelet/config/flags.go L54) and gone from v1.27.0 on;
+			// AL2 AMIs were built for versions before and after, and
+			// userData does not say which.
 			name:     "--container-runtime: a kubelet flag removed in 1.27",
 			family:   compat.AL2,
 			userData: al2("--container-runtime=remote " + withRequired),

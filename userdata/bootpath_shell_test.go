@@ -35,8 +35,9 @@ func TestBootPathShell(t *testing.T) {
 			family: compat.AL2,
 			userData: head + "TAINTS=$(aws ssm get-parameter --name /eks/taints --query Parameter.Value --output text)\n" +
 				"ARGS=(--kubelet-extra-args \"--register-with-taints=$TAINTS\")\n" + join("") + " \"${ARGS[@]}\"\n",
-			want:   unresolved,
-			lineAt: "TAINTS=$(aws",
+			want:       unresolved,
+			lineAt:     "TAINTS=$(aws",
+			alsoLineAt: "/etc/eks/bootstrap.sh",
 		},
 		{
 			name:     "variable set earlier in the script",
@@ -174,8 +175,9 @@ func TestBootPathShell(t *testing.T) {
 			family: compat.AL2,
 			userData: head + "if curl -sf http://169.254.169.254/latest/meta-data/spot/instance-action; then\n  T=spot=true:NoSchedule\nelse\n  T=" +
 				"karpenter.sh/unregistered:NoExecute\nfi\n" + join("") + " --kubelet-extra-args \"--register-with-taints=$T\"\n",
-			want:   unresolved,
-			lineAt: "if curl",
+			want:       unresolved,
+			lineAt:     "if curl",
+			alsoLineAt: "/etc/eks/bootstrap.sh",
 		},
 		{
 			// The untainted call is only a comment.
