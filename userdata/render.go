@@ -486,6 +486,9 @@ func (p *plan) renderBottlerocket() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if key := unknownBottlerocketSetting(settings, kube); key != "" {
+		return nil, unknownSettingError(key)
+	}
 	kube["cluster-name"] = p.cfg.ClusterName
 	kube["api-server"] = p.cfg.APIServerEndpoint
 	kube["cluster-certificate"] = p.cfg.CABundle

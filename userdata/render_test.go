@@ -221,6 +221,11 @@ func TestRenderCustomRejected(t *testing.T) {
 		{"AL2023 bad NodeConfig part", compat.AL2023, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: application/node.eks.aws\n\nkind: Pod\n--b--\n", "not a NodeConfig"},
 		{"Bottlerocket bad TOML", compat.Bottlerocket, "[settings\n", "TOML"},
 		{"Bottlerocket settings not a table", compat.Bottlerocket, "settings = 1\n", `"settings" is not a table`},
+		// The settings model denies unknown fields
+		// (bottlerocket@468f205b^ sources/models/model-derive/src/lib.rs
+		// L112-116), so the settings API refuses these.
+		{"Bottlerocket unknown kubernetes setting", compat.Bottlerocket, "[settings.kubernetes]\nnode-taint = 'a'\n", "settings.kubernetes.node-taint"},
+		{"Bottlerocket unknown settings table", compat.Bottlerocket, "[settings.kubelet]\nmax-pods = 10\n", "settings.kubelet"},
 		{"Bottlerocket bad custom label", compat.Bottlerocket, "[settings.kubernetes.node-labels]\n'k8s.io/x' = 'y'\n", "node-labels"},
 		{"Windows tags", compat.Windows2022, "<powershell>Write-Host hi</powershell>", "<powershell> tag"},
 		{"Windows unterminated string", compat.Windows2022, "Write-Host 'hi\n", "not complete PowerShell"},
