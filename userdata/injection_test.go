@@ -14,6 +14,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
+	"github.com/ec2select/ec2select/userdata/internal/powershell"
 )
 
 // genHostileConfig draws a valid config and replaces up to two of its
@@ -114,20 +116,20 @@ func checkStructure(t rapidTB, f compat.AMIFamily, cfg Config, out []byte) {
 	custom := bytes.ReplaceAll(cfg.CustomUserData, []byte("\r"), nil)
 	switch f {
 	case compat.AL2, compat.AL2023:
-		parts, err := parseMIME(out, 1)
+		parts, err := mimedoc.Parse(out, 1)
 		if err != nil || len(parts) == 0 {
 			t.Fatalf("output is not MIME: %v", err)
 		}
 		ours := parts[len(parts)-1]
-		if len(bytes.TrimSpace(custom)) > 0 && !looksMIME(custom) && !startsWithMIMEHeader(custom) {
-			if len(parts) != 2 || !bytes.Equal(parts[0].body, custom) {
-				t.Fatalf("custom part changed: %d parts, first %q; want %q", len(parts), parts[0].body, custom)
+		if len(bytes.TrimSpace(custom)) > 0 && !mimedoc.LooksMIME(custom) && !mimedoc.StartsWithHeader(custom) {
+			if len(parts) != 2 || !bytes.Equal(parts[0].Body, custom) {
+				t.Fatalf("custom part changed: %d parts, first %q; want %q", len(parts), parts[0].Body, custom)
 			}
 		}
 		if f == compat.AL2 {
-			checkAL2Script(t, cfg, eff, ours.body)
+			checkAL2Script(t, cfg, eff, ours.Body)
 		} else {
-			checkNodeConfig(t, cfg, eff, ours.body)
+			checkNodeConfig(t, cfg, eff, ours.Body)
 		}
 	case compat.Bottlerocket:
 		var doc struct {
@@ -278,26 +280,29 @@ func checkPowerShell(t rapidTB, cfg Config, eff []Taint, out, custom []byte) {
 	if !strings.HasPrefix(block, "\n"+string(custom)) {
 		t.Fatalf("custom PowerShell is not spliced in first, unchanged")
 	}
-	toks, err := lexPowerShell(block)
+	st, err := powershell.Statements(block)
 	if err != nil {
 		t.Fatalf("output does not lex: %v", err)
 	}
-	st := psStatements(toks)
 	if len(st) < 2 {
 		t.Fatalf("%d statements", len(st))
 	}
 	assign, call := st[len(st)-2], st[len(st)-1]
-	if len(assign) != 4 || assign[0].kind != psType || assign[1].value != "EKSBootstrapScriptFile" || assign[3].raw != `"$env:ProgramFiles\Amazon\EKS\Start-EKSBootstrap.ps1"` {
+	if len(assign) != 4 || !assign[0].IsType() || assign[1].Raw() != "$EKSBootstrapScriptFile" || assign[3].Raw() != `"$env:ProgramFiles\Amazon\EKS\Start-EKSBootstrap.ps1"` {
 		t.Fatalf("the script path assignment changed: %+v", assign)
 	}
 	var got []string
 	for _, tok := range call {
-		if tok.kind == psString && !tok.known {
-			t.Fatalf("argument %s is not a literal", tok.raw)
+		value, known, _ := tok.Literal()
+		if tok.IsString() && !known {
+			t.Fatalf("argument %s is not a literal", tok.Raw())
 		}
-		got = append(got, tok.value)
+		if !tok.IsString() {
+			value = tok.Raw()
+		}
+		got = append(got, value)
 	}
-	want := []string{"&", "EKSBootstrapScriptFile", "-EKSClusterName", cfg.ClusterName, "-APIServerEndpoint", cfg.APIServerEndpoint, "-Base64ClusterCA", cfg.CABundle}
+	want := []string{"&", "$EKSBootstrapScriptFile", "-EKSClusterName", cfg.ClusterName, "-APIServerEndpoint", cfg.APIServerEndpoint, "-Base64ClusterCA", cfg.CABundle}
 	if flags := kubeletFlagsFor(cfg, eff); len(flags) > 0 {
 		want = append(want, "-KubeletExtraArgs", strings.Join(flags, " "))
 	}

@@ -9,6 +9,8 @@ import (
 	"slices"
 
 	"github.com/ec2select/ec2select/compat"
+
+	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
 )
 
 // maxDecompressed bounds gzip'd userData, so that a small input cannot
@@ -45,6 +47,10 @@ func Lint(family compat.AMIFamily, userData []byte, required []Taint) (Report, e
 	}
 	if family == compat.Custom {
 		family = detectFamily(text)
+	}
+	l.releases = currentReleases
+	if family == compat.AL2 {
+		l.releases = al2Releases
 	}
 	var b boot
 	switch family {
@@ -135,7 +141,7 @@ func detectFamily(text []byte) compat.AMIFamily {
 	switch {
 	case bytes.Contains(bytes.ToLower(text), []byte("<powershell>")):
 		return compat.Windows2022
-	case looksMIME(text):
+	case mimedoc.LooksMIME(text):
 		if bytes.Contains(bytes.ToLower(text), []byte("application/node.eks.aws")) {
 			return compat.AL2023
 		}
@@ -156,6 +162,13 @@ func detectFamily(text []byte) compat.AMIFamily {
 type linter struct {
 	required []Taint
 	problems []Problem
+	part     string // the file name of the MIME part being read
+	stop     stopBefore
+	// argLine, when set, gives the line of a kubelet argument (nodeadm's
+	// flags come from several documents).
+	argLine func(arg string) int
+	// releases are the sampled kubelet releases the family's AMIs ship.
+	releases uint8
 }
 
 func (l *linter) add(code Code, line int, fix, format string, args ...any) {
@@ -163,9 +176,17 @@ func (l *linter) add(code Code, line int, fix, format string, args ...any) {
 		Code:     code,
 		Severity: code.Severity(),
 		Line:     line,
+		Part:     l.part,
 		Message:  fmt.Sprintf(format, args...),
 		Fix:      fix,
 	})
+}
+
+// unresolved reports a construct the analysis cannot follow and returns
+// the boot that makes the verdict [Unresolved].
+func (l *linter) unresolved(line int, fix, format string, args ...any) boot {
+	l.add(CodeUnresolved, line, fix, format, args...)
+	return boot{registers: true, unresolved: true}
 }
 
 // boot is what a family's analysis concludes about the kubelet.
@@ -177,35 +198,77 @@ type boot struct {
 	// CodeUnresolved problem says why.
 	unresolved bool
 	taints     []Taint
-	labels     map[string]string
+	// part is the MIME part the taints come from ("" if single-part).
+	part string
+	// kubelet are the taints the kubelet adds itself.
+	kubelet []Taint
+	labels  map[string]string
 	// line is where the taint list is, or where it belongs.
 	line int
 	// fix says how to add a taint at that place.
 	fix func(Taint) string
 }
 
+func (b boot) verdict() Verdict {
+	switch {
+	case b.unresolved:
+		return Unresolved
+	case b.registers:
+		return Joins
+	}
+	return NeverJoins
+}
+
 func (l *linter) finish(b boot) Report {
-	r := Report{}
-	if b.registers && !b.unresolved {
-		for _, req := range l.required {
-			if containsMatch(b.taints, req) {
-				continue
-			}
-			fix := ""
-			if b.fix != nil {
-				fix = b.fix(req)
-			}
-			l.add(CodeRequiredTaintMissing, b.line, fix,
-				"required taint %s missing: the kubelet will register the node without it", req.String())
-		}
-		r.Taints = slices.Clone(b.taints)
-		slices.SortFunc(r.Taints, compareTaints)
+	r := Report{Verdict: b.verdict()}
+	if r.Verdict == Joins {
+		l.checkRequired(b)
+		r.Taints = registered(b.taints, b.kubelet, l.required)
 		if len(b.labels) > 0 {
 			r.Labels = b.labels
 		}
+	} else if p, ok := l.decisive(r.Verdict); ok {
+		r.Reason, r.Line, r.Part = p.Message, p.Line, p.Part
+	} else {
+		r.Reason = "the analysis found nothing that decides how the node joins"
 	}
 	r.Problems = l.problems
 	return r
+}
+
+// checkRequired reports each required taint the kubelet will not register.
+func (l *linter) checkRequired(b boot) {
+	l.part = b.part
+	for _, req := range l.required {
+		if containsMatch(b.taints, req) {
+			continue
+		}
+		fix := ""
+		if b.fix != nil {
+			fix = b.fix(req)
+		}
+		l.add(CodeRequiredTaintMissing, b.line, fix,
+			"required taint %s missing: the kubelet will register the node without it", req.String())
+	}
+}
+
+// decisive is the problem that explains a verdict other than Joins: the
+// first unresolved construct, or the last error (the one after which the
+// analysis stopped).
+func (l *linter) decisive(v Verdict) (Problem, bool) {
+	if v == Unresolved {
+		for _, p := range l.problems {
+			if p.Code == CodeUnresolved {
+				return p, true
+			}
+		}
+	}
+	for i := len(l.problems) - 1; i >= 0; i-- {
+		if l.problems[i].Severity == SeverityError {
+			return l.problems[i], true
+		}
+	}
+	return Problem{}, false
 }
 
 // lineAt returns the 1-based line number of byte offset off in src.

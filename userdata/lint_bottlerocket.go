@@ -34,6 +34,10 @@ func (l *linter) lintBottlerocket(text []byte) boot {
 	}
 	settings, _ := doc["settings"].(map[string]any)
 	kube, _ := settings["kubernetes"].(map[string]any)
+	if key := unknownBottlerocketSetting(settings, kube); key != "" {
+		return l.unresolved(tomlLine(text, key[strings.LastIndexByte(key, '.')+1:]), "remove "+key+" or check its spelling",
+			"%s is not a setting of the Bottlerocket aws-k8s model this linter knows; the settings API refuses unknown keys, so unless the AMI's release has it the settings are refused", key)
+	}
 	var missing []string
 	for _, k := range []string{"cluster-name", "api-server"} {
 		if s, _ := kube[k].(string); s == "" {
@@ -113,7 +117,14 @@ func (l *linter) lintBottlerocket(text []byte) boot {
 	b.fix = func(t Taint) string {
 		return "add '" + t.Key + "' = ['" + t.Value + ":" + string(t.Effect) + "'] to [settings.kubernetes.node-taints]"
 	}
-	return b
+	// The aws-k8s variants default settings.kubernetes.cloud-provider to
+	// "external" (bottlerocket sources/settings-defaults/aws-k8s-1.31/
+	// defaults.d/54-kubernetes-aws-external-cloud-provider.toml).
+	if cp, set := kube["cloud-provider"]; set && cp != "external" {
+		return l.unresolved(tomlLine(text, "cloud-provider"), "remove settings.kubernetes.cloud-provider; the aws-k8s variants set it to external",
+			"settings.kubernetes.cloud-provider = %v replaces the variant's \"external\"; whether the kubelet then starts, and whether it adds %s, depends on the Kubernetes version", cp, CloudProviderTaint())
+	}
+	return l.withCloudProviderTaint(b)
 }
 
 // tomlLine finds the first line mentioning s; 0 if none.

@@ -434,7 +434,7 @@ func (r *report) lint(family compat.AMIFamily, rep userdata.Report, cfg userdata
 	r.title("7. Lint: what the kubelet will register from the %s userData", family)
 	rows := [][]string{{"TAINT", "EFFECT", "FROM"}}
 	for _, t := range rep.Taints {
-		rows = append(rows, []string{taintKeyValue(t), string(t.Effect), taintSource(t, cfg)})
+		rows = append(rows, []string{taintKeyValue(t.Taint), string(t.Effect), taintSource(t, cfg)})
 	}
 	r.table(rows)
 	keys := make([]string, 0, len(rep.Labels))
@@ -457,7 +457,10 @@ func taintKeyValue(t userdata.Taint) string {
 }
 
 // taintSource says which part of the config asked for t.
-func taintSource(t userdata.Taint, cfg userdata.Config) string {
+func taintSource(t userdata.RegisteredTaint, cfg userdata.Config) string {
+	if t.Source == userdata.SourceKubelet {
+		return "the kubelet itself (--cloud-provider=external)"
+	}
 	for _, s := range []struct {
 		what   string
 		taints []userdata.Taint
@@ -467,7 +470,7 @@ func taintSource(t userdata.Taint, cfg userdata.Config) string {
 		{"required (Karpenter)", cfg.RequiredTaints},
 		{"required (Karpenter)", []userdata.Taint{userdata.UnregisteredTaint()}},
 	} {
-		if slices.ContainsFunc(s.taints, t.Matches) {
+		if slices.ContainsFunc(s.taints, t.Taint.Matches) {
 			return s.what
 		}
 	}

@@ -1,4 +1,4 @@
-package userdata
+package powershell
 
 import (
 	"fmt"
@@ -7,43 +7,41 @@ import (
 	"unicode/utf8"
 )
 
-// This file is a small PowerShell lexer: enough to find assignments and
-// calls in the <powershell> block of Windows userData, to evaluate string
-// literals exactly, and to prove that a script is lexically complete (no
-// open string, comment, bracket or line continuation), which custom
-// PowerShell spliced before Render's bootstrap call must be.
-
-type psKind int
+type kind int
 
 const (
-	psWord   psKind = iota // a bareword, including -Parameter
-	psString               // a quoted string or here-string
-	psVar                  // $name
-	psOp                   // & . = += etc.
-	psGroup                // ( … ), @( … ), $( … ), @{ … }, [ … ] (not a type)
-	psType                 // [TypeName]
-	psEnd                  // end of a statement: newline, ';', '|', '{', '}'
+	kindWord   kind = iota // a bareword, including -Parameter
+	kindString             // a quoted string or here-string
+	kindVar                // $name
+	kindOp                 // & . = += etc.
+	kindGroup              // ( … ), @( … ), $( … ), @{ … }, [ … ] (not a type)
+	kindType               // [TypeName]
+	kindEnd                // end of a statement: newline, ';', '|', '{', '}'
 )
 
-// psUnknown stands for text only known when the script runs.
-const psUnknown = '\ue000'
+// unknown stands for text only known when the script runs.
+const unknown = '\ue000'
 
-// psError is a lexing error at a 1-based line of the script.
-type psError struct {
+// Error is a lexing error at a 1-based line of the script.
+type Error struct {
 	line int
 	msg  string
 }
 
-func (e *psError) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
+// Line is the 1-based line of the script the error is on.
+func (e *Error) Line() int { return e.line }
 
-func psErrorf(line int, format string, args ...any) error {
-	return &psError{line: line, msg: fmt.Sprintf(format, args...)}
+func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
+
+func errorf(line int, format string, args ...any) error {
+	return &Error{line: line, msg: fmt.Sprintf(format, args...)}
 }
 
-type psToken struct {
-	kind  psKind
+// Token is one lexical token; [Walker.Eval] gives its value.
+type Token struct {
+	kind  kind
 	raw   string
-	value string // evaluated; contains psUnknown where unknown
+	value string // evaluated; contains unknown where unknown
 	known bool
 	line  int // 1-based
 	depth int // brace depth at the token
@@ -51,34 +49,34 @@ type psToken struct {
 	adjacent bool
 }
 
-type psLexer struct {
+type lexer struct {
 	src   string
 	pos   int
 	line  int
 	depth int
-	toks  []psToken
+	toks  []Token
 }
 
-func isPSDoubleQuote(r rune) bool { return r == '"' || r == '\u201c' || r == '\u201d' || r == '\u201e' }
-func isPSDash(r rune) bool        { return r == '-' || r == '\u2013' || r == '\u2014' || r == '\u2015' }
+func isDoubleQuote(r rune) bool { return r == '"' || r == '\u201c' || r == '\u201d' || r == '\u201e' }
+func isDash(r rune) bool        { return r == '-' || r == '\u2013' || r == '\u2014' || r == '\u2015' }
 
-// lexPowerShell tokenizes a script. It fails on anything left open at the
+// Lex tokenizes a script. It fails on anything left open at the
 // end: a string, here-string, block comment, bracket or brace.
-func lexPowerShell(src string) ([]psToken, error) {
+func Lex(src string) ([]Token, error) {
 	if !utf8.ValidString(src) {
-		return nil, psErrorf(1, "the script is not valid UTF-8")
+		return nil, errorf(1, "the script is not valid UTF-8")
 	}
-	lx := &psLexer{src: src, line: 1}
+	lx := &lexer{src: src, line: 1}
 	if err := lx.run(); err != nil {
 		return nil, err
 	}
 	if lx.depth != 0 {
-		return nil, psErrorf(lx.line, "%d '{' not closed at the end of the script", lx.depth)
+		return nil, errorf(lx.line, "%d '{' not closed at the end of the script", lx.depth)
 	}
 	return lx.toks, nil
 }
 
-func (lx *psLexer) peek(off int) rune {
+func (lx *lexer) peek(off int) rune {
 	if lx.pos+off >= len(lx.src) {
 		return -1
 	}
@@ -86,7 +84,7 @@ func (lx *psLexer) peek(off int) rune {
 	return r
 }
 
-func (lx *psLexer) next() rune {
+func (lx *lexer) next() rune {
 	r, n := utf8.DecodeRuneInString(lx.src[lx.pos:])
 	lx.pos += n
 	if r == '\n' {
@@ -95,11 +93,11 @@ func (lx *psLexer) next() rune {
 	return r
 }
 
-func (lx *psLexer) emit(t psToken) {
+func (lx *lexer) emit(t Token) {
 	lx.toks = append(lx.toks, t)
 }
 
-func (lx *psLexer) run() error {
+func (lx *lexer) run() error {
 	spaced := true
 	for lx.pos < len(lx.src) {
 		r := lx.peek(0)
@@ -107,7 +105,7 @@ func (lx *psLexer) run() error {
 		switch {
 		case r == '\n' || r == ';' || r == '|':
 			lx.next()
-			lx.emit(psToken{kind: psEnd, raw: string(r), line: line, depth: lx.depth})
+			lx.emit(Token{kind: kindEnd, raw: string(r), line: line, depth: lx.depth})
 			spaced = true
 			continue
 		case r == '`' && (lx.peek(1) == '\n' || (lx.peek(1) == '\r' && lx.peek(2) == '\n')):
@@ -119,7 +117,7 @@ func (lx *psLexer) run() error {
 			spaced = true
 			continue
 		case r == '`' && lx.pos+1 >= len(lx.src):
-			return psErrorf(line, "the script ends with a line continuation (`)")
+			return errorf(line, "the script ends with a line continuation (`)")
 		case unicode.IsSpace(r):
 			lx.next()
 			spaced = true
@@ -132,7 +130,7 @@ func (lx *psLexer) run() error {
 		case r == '<' && lx.peek(1) == '#':
 			end := strings.Index(lx.src[lx.pos+2:], "#>")
 			if end < 0 {
-				return psErrorf(line, "block comment <# is not closed")
+				return errorf(line, "block comment <# is not closed")
 			}
 			for lx.pos < start+2+end+2 {
 				lx.next()
@@ -142,16 +140,16 @@ func (lx *psLexer) run() error {
 		case r == '{':
 			lx.next()
 			lx.depth++
-			lx.emit(psToken{kind: psEnd, raw: "{", line: line, depth: lx.depth})
+			lx.emit(Token{kind: kindEnd, raw: "{", line: line, depth: lx.depth})
 			spaced = true
 			continue
 		case r == '}':
 			lx.next()
 			lx.depth--
 			if lx.depth < 0 {
-				return psErrorf(line, "'}' without '{'")
+				return errorf(line, "'}' without '{'")
 			}
-			lx.emit(psToken{kind: psEnd, raw: "}", line: line, depth: lx.depth})
+			lx.emit(Token{kind: kindEnd, raw: "}", line: line, depth: lx.depth})
 			spaced = true
 			continue
 		}
@@ -167,84 +165,84 @@ func (lx *psLexer) run() error {
 }
 
 // token lexes one token that is not a separator.
-func (lx *psLexer) token() (psToken, error) {
+func (lx *lexer) token() (Token, error) {
 	r := lx.peek(0)
 	line := lx.line
 	switch {
-	case isPSSingleQuote(r):
+	case isSingleQuote(r):
 		lx.next()
 		v, err := lx.singleQuoted()
-		return psToken{kind: psString, value: v, known: true}, err
-	case isPSDoubleQuote(r):
+		return Token{kind: kindString, value: v, known: true}, err
+	case isDoubleQuote(r):
 		lx.next()
-		v, known, err := lx.doubleQuoted(isPSDoubleQuote, true, false)
-		return psToken{kind: psString, value: v, known: known}, err
-	case r == '@' && (isPSSingleQuote(lx.peek(1)) || isPSDoubleQuote(lx.peek(1))):
+		v, known, err := lx.doubleQuoted(isDoubleQuote, true, false)
+		return Token{kind: kindString, value: v, known: known}, err
+	case r == '@' && (isSingleQuote(lx.peek(1)) || isDoubleQuote(lx.peek(1))):
 		return lx.hereString()
 	case r == '@' && (lx.peek(1) == '(' || lx.peek(1) == '{'):
 		lx.next()
 		open := lx.next()
 		if err := lx.group(open); err != nil {
-			return psToken{}, err
+			return Token{}, err
 		}
-		return psToken{kind: psGroup, value: string(psUnknown)}, nil
+		return Token{kind: kindGroup, value: string(unknown)}, nil
 	case r == '(':
 		lx.next()
 		if err := lx.group('('); err != nil {
-			return psToken{}, err
+			return Token{}, err
 		}
-		return psToken{kind: psGroup, value: string(psUnknown)}, nil
+		return Token{kind: kindGroup, value: string(unknown)}, nil
 	case r == '$' && lx.peek(1) == '(':
 		lx.next()
 		lx.next()
 		if err := lx.group('('); err != nil {
-			return psToken{}, err
+			return Token{}, err
 		}
-		return psToken{kind: psGroup, value: string(psUnknown)}, nil
+		return Token{kind: kindGroup, value: string(unknown)}, nil
 	case r == '$':
 		lx.next()
 		name, err := lx.varName()
-		return psToken{kind: psVar, value: name}, err
+		return Token{kind: kindVar, value: name}, err
 	case r == '[':
 		lx.next()
 		startPos := lx.pos
 		if err := lx.group('['); err != nil {
-			return psToken{}, err
+			return Token{}, err
 		}
 		inner := lx.src[startPos : lx.pos-1]
 		if isTypeName(inner) {
-			return psToken{kind: psType, value: inner, known: true}, nil
+			return Token{kind: kindType, value: inner, known: true}, nil
 		}
-		return psToken{kind: psGroup, value: string(psUnknown)}, nil
+		return Token{kind: kindGroup, value: string(unknown)}, nil
 	case r == ')' || r == ']':
-		return psToken{}, psErrorf(line, "%q without its opening bracket", string(r))
+		return Token{}, errorf(line, "%q without its opening bracket", string(r))
 	case r == '&' && lx.peek(1) == '&':
 		lx.next()
 		lx.next()
-		return psToken{kind: psOp, value: "&&", known: true}, nil
+		return Token{kind: kindOp, value: "&&", known: true}, nil
 	case r == '&':
 		lx.next()
-		return psToken{kind: psOp, value: "&", known: true}, nil
+		return Token{kind: kindOp, value: "&", known: true}, nil
 	case r == '=':
 		lx.next()
-		return psToken{kind: psOp, value: "=", known: true}, nil
-	case strings.ContainsRune("+-*/%", r) && lx.peek(1) == '=' && !isPSDash(lx.peek(2)):
+		return Token{kind: kindOp, value: "=", known: true}, nil
+	case strings.ContainsRune("+-*/%", r) && lx.peek(1) == '=' && !isDash(lx.peek(2)):
 		lx.next()
 		lx.next()
-		return psToken{kind: psOp, value: string(r) + "=", known: true}, nil
+		return Token{kind: kindOp, value: string(r) + "=", known: true}, nil
 	}
 	return lx.bareword()
 }
 
 // singleQuoted reads a verbatim string after its opening quote: any single
 // quote character ends it unless another follows, which stands for one.
-func (lx *psLexer) singleQuoted() (string, error) {
+func (lx *lexer) singleQuoted() (string, error) {
 	line := lx.line
 	var b strings.Builder
 	for lx.pos < len(lx.src) {
 		r := lx.next()
-		if isPSSingleQuote(r) {
-			if isPSSingleQuote(lx.peek(0)) {
+		if isSingleQuote(r) {
+			if isSingleQuote(lx.peek(0)) {
 				b.WriteRune(lx.next())
 				continue
 			}
@@ -252,13 +250,13 @@ func (lx *psLexer) singleQuoted() (string, error) {
 		}
 		b.WriteRune(r)
 	}
-	return "", psErrorf(line, "single-quoted string is not closed")
+	return "", errorf(line, "single-quoted string is not closed")
 }
 
 // doubleQuoted reads an expandable string after its opening quote (or the
 // body of an expandable here-string, with closing deciding where it ends).
 // Backtick escapes are decoded; variables and subexpressions are unknown.
-func (lx *psLexer) doubleQuoted(closing func(rune) bool, doubling, eofOK bool) (string, bool, error) {
+func (lx *lexer) doubleQuoted(closing func(rune) bool, doubling, eofOK bool) (string, bool, error) {
 	line := lx.line
 	var b strings.Builder
 	known := true
@@ -267,7 +265,7 @@ func (lx *psLexer) doubleQuoted(closing func(rune) bool, doubling, eofOK bool) (
 		switch {
 		case closing(r):
 			lx.next()
-			if doubling && isPSDoubleQuote(lx.peek(0)) {
+			if doubling && isDoubleQuote(lx.peek(0)) {
 				b.WriteRune(lx.next())
 				continue
 			}
@@ -275,7 +273,7 @@ func (lx *psLexer) doubleQuoted(closing func(rune) bool, doubling, eofOK bool) (
 		case r == '`':
 			lx.next()
 			if lx.pos >= len(lx.src) {
-				return "", false, psErrorf(line, "string ends in a backtick")
+				return "", false, errorf(line, "string ends in a backtick")
 			}
 			e := lx.next()
 			switch e {
@@ -301,10 +299,10 @@ func (lx *psLexer) doubleQuoted(closing func(rune) bool, doubling, eofOK bool) (
 				if lx.peek(0) == '{' {
 					end := strings.IndexByte(lx.src[lx.pos:], '}')
 					if end < 0 {
-						return "", false, psErrorf(line, "`u{ is not closed")
+						return "", false, errorf(line, "`u{ is not closed")
 					}
 					lx.pos += end + 1
-					b.WriteRune(psUnknown)
+					b.WriteRune(unknown)
 					known = false
 					continue
 				}
@@ -318,14 +316,14 @@ func (lx *psLexer) doubleQuoted(closing func(rune) bool, doubling, eofOK bool) (
 			if err := lx.group('('); err != nil {
 				return "", false, err
 			}
-			b.WriteRune(psUnknown)
+			b.WriteRune(unknown)
 			known = false
-		case r == '$' && (lx.peek(1) == '{' || isPSNameStart(lx.peek(1))):
+		case r == '$' && (lx.peek(1) == '{' || isNameStart(lx.peek(1))):
 			lx.next()
 			if _, err := lx.varName(); err != nil {
 				return "", false, err
 			}
-			b.WriteRune(psUnknown)
+			b.WriteRune(unknown)
 			known = false
 		default:
 			b.WriteRune(lx.next())
@@ -334,21 +332,21 @@ func (lx *psLexer) doubleQuoted(closing func(rune) bool, doubling, eofOK bool) (
 	if eofOK {
 		return b.String(), known, nil
 	}
-	return "", false, psErrorf(line, "double-quoted string is not closed")
+	return "", false, errorf(line, "double-quoted string is not closed")
 }
 
-func isPSNameStart(r rune) bool {
+func isNameStart(r rune) bool {
 	return r == '_' || r == '?' || r == '^' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // varName reads a variable name after '$': ${any text} or letters, digits
 // and '_' with an optional scope or drive ("env:", "script:").
-func (lx *psLexer) varName() (string, error) {
+func (lx *lexer) varName() (string, error) {
 	line := lx.line
 	if lx.peek(0) == '{' {
 		end := strings.IndexByte(lx.src[lx.pos:], '}')
 		if end < 0 {
-			return "", psErrorf(line, "${ is not closed")
+			return "", errorf(line, "${ is not closed")
 		}
 		name := lx.src[lx.pos+1 : lx.pos+end]
 		for stop := lx.pos + end + 1; lx.pos < stop; {
@@ -380,7 +378,7 @@ func (lx *psLexer) varName() (string, error) {
 
 // hereString reads @'…'@ or @"…"@: the opening must end its line and the
 // closing must start one.
-func (lx *psLexer) hereString() (psToken, error) {
+func (lx *lexer) hereString() (Token, error) {
 	line := lx.line
 	lx.next()
 	q := lx.next()
@@ -388,16 +386,16 @@ func (lx *psLexer) hereString() (psToken, error) {
 		lx.next()
 	}
 	if lx.peek(0) != '\n' {
-		return psToken{}, psErrorf(line, "a here-string's opening @%c must end the line", q)
+		return Token{}, errorf(line, "a here-string's opening @%c must end the line", q)
 	}
 	lx.next()
-	single := isPSSingleQuote(q)
+	single := isSingleQuote(q)
 	startPos := lx.pos
 	// The here-string ends at the first line that starts with a matching
 	// quote followed by '@'.
 	for off := lx.pos; off < len(lx.src); {
 		r, n := utf8.DecodeRuneInString(lx.src[off:])
-		if ((single && isPSSingleQuote(r)) || (!single && isPSDoubleQuote(r))) && strings.HasPrefix(lx.src[off+n:], "@") {
+		if ((single && isSingleQuote(r)) || (!single && isDoubleQuote(r))) && strings.HasPrefix(lx.src[off+n:], "@") {
 			body := ""
 			if off > startPos {
 				body = strings.TrimSuffix(lx.src[startPos:off-1], "\r")
@@ -406,14 +404,14 @@ func (lx *psLexer) hereString() (psToken, error) {
 				lx.next()
 			}
 			if single {
-				return psToken{kind: psString, value: body, known: true}, nil
+				return Token{kind: kindString, value: body, known: true}, nil
 			}
-			sub := &psLexer{src: body, line: line + 1}
+			sub := &lexer{src: body, line: line + 1}
 			v, known, err := sub.doubleQuoted(func(rune) bool { return false }, false, true)
 			if err != nil {
-				return psToken{}, err
+				return Token{}, err
 			}
-			return psToken{kind: psString, value: v, known: known}, nil
+			return Token{kind: kindString, value: v, known: known}, nil
 		}
 		nl := strings.IndexByte(lx.src[off:], '\n')
 		if nl < 0 {
@@ -421,16 +419,16 @@ func (lx *psLexer) hereString() (psToken, error) {
 		}
 		off += nl + 1
 	}
-	return psToken{}, psErrorf(line, "here-string @%c is not closed", q)
+	return Token{}, errorf(line, "here-string @%c is not closed", q)
 }
 
 // group skips to the bracket matching open, lexing what is inside so that
 // strings and comments in it cannot hide a closing bracket.
-func (lx *psLexer) group(open rune) error {
+func (lx *lexer) group(open rune) error {
 	line := lx.line
 	closeOf := map[rune]rune{'(': ')', '{': '}', '[': ']'}
 	want := closeOf[open]
-	inner := &psLexer{src: lx.src, pos: lx.pos, line: lx.line}
+	inner := &lexer{src: lx.src, pos: lx.pos, line: lx.line}
 	for inner.pos < len(inner.src) {
 		r := inner.peek(0)
 		switch {
@@ -444,7 +442,7 @@ func (lx *psLexer) group(open rune) error {
 				return err
 			}
 		case r == ')' || r == '}' || r == ']':
-			return psErrorf(inner.line, "%q does not match %q", string(r), string(open))
+			return errorf(inner.line, "%q does not match %q", string(r), string(open))
 		case r == '#':
 			for inner.pos < len(inner.src) && inner.peek(0) != '\n' {
 				inner.next()
@@ -452,7 +450,7 @@ func (lx *psLexer) group(open rune) error {
 		case r == '<' && inner.peek(1) == '#':
 			end := strings.Index(inner.src[inner.pos+2:], "#>")
 			if end < 0 {
-				return psErrorf(inner.line, "block comment <# is not closed")
+				return errorf(inner.line, "block comment <# is not closed")
 			}
 			target := inner.pos + 2 + end + 2
 			for inner.pos < target {
@@ -463,7 +461,7 @@ func (lx *psLexer) group(open rune) error {
 			if inner.pos < len(inner.src) {
 				inner.next()
 			}
-		case isPSSingleQuote(r), isPSDoubleQuote(r), r == '@' && (isPSSingleQuote(inner.peek(1)) || isPSDoubleQuote(inner.peek(1))):
+		case isSingleQuote(r), isDoubleQuote(r), r == '@' && (isSingleQuote(inner.peek(1)) || isDoubleQuote(inner.peek(1))):
 			if _, err := inner.token(); err != nil {
 				return err
 			}
@@ -471,7 +469,7 @@ func (lx *psLexer) group(open rune) error {
 			inner.next()
 		}
 	}
-	return psErrorf(line, "%q is not closed", string(open))
+	return errorf(line, "%q is not closed", string(open))
 }
 
 func isTypeName(s string) bool {
@@ -488,17 +486,17 @@ func isTypeName(s string) bool {
 
 // bareword reads a command name or argument: everything up to whitespace
 // or a separator, with backtick escapes decoded.
-func (lx *psLexer) bareword() (psToken, error) {
+func (lx *lexer) bareword() (Token, error) {
 	var b strings.Builder
 	for lx.pos < len(lx.src) {
 		r := lx.peek(0)
-		if unicode.IsSpace(r) || strings.ContainsRune(";|&(){}", r) || isPSSingleQuote(r) || isPSDoubleQuote(r) {
+		if unicode.IsSpace(r) || strings.ContainsRune(";|&(){}", r) || isSingleQuote(r) || isDoubleQuote(r) {
 			break
 		}
 		if r == '`' {
 			lx.next()
 			if lx.pos >= len(lx.src) {
-				return psToken{}, psErrorf(lx.line, "the script ends with a backtick")
+				return Token{}, errorf(lx.line, "the script ends with a backtick")
 			}
 			b.WriteRune(lx.next())
 			continue
@@ -513,15 +511,15 @@ func (lx *psLexer) bareword() (psToken, error) {
 		// the scan always advances.
 		b.WriteRune(lx.next())
 	}
-	return psToken{kind: psWord, value: b.String(), known: true}, nil
+	return Token{kind: kindWord, value: b.String(), known: true}, nil
 }
 
-// psStatements splits tokens at statement ends.
-func psStatements(toks []psToken) [][]psToken {
-	var out [][]psToken
-	var cur []psToken
+// statements splits tokens at statement ends.
+func statements(toks []Token) [][]Token {
+	var out [][]Token
+	var cur []Token
 	for _, t := range toks {
-		if t.kind == psEnd {
+		if t.kind == kindEnd {
 			if len(cur) > 0 {
 				out = append(out, cur)
 			}
@@ -535,3 +533,34 @@ func psStatements(toks []psToken) [][]psToken {
 	}
 	return out
 }
+
+// Line is the 1-based line of the script the token is on.
+func (t Token) Line() int { return t.line }
+
+// Statements lexes src and splits it into statements (at newlines, ';',
+// '|', '{' and '}').
+func Statements(src string) ([][]Token, error) {
+	toks, err := Lex(src)
+	if err != nil {
+		return nil, err
+	}
+	return statements(toks), nil
+}
+
+// Raw is the token's text as written.
+func (t Token) Raw() string { return t.raw }
+
+// Literal returns a string or bareword token's value, and whether it is
+// known before the script runs; ok is false for other tokens.
+func (t Token) Literal() (value string, known, ok bool) {
+	if t.kind != kindString && t.kind != kindWord {
+		return "", false, false
+	}
+	return t.value, t.known, true
+}
+
+// IsType reports whether the token is a type literal such as [string].
+func (t Token) IsType() bool { return t.kind == kindType }
+
+// IsString reports whether the token is a quoted string or here-string.
+func (t Token) IsString() bool { return t.kind == kindString }

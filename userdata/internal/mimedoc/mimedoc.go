@@ -1,4 +1,4 @@
-package userdata
+package mimedoc
 
 import (
 	"bufio"
@@ -15,21 +15,21 @@ import (
 	"strings"
 )
 
-// maxMIMEDepth bounds nested multipart documents.
-const maxMIMEDepth = 8
+// MaxDepth bounds nested multipart documents.
+const MaxDepth = 8
 
-// mimePart is one leaf part of a MIME document.
-type mimePart struct {
-	header    textproto.MIMEHeader
-	mediaType string // lower case; text/plain when the part has none
-	raw       []byte // the whole part as written: headers, blank line, body
-	body      []byte // the body, transfer-decoded
-	line      int    // 1-based line of the body's first byte in the document; 0 if the body was transfer-encoded
+// Part is one leaf part of a MIME document.
+type Part struct {
+	Header    textproto.MIMEHeader
+	MediaType string // lower case; text/plain when the part has none
+	Raw       []byte // the whole part as written: headers, blank line, body
+	Body      []byte // the body, transfer-decoded
+	Line      int    // 1-based line of the body's first byte in the document; 0 if the body was transfer-encoded
 }
 
-// looksMIME applies cloud-init's rule: userData is a MIME message when
+// LooksMIME applies cloud-init's rule: userData is a MIME message when
 // "mime-version:" appears, in any case, in its first 4096 bytes.
-func looksMIME(b []byte) bool {
+func LooksMIME(b []byte) bool {
 	head := b
 	if len(head) > 4096 {
 		head = head[:4096]
@@ -37,24 +37,24 @@ func looksMIME(b []byte) bool {
 	return bytes.Contains(bytes.ToLower(head), []byte("mime-version:"))
 }
 
-// startsWithMIMEHeader is Karpenter's rule for custom userData: it starts
+// StartsWithHeader is Karpenter's rule for custom userData: it starts
 // with a MIME-Version or Content-Type header.
-func startsWithMIMEHeader(b []byte) bool {
+func StartsWithHeader(b []byte) bool {
 	l := bytes.ToLower(b[:min(len(b), 32)])
 	return bytes.HasPrefix(l, []byte("mime-version:")) || bytes.HasPrefix(l, []byte("content-type:"))
 }
 
-// parseMIME reads a MIME message and returns its leaf parts in document
+// Parse reads a MIME message and returns its leaf parts in document
 // order. line is the 1-based line of data's first byte.
-func parseMIME(data []byte, line int) ([]mimePart, error) {
+func Parse(data []byte, line int) ([]Part, error) {
 	return parseMessage(data, line, 0)
 }
 
-func parseMessage(data []byte, line, depth int) ([]mimePart, error) {
-	if depth > maxMIMEDepth {
-		return nil, fmt.Errorf("MIME parts are nested more than %d deep", maxMIMEDepth)
+func parseMessage(data []byte, line, depth int) ([]Part, error) {
+	if depth > MaxDepth {
+		return nil, fmt.Errorf("MIME parts are nested more than %d deep", MaxDepth)
 	}
-	header, body, bodyLine, err := splitHeader(data, line)
+	header, body, bodyLine, err := SplitHeader(data, line)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func parseMessage(data []byte, line, depth int) ([]mimePart, error) {
 		if !bytes.Equal(decoded, body) {
 			bodyLine = 0
 		}
-		return []mimePart{{header: header, mediaType: mediaType, raw: data, body: decoded, line: bodyLine}}, nil
+		return []Part{{Header: header, MediaType: mediaType, Raw: data, Body: decoded, Line: bodyLine}}, nil
 	}
 	boundary := params["boundary"]
 	if boundary == "" {
@@ -84,9 +84,9 @@ func parseMessage(data []byte, line, depth int) ([]mimePart, error) {
 	if err != nil {
 		return nil, err
 	}
-	var parts []mimePart
+	var parts []Part
 	for _, r := range raws {
-		leaves, err := parseMessage(r.data, r.line, depth+1)
+		leaves, err := parseMessage(r.Data, r.Line, depth+1)
 		if err != nil {
 			return nil, err
 		}
@@ -95,11 +95,11 @@ func parseMessage(data []byte, line, depth int) ([]mimePart, error) {
 	return parts, nil
 }
 
-// topLevelParts splits a multipart message into its parts as written,
+// TopLevelParts splits a multipart message into its parts as written,
 // without descending into nested multiparts; a message that is not
 // multipart is its own single part.
-func topLevelParts(data []byte) ([]rawPart, error) {
-	header, body, bodyLine, err := splitHeader(data, 1)
+func TopLevelParts(data []byte) ([]RawPart, error) {
+	header, body, bodyLine, err := SplitHeader(data, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ func topLevelParts(data []byte) ([]rawPart, error) {
 		}
 		b.WriteByte('\n')
 		b.Write(body)
-		return []rawPart{{data: b.Bytes(), line: 1}}, nil
+		return []RawPart{{Data: b.Bytes(), Line: 1}}, nil
 	}
 	if params["boundary"] == "" {
 		return nil, fmt.Errorf("%s has no boundary parameter", mediaType)
@@ -124,14 +124,15 @@ func topLevelParts(data []byte) ([]rawPart, error) {
 	return splitMultipart(body, bodyLine, params["boundary"])
 }
 
-type rawPart struct {
-	data []byte
-	line int
+// RawPart is one part of a multipart body as written.
+type RawPart struct {
+	Data []byte
+	Line int // 1-based line of Data's first byte
 }
 
-// splitHeader separates a message's header block from its body at the
+// SplitHeader separates a message's header block from its body at the
 // first empty line. A message whose first line is empty has no headers.
-func splitHeader(data []byte, line int) (textproto.MIMEHeader, []byte, int, error) {
+func SplitHeader(data []byte, line int) (textproto.MIMEHeader, []byte, int, error) {
 	end, bodyStart, n := -1, len(data), 0
 	for off := 0; off < len(data); {
 		nl := bytes.IndexByte(data[off:], '\n')
@@ -149,7 +150,7 @@ func splitHeader(data []byte, line int) (textproto.MIMEHeader, []byte, int, erro
 		off = next
 	}
 	if end < 0 {
-		// No blank line: all headers, and an empty body on the last line.
+		// No blank Line: all headers, and an empty body on the last line.
 		end, n = len(data), max(n-1, 0)
 	}
 	block := data[:end]
@@ -158,7 +159,7 @@ func splitHeader(data []byte, line int) (textproto.MIMEHeader, []byte, int, erro
 		r := textproto.NewReader(bufio.NewReader(io.MultiReader(bytes.NewReader(block), strings.NewReader("\n"))))
 		h, err := r.ReadMIMEHeader()
 		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, nil, 0, fmt.Errorf("line %d: malformed MIME header: %v", line, err)
+			return nil, nil, 0, fmt.Errorf("line %d: malformed MIME Header: %v", line, err)
 		}
 		hdr = h
 	}
@@ -169,9 +170,9 @@ func splitHeader(data []byte, line int) (textproto.MIMEHeader, []byte, int, erro
 // boundary, optionally followed by "--" to close, then optional blanks).
 // The newline before a delimiter belongs to the delimiter, so a part's data
 // is exactly what was between the two delimiter lines.
-func splitMultipart(body []byte, line int, boundary string) ([]rawPart, error) {
+func splitMultipart(body []byte, line int, boundary string) ([]RawPart, error) {
 	delim := []byte("--" + boundary)
-	var parts []rawPart
+	var parts []RawPart
 	start, startLine := -1, 0
 	closed := false
 	for off, n := 0, line; off < len(body); n++ {
@@ -190,7 +191,7 @@ func splitMultipart(body []byte, line int, boundary string) ([]rawPart, error) {
 						end--
 					}
 				}
-				parts = append(parts, rawPart{data: body[start:end], line: startLine})
+				parts = append(parts, RawPart{Data: body[start:end], Line: startLine})
 			}
 			if len(t) > len(delim) {
 				closed = true
@@ -203,10 +204,12 @@ func splitMultipart(body []byte, line int, boundary string) ([]rawPart, error) {
 	if start < 0 {
 		return nil, fmt.Errorf("line %d: multipart body has no %q delimiter", line, string(delim))
 	}
-	if !closed {
+	if !closed && len(bytes.TrimSpace(body[start:])) > 0 {
 		// A missing close delimiter: the last part runs to the end, as
-		// both Go's and Python's parsers read it.
-		parts = append(parts, rawPart{data: body[start:], line: startLine})
+		// both Go's and Python's parsers read it. A document that ends
+		// right after a delimiter line has no part there, not an empty
+		// one.
+		parts = append(parts, RawPart{Data: body[start:], Line: startLine})
 	}
 	return parts, nil
 }
@@ -239,11 +242,11 @@ func transferDecode(cte string, body []byte) ([]byte, error) {
 	}
 }
 
-// writeMultipart writes parts (each: headers, blank line, body) as one
+// Write writes parts (each: headers, blank line, body) as one
 // multipart/mixed message with LF line endings. The boundary is derived
 // from a hash of the parts, so the output is deterministic, and is checked
 // not to occur anywhere in any part.
-func writeMultipart(parts [][]byte) ([]byte, error) {
+func Write(parts [][]byte) ([]byte, error) {
 	boundary, err := pickBoundary(parts)
 	if err != nil {
 		return nil, err
@@ -287,5 +290,5 @@ func pickBoundary(parts [][]byte) (string, error) {
 		next := sha256.Sum256(sum)
 		sum = next[:]
 	}
-	return "", errors.New("userdata: could not find a MIME boundary that occurs in no part")
+	return "", errors.New("mimedoc: could not find a MIME boundary that occurs in no part")
 }

@@ -1,4 +1,4 @@
-package userdata
+package systemd
 
 import (
 	"errors"
@@ -7,29 +7,23 @@ import (
 	"unicode/utf8"
 )
 
-// This file emulates the parts of systemd that stand between bootstrap.sh
-// (or nodeadm) and the kubelet's argv: the Environment= line of a unit
-// drop-in, the EnvironmentFile= format, and the splitting of an unbraced
-// $VAR in ExecStart=. It follows current systemd (extract_first_word,
-// cunescape_one, parse_env_file); older releases differ only on input this
-// package reports as a hazard anyway.
+const whitespace = " \t\n\r"
 
-const systemdWhitespace = " \t\n\r"
+// ErrSyntax is returned for text systemd refuses to parse.
+var ErrSyntax = errors.New("systemd: cannot parse this")
 
-var errSystemdSyntax = errors.New("systemd cannot parse this")
-
-// systemdSplit splits s into words the way extract_first_word does with
+// Split splits s into words the way extract_first_word does with
 // EXTRACT_UNQUOTE: whitespace separates words, single and double quotes
 // group and are removed, and a backslash escapes the next character. With
 // cunescape, backslash sequences are C escapes (EXTRACT_CUNESCAPE) and an
 // unknown one is an error; without it the escaped character is kept as is.
 // With relax, an unterminated quote or a trailing backslash ends the word
 // instead of being an error (EXTRACT_RELAX).
-func systemdSplit(s string, cunescape, relax bool) ([]string, error) {
+func Split(s string, cunescape, relax bool) ([]string, error) {
 	var words []string
 	i := 0
 	for {
-		for i < len(s) && strings.IndexByte(systemdWhitespace, s[i]) >= 0 {
+		for i < len(s) && strings.IndexByte(whitespace, s[i]) >= 0 {
 			i++
 		}
 		if i >= len(s) {
@@ -41,7 +35,7 @@ func systemdSplit(s string, cunescape, relax bool) ([]string, error) {
 		for {
 			if i >= len(s) {
 				if quote != 0 && !relax {
-					return nil, errSystemdSyntax
+					return nil, ErrSyntax
 				}
 				break
 			}
@@ -51,14 +45,14 @@ func systemdSplit(s string, cunescape, relax bool) ([]string, error) {
 				i++
 				if i >= len(s) {
 					if !relax {
-						return nil, errSystemdSyntax
+						return nil, ErrSyntax
 					}
 					break word
 				}
 				if cunescape {
 					r, n, ok := cunescapeOne(s[i:])
 					if !ok {
-						return nil, errSystemdSyntax
+						return nil, ErrSyntax
 					}
 					w.WriteRune(r)
 					i += n
@@ -76,7 +70,7 @@ func systemdSplit(s string, cunescape, relax bool) ([]string, error) {
 			case c == '\'' || c == '"':
 				quote = c
 				i++
-			case strings.IndexByte(systemdWhitespace, c) >= 0:
+			case strings.IndexByte(whitespace, c) >= 0:
 				break word
 			default:
 				w.WriteByte(c)
@@ -125,12 +119,12 @@ func cunescapeOne(s string) (rune, int, bool) {
 	return 0, 0, false
 }
 
-// systemdEnvironment parses the value of an Environment= line and returns
+// Environment parses the value of an Environment= line and returns
 // the assignments it makes. ok is false when systemd ignores the whole line
 // (a syntax error). A '%' specifier other than "%%" makes the result
 // version-dependent, reported through specifier.
-func systemdEnvironment(rvalue string) (env map[string]string, specifier, ok bool) {
-	words, err := systemdSplit(rvalue, true, false)
+func Environment(rvalue string) (env map[string]string, specifier, ok bool) {
+	words, err := Split(rvalue, true, false)
 	if err != nil {
 		return nil, false, false
 	}
@@ -141,7 +135,7 @@ func systemdEnvironment(rvalue string) (env map[string]string, specifier, ok boo
 		}
 		w = strings.ReplaceAll(w, "%%", "%")
 		name, value, found := strings.Cut(w, "=")
-		if !found || !validEnvName(name) {
+		if !found || !ValidEnvName(name) {
 			continue // systemd logs "Invalid environment assignment, ignoring"
 		}
 		env[name] = value
@@ -149,7 +143,9 @@ func systemdEnvironment(rvalue string) (env map[string]string, specifier, ok boo
 	return env, specifier, true
 }
 
-func validEnvName(s string) bool {
+// ValidEnvName reports whether s is a valid environment variable name
+// (letters, digits and '_', not starting with a digit).
+func ValidEnvName(s string) bool {
 	if s == "" || (s[0] >= '0' && s[0] <= '9') {
 		return false
 	}
@@ -162,12 +158,12 @@ func validEnvName(s string) bool {
 	return true
 }
 
-// envFileValue reads the value of one KEY=value line of an EnvironmentFile
+// EnvFileValue reads the value of one KEY=value line of an EnvironmentFile
 // the way parse_env_file does: quotes are special only at the start of the
 // value (or right after a closing quote), a backslash outside quotes escapes
 // the next character, and an unquoted value ends at the newline with
 // trailing whitespace removed.
-func envFileValue(s string) string {
+func EnvFileValue(s string) string {
 	const (
 		preValue = iota
 		value
@@ -248,54 +244,6 @@ func envFileValue(s string) string {
 	return b.String()
 }
 
-// windowsArgv splits a command line the way Go programs on Windows (the
-// kubelet among them) build os.Args: spaces and tabs separate arguments,
-// double quotes group and are removed, "" inside quotes is a literal quote,
-// and backslashes are literal except before a double quote, where 2n
-// backslashes give n and 2n+1 give n and a literal quote.
-func windowsArgv(cmd string) []string {
-	var args []string
-	for len(cmd) > 0 {
-		if cmd[0] == ' ' || cmd[0] == '\t' {
-			cmd = cmd[1:]
-			continue
-		}
-		var arg []byte
-		inQuote := false
-		slashes := 0
-		i := 0
-	scan:
-		for ; i < len(cmd); i++ {
-			c := cmd[i]
-			switch c {
-			case ' ', '\t':
-				if !inQuote {
-					break scan
-				}
-			case '"':
-				arg = append(arg, strings.Repeat(`\`, slashes/2)...)
-				if slashes%2 == 0 {
-					if inQuote && i+1 < len(cmd) && cmd[i+1] == '"' {
-						arg = append(arg, '"')
-						i++
-					}
-					inQuote = !inQuote
-				} else {
-					arg = append(arg, '"')
-				}
-				slashes = 0
-				continue
-			case '\\':
-				slashes++
-				continue
-			}
-			arg = append(arg, strings.Repeat(`\`, slashes)...)
-			slashes = 0
-			arg = append(arg, c)
-		}
-		arg = append(arg, strings.Repeat(`\`, slashes)...)
-		args = append(args, string(arg))
-		cmd = cmd[i:]
-	}
-	return args
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
