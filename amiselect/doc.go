@@ -17,6 +17,8 @@
 //	                      Tags: key → value, value "*" meaning any value (a
 //	                      tag-key filter); Owner: an account id, "self" or
 //	                      "amazon" (name terms default to self and amazon)
+//	ssmParameter          SSMParameter: an SSM parameter's name or ARN whose
+//	                      value is an AMI id; only [Resolve] can read it
 //	alias                 Alias, which must be the only term:
 //
 //	alias    = family "@" version
@@ -33,8 +35,12 @@
 //
 // # Family names
 //
-// Aliases resolve through the public names of the EKS AMIs, owned by
-// "amazon", so no SSM parameter is read. For Kubernetes version K and
+// By default ([AliasByName]) aliases resolve through the public names of
+// the EKS AMIs, owned by "amazon", so no SSM parameter is read. With
+// [AliasBySSM], [Resolve] reads the public SSM parameters Karpenter reads
+// (through [Options].SSM, an [SSMClient]) and describes the images they
+// name; both feed the same [Select], and [CompareAliasSources] reports
+// where the two disagree. For Kubernetes version K and
 // release R ("v*" for latest; for Bottlerocket "vX.Y.Z-*" when no commit
 // is pinned):
 //
@@ -49,10 +55,10 @@
 //	               bottlerocket-aws-k8s-K-nvidia-aarch64-R  nvidia
 //	windowsY       Windows_Server-Y-English-Core-EKS_Optimized-K-*   x86_64
 //
-// "latest" therefore means the newest available release by CreationDate,
-// per architecture and variant. (Karpenter reads the SSM "recommended"
-// parameter instead; the two differ only while AWS withholds the
-// recommendation from a published release.) There is no arm64 NVIDIA AMI
+// By name, "latest" therefore means the newest available release by
+// CreationDate, per architecture and variant; through SSM it is the
+// "recommended" (Bottlerocket: "latest") parameter, which differs while
+// AWS withholds the recommendation from a published release. There is no arm64 NVIDIA AMI
 // in al2: g5g needs al2023 (from release v20250403) or bottlerocket.
 //
 // [Select] reads any image's name by the same grammar, whichever term found
@@ -69,7 +75,10 @@
 // "available", have an architecture other than x86_64 or arm64, lack an
 // ID, or have a malformed date; each date is parsed once. Of the images
 // with the same requirements it keeps one: not deprecated before
-// deprecated, then newest, then greatest name, then smallest ID. The
+// deprecated, then newest, then greatest name, then smallest ID; the
+// others are [Selection].Superseded, each with its winner and
+// [Superseded.Reason]. Each AMI carries its [AMI].Release, read from
+// its name. The
 // result is in newest-available order, which is total: not deprecated
 // first; then newest CreationDate; then ID; then Name; then variant,
 // architecture and Windows build.
@@ -83,6 +92,8 @@
 // matches. When nothing maps, [Mapping.Err] returns a
 // [*NoCompatibleAMIError] naming, per AMI, the key most types conflict on,
 // with counts, and the NodePool requirement or family that would fix it.
+// [Mapping.LaunchGroups] merges the groups of one image (its variants)
+// into one launch group per AMI ID.
 //
 // # Values and concurrency
 //

@@ -79,6 +79,9 @@ type recognized struct {
 	// requirements (Custom, Windows).
 	variants [2]Variant
 	n        int
+	// release is the family's release version in the name ("v20250403",
+	// "v1.26.2", "2025.04.08").
+	release string
 }
 
 // recognize reads an image name against the families' public naming (see
@@ -96,7 +99,7 @@ func recognize(name, arch string) recognized {
 		r = recognizeWindows(name[len("Windows_Server-"):], arch)
 	}
 	if r.family == "" {
-		r.family = compat.Custom
+		return recognized{family: compat.Custom}
 	}
 	return r
 }
@@ -115,6 +118,15 @@ func two(f compat.AMIFamily, v, w Variant) recognized {
 //	gpu-node-{k8s}-v{YYYYMMDD}                       AL2 x86_64 nvidia + neuron
 //	node-al2023-{x86_64|arm64}-{variant}-{k8s}-v{YYYYMMDD}
 func recognizeEKS(rest, arch string) recognized {
+	r := recognizeEKSName(rest, arch)
+	if r.family != "" {
+		// Every EKS name the recognizer accepts ends in "-v{YYYYMMDD}".
+		r.release = rest[len(rest)-len("v20060102"):]
+	}
+	return r
+}
+
+func recognizeEKSName(rest, arch string) recognized {
 	switch {
 	case strings.HasPrefix(rest, "node-al2023-"):
 		rest = rest[len("node-al2023-"):]
@@ -176,14 +188,17 @@ func recognizeBottlerocket(rest, arch string) recognized {
 	if !ok || !strings.HasPrefix(version, "v") || !isSemver(version[1:]) || !isAlnum(commit) {
 		return recognized{}
 	}
+	var r recognized
 	switch {
 	case nvidia:
-		return one(compat.Bottlerocket, NVIDIA)
+		r = one(compat.Bottlerocket, NVIDIA)
 	case arch == compat.ArchAMD64 && !fips:
-		return two(compat.Bottlerocket, Standard, Neuron)
+		r = two(compat.Bottlerocket, Standard, Neuron)
 	default:
-		return one(compat.Bottlerocket, Standard)
+		r = one(compat.Bottlerocket, Standard)
 	}
+	r.release = version
+	return r
 }
 
 // recognizeWindows reads the rest of a "Windows_Server-" name:
@@ -221,7 +236,7 @@ func recognizeWindows(rest, arch string) recognized {
 	if !ok || !isK8sVersion(k8s) || !isDate(date) {
 		return recognized{}
 	}
-	return recognized{family: f}
+	return recognized{family: f, release: date}
 }
 
 // archNamed reports whether the architecture spelled in a name (amd as the

@@ -12,30 +12,31 @@ func TestRecognize(t *testing.T) {
 	type result struct {
 		Family   compat.AMIFamily
 		Variants []Variant
+		Release  string
 	}
 	amd, arm := compat.ArchAMD64, compat.ArchARM64
 	tests := []struct {
 		name, arch string
 		want       result
 	}{
-		{"amazon-eks-node-1.32-v20250403", amd, result{compat.AL2, []Variant{Standard}}},
-		{"amazon-eks-arm64-node-1.32-v20250403", arm, result{compat.AL2, []Variant{Standard}}},
-		{"amazon-eks-gpu-node-1.32-v20250403", amd, result{compat.AL2, []Variant{NVIDIA, Neuron}}},
-		{"amazon-eks-node-al2023-x86_64-standard-1.32-v20250403", amd, result{compat.AL2023, []Variant{Standard}}},
-		{"amazon-eks-node-al2023-x86_64-nvidia-1.32-v20250403", amd, result{compat.AL2023, []Variant{NVIDIA}}},
-		{"amazon-eks-node-al2023-x86_64-neuron-1.32-v20250403", amd, result{compat.AL2023, []Variant{Neuron}}},
-		{"amazon-eks-node-al2023-arm64-standard-1.32-v20250403", arm, result{compat.AL2023, []Variant{Standard}}},
-		{"amazon-eks-node-al2023-arm64-nvidia-1.32-v20250403", arm, result{compat.AL2023, []Variant{NVIDIA}}},
-		{"bottlerocket-aws-k8s-1.32-x86_64-v1.49.0-713f44ce", amd, result{compat.Bottlerocket, []Variant{Standard, Neuron}}},
-		{"bottlerocket-aws-k8s-1.32-aarch64-v1.49.0-713f44ce", arm, result{compat.Bottlerocket, []Variant{Standard}}},
-		{"bottlerocket-aws-k8s-1.32-nvidia-x86_64-v1.49.0-713f44ce", amd, result{compat.Bottlerocket, []Variant{NVIDIA}}},
-		{"bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.49.0-713f44ce", arm, result{compat.Bottlerocket, []Variant{NVIDIA}}},
-		{"bottlerocket-aws-k8s-1.32-fips-x86_64-v1.49.0-713f44ce", amd, result{compat.Bottlerocket, []Variant{Standard}}},
-		{"bottlerocket-aws-k8s-1.32-fips-aarch64-v1.49.0-713f44ce", arm, result{compat.Bottlerocket, []Variant{Standard}}},
-		{"Windows_Server-2019-English-Core-EKS_Optimized-1.32-2025.04.14", amd, result{compat.Windows2019, nil}},
-		{"Windows_Server-2022-English-Full-EKS_Optimized-1.31-2025.03.12", amd, result{compat.Windows2022, nil}},
-		{"Windows_Server-2025-English-Core-EKS_Optimized-1.35-2026.04.18", amd, result{compat.Windows2025, nil}},
-		{"Windows_Server-2025-English-Core-EKS_Optimized-1.35-2026-01-22", amd, result{compat.Windows2025, nil}},
+		{"amazon-eks-node-1.32-v20250403", amd, result{compat.AL2, []Variant{Standard}, "v20250403"}},
+		{"amazon-eks-arm64-node-1.32-v20250403", arm, result{compat.AL2, []Variant{Standard}, "v20250403"}},
+		{"amazon-eks-gpu-node-1.32-v20250403", amd, result{compat.AL2, []Variant{NVIDIA, Neuron}, "v20250403"}},
+		{"amazon-eks-node-al2023-x86_64-standard-1.32-v20250403", amd, result{compat.AL2023, []Variant{Standard}, "v20250403"}},
+		{"amazon-eks-node-al2023-x86_64-nvidia-1.32-v20250403", amd, result{compat.AL2023, []Variant{NVIDIA}, "v20250403"}},
+		{"amazon-eks-node-al2023-x86_64-neuron-1.32-v20250403", amd, result{compat.AL2023, []Variant{Neuron}, "v20250403"}},
+		{"amazon-eks-node-al2023-arm64-standard-1.32-v20250403", arm, result{compat.AL2023, []Variant{Standard}, "v20250403"}},
+		{"amazon-eks-node-al2023-arm64-nvidia-1.32-v20250403", arm, result{compat.AL2023, []Variant{NVIDIA}, "v20250403"}},
+		{"bottlerocket-aws-k8s-1.32-x86_64-v1.49.0-713f44ce", amd, result{compat.Bottlerocket, []Variant{Standard, Neuron}, "v1.49.0"}},
+		{"bottlerocket-aws-k8s-1.32-aarch64-v1.49.0-713f44ce", arm, result{compat.Bottlerocket, []Variant{Standard}, "v1.49.0"}},
+		{"bottlerocket-aws-k8s-1.32-nvidia-x86_64-v1.49.0-713f44ce", amd, result{compat.Bottlerocket, []Variant{NVIDIA}, "v1.49.0"}},
+		{"bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.49.0-713f44ce", arm, result{compat.Bottlerocket, []Variant{NVIDIA}, "v1.49.0"}},
+		{"bottlerocket-aws-k8s-1.32-fips-x86_64-v1.49.0-713f44ce", amd, result{compat.Bottlerocket, []Variant{Standard}, "v1.49.0"}},
+		{"bottlerocket-aws-k8s-1.32-fips-aarch64-v1.49.0-713f44ce", arm, result{compat.Bottlerocket, []Variant{Standard}, "v1.49.0"}},
+		{"Windows_Server-2019-English-Core-EKS_Optimized-1.32-2025.04.14", amd, result{compat.Windows2019, nil, "2025.04.14"}},
+		{"Windows_Server-2022-English-Full-EKS_Optimized-1.31-2025.03.12", amd, result{compat.Windows2022, nil, "2025.03.12"}},
+		{"Windows_Server-2025-English-Core-EKS_Optimized-1.35-2026.04.18", amd, result{compat.Windows2025, nil, "2026.04.18"}},
+		{"Windows_Server-2025-English-Core-EKS_Optimized-1.35-2026-01-22", amd, result{compat.Windows2025, nil, "2026-01-22"}},
 
 		// The architecture in the name must be the image's.
 		{"amazon-eks-node-1.32-v20250403", arm, result{}},
@@ -68,7 +69,7 @@ func TestRecognize(t *testing.T) {
 				tt.want.Family = compat.Custom // the rows above leave it out
 			}
 			r := recognize(tt.name, tt.arch)
-			got := result{Family: r.family}
+			got := result{Family: r.family, Release: r.release}
 			if r.n > 0 {
 				got.Variants = r.variants[:r.n]
 			}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/ec2select/ec2select/compat"
 )
 
 // FuzzSelect feeds Select arbitrary image fields, next to well-formed
@@ -57,6 +59,11 @@ func FuzzSelect(f *testing.F) {
 		for i, a := range sel.AMIs {
 			if a.ID == "" || (a.Arch != "amd64" && a.Arch != "arm64") || a.Created.IsZero() {
 				t.Fatalf("AMI %d is malformed: %+v", i, a)
+			}
+			// A release is read from the name: present exactly for the
+			// families, and part of the name.
+			if (a.Release == "") != (a.Family == compat.Custom) || !strings.Contains(a.Name, a.Release) {
+				t.Fatalf("AMI %d %q of family %s has release %q", i, a.Name, a.Family, a.Release)
 			}
 			if !slices.ContainsFunc(images, func(im ec2types.Image) bool {
 				return aws.ToString(im.ImageId) == a.ID && im.State == ec2types.ImageStateAvailable

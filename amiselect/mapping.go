@@ -51,10 +51,9 @@ type typeIndex struct {
 	groups map[string]int
 }
 
-// Map assigns each instance type exactly one AMI: the first in amis (which
-// should be in [Select]'s newest-available order) whose requirements the
-// type satisfies strictly, as compat.InstanceType.Conflict judges with no
-// leniency for undefined keys. A type no AMI fits lands in Unmapped with a
+// Map assigns each instance type exactly one AMI, the one [Choose] picks:
+// the first in amis (which should be in [Select]'s newest-available order)
+// whose requirements the type satisfies strictly. A type no AMI fits lands in Unmapped with a
 // reason per AMI. Map is pure and does not modify its arguments.
 //
 // If instance types share a name, AMIFor answers for the first of them
@@ -84,7 +83,7 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 		if lastJ == -2 || f != lastFacts {
 			var seen bool
 			if j, seen = memo[f]; !seen {
-				j = firstCompatible(it, amis)
+				j = int32(Choose(it, amis))
 				memo[f] = j
 			}
 			lastFacts, lastJ = f, j
@@ -128,16 +127,6 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 	return m
 }
 
-// firstCompatible returns the index of the first AMI it can run, or -1.
-func firstCompatible(it *compat.InstanceType, amis []AMI) int32 {
-	for j := range amis {
-		if _, conflict := it.Conflict(amis[j].Requirements); !conflict {
-			return int32(j)
-		}
-	}
-	return -1
-}
-
 // unmapped explains why no AMI runs t.
 func unmapped(t compat.InstanceType, amis []AMI) Unmapped {
 	u := Unmapped{InstanceType: t, Fix: suggest([]compat.InstanceType{t}, amis)}
@@ -151,6 +140,47 @@ func unmapped(t compat.InstanceType, amis []AMI) Unmapped {
 		u.Reasons = append(u.Reasons, fmt.Errorf("amiselect: %s cannot run %s: %w", t.Name, a, err))
 	}
 	return u
+}
+
+// LaunchGroup is one image and every instance type that launches with it,
+// whichever of the image's requirement sets admitted them: what a
+// provisioner turns into one launch template.
+type LaunchGroup struct {
+	// ImageID is the image's ID.
+	ImageID string
+	// AMIs are the image's roles that received types (one per variant),
+	// in AMI order.
+	AMIs []AMI
+	// InstanceTypes are the types of each role in turn, each role's in
+	// input order.
+	InstanceTypes []compat.InstanceType
+}
+
+// LaunchGroups merges the Groups of one image: one group per AMI ID, in
+// the order of each ID's first AMI. An image serving two variants (AL2's
+// accelerated image, Bottlerocket's x86_64 image) yields one group, not
+// two. The result is fresh on every call; the instance type slices are
+// shared with Groups only when an image has one role.
+func (m Mapping) LaunchGroups() []LaunchGroup {
+	if len(m.Groups) == 0 {
+		return nil
+	}
+	out := make([]LaunchGroup, 0, len(m.Groups))
+	at := make(map[string]int, len(m.Groups))
+	for _, g := range m.Groups {
+		i, seen := at[g.AMI.ID]
+		if !seen {
+			at[g.AMI.ID] = len(out)
+			out = append(out, LaunchGroup{ImageID: g.AMI.ID, AMIs: []AMI{g.AMI}, InstanceTypes: g.InstanceTypes})
+			continue
+		}
+		lg := &out[i]
+		lg.AMIs = append(lg.AMIs, g.AMI)
+		// Copy before appending: the first role's slice views Map's
+		// shared backing array.
+		lg.InstanceTypes = append(slices.Clip(lg.InstanceTypes), g.InstanceTypes...)
+	}
+	return out
 }
 
 // AMIFor returns the AMI an instance type, by name, is mapped to.

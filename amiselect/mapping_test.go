@@ -380,3 +380,62 @@ func windowsFirst(amis []AMI) []AMI {
 	})
 	return out
 }
+
+// TestLaunchGroups: Bottlerocket's x86_64 image serves standard and
+// Neuron types, so it is one launch group with both; AL2's accelerated
+// image likewise serves NVIDIA and Neuron.
+func TestLaunchGroups(t *testing.T) {
+	type group struct {
+		ID       string
+		Variants []Variant
+		Types    []string
+	}
+	tests := []struct {
+		name   string
+		images []ec2types.Image
+		want   []group
+	}{
+		{
+			name:   "bottlerocket",
+			images: bottlerocketImages(),
+			want: []group{
+				{"ami-0b000000000000004", []Variant{NVIDIA}, []string{"g5g.xlarge"}},
+				{"ami-0b000000000000003", []Variant{NVIDIA}, []string{"g4dn.xlarge"}},
+				{"ami-0b000000000000002", []Variant{Standard}, []string{"m6g.large"}},
+				{"ami-0b000000000000001", []Variant{Standard, Neuron}, []string{"m5.large", "c7i-flex.large", "inf2.xlarge"}},
+			},
+		},
+		{
+			name:   "al2",
+			images: al2Images(),
+			want: []group{
+				{"ami-0a200000000000003", []Variant{NVIDIA, Neuron}, []string{"g4dn.xlarge", "inf2.xlarge"}},
+				{"ami-0a200000000000002", []Variant{Standard}, []string{"m6g.large"}},
+				{"ami-0a200000000000001", []Variant{Standard}, []string{"m5.large", "c7i-flex.large"}},
+			},
+		},
+	}
+	types := []compat.InstanceType{m5Large, inf2XLarge, m6gLarge, g4dnXLarge, c7iFlexLarge, g5gXLarge}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := Map(types, Select(tt.images, at(fixedNow)).AMIs)
+			var got []group
+			for _, lg := range m.LaunchGroups() {
+				g := group{ID: lg.ImageID}
+				for _, a := range lg.AMIs {
+					g.Variants = append(g.Variants, a.Variant)
+				}
+				for _, it := range lg.InstanceTypes {
+					g.Types = append(g.Types, it.Name)
+				}
+				got = append(got, g)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("LaunchGroups mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+	if got := (Mapping{}).LaunchGroups(); got != nil {
+		t.Errorf("zero Mapping has launch groups %v", got)
+	}
+}

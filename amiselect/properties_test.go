@@ -65,6 +65,22 @@ func genImages(t *rapid.T) []ec2types.Image {
 	return rapid.SliceOfN(rapid.Custom(genImage), 0, 24).Draw(t, "images")
 }
 
+// genCrowdedImage draws mostly valid images with few IDs and dates, so
+// that images compete for requirement sets, tie, and repeat.
+func genCrowdedImage(t *rapid.T) ec2types.Image {
+	img := genImage(t)
+	img.ImageId = aws.String(fmt.Sprintf("ami-0%02d", rapid.IntRange(1, 4).Draw(t, "crowded id")))
+	img.Architecture = ec2types.ArchitectureValues(rapid.SampledFrom([]string{"x86_64", "arm64"}).Draw(t, "crowded arch"))
+	img.CreationDate = aws.String(rapid.SampledFrom(genDates[:4]).Draw(t, "crowded created"))
+	if rapid.IntRange(0, 9).Draw(t, "crowded state") > 0 {
+		img.State = ec2types.ImageStateAvailable
+	}
+	if img.DeprecationTime != nil && *img.DeprecationTime == "next year" {
+		img.DeprecationTime = nil
+	}
+	return img
+}
+
 func shuffled[T any](t *rapid.T, xs []T) []T {
 	out := slices.Clone(xs)
 	for i := len(out) - 1; i > 0; i-- {
@@ -88,13 +104,14 @@ func TestSelectIndependentOfOrder(t *testing.T) {
 // reference is a naive Select: every (image, requirement set) pair that
 // survives the checks, grouped by set with requirements compared by
 // compat's Equal, the best of each group found by pairwise comparison.
-func reference(images []ec2types.Image, now time.Time) (amis []AMI, rejected int) {
+func reference(images []ec2types.Image, now time.Time) (amis []AMI, rejected int, superseded []Superseded) {
 	type entry struct {
-		ami  AMI
-		reqs compat.Requirements
+		ami   AMI
+		reqs  compat.Requirements
+		image int
 	}
 	var entries []entry
-	for _, img := range images {
+	for n, img := range images {
 		id := aws.ToString(img.ImageId)
 		arch := map[ec2types.ArchitectureValues]string{"x86_64": "amd64", "arm64": "arm64"}[img.Architecture]
 		created, err := time.Parse(time.RFC3339, aws.ToString(img.CreationDate))
@@ -111,14 +128,14 @@ func reference(images []ec2types.Image, now time.Time) (amis []AMI, rejected int
 		}
 		for _, v := range variants {
 			a := AMI{ID: id, Name: aws.ToString(img.Name), Arch: arch, Family: r.family, Variant: v,
-				Created: created.UTC(), Deprecated: dep != "" && !depTime.After(now)}
+				Created: created.UTC(), Deprecated: dep != "" && !depTime.After(now), Release: r.release}
 			labels := map[string]string{compat.LabelArch: arch}
 			if b := r.family.WindowsBuild(); b != "" {
 				labels[compat.LabelOS], labels[compat.LabelWindowsBuild] = "windows", b
 			}
 			reqs := v.requirements().Intersect(compat.FromLabels(labels))
 			a.Requirements = reqs
-			entries = append(entries, entry{a, reqs})
+			entries = append(entries, entry{a, reqs, n})
 		}
 	}
 	preferred := func(a, b AMI) bool { // a strictly better than b for one set
@@ -132,19 +149,33 @@ func reference(images []ec2types.Image, now time.Time) (amis []AMI, rejected int
 		}
 		return a.ID < b.ID
 	}
-	for i, e := range entries {
-		best := true
+	isBest := func(i int) bool {
 		for j, o := range entries {
-			if i != j && o.reqs.Equal(e.reqs) && (preferred(o.ami, e.ami) || (j < i && !preferred(e.ami, o.ami))) {
-				best = false // o beats e, or o equals e and comes first
-				break
+			if i != j && o.reqs.Equal(entries[i].reqs) && (preferred(o.ami, entries[i].ami) || (j < i && !preferred(entries[i].ami, o.ami))) {
+				return false // o beats e, or o equals e and comes first
 			}
 		}
-		if best {
+		return true
+	}
+	won := map[int]bool{}
+	for i, e := range entries {
+		if isBest(i) {
 			amis = append(amis, e.ami)
+			won[e.image] = true
 		}
 	}
-	return amis, rejected
+	// An image that won no set lost each of its sets to that set's best.
+	for _, e := range entries {
+		if won[e.image] {
+			continue
+		}
+		for i, o := range entries {
+			if o.reqs.Equal(e.reqs) && isBest(i) {
+				superseded = append(superseded, Superseded{AMI: e.ami, Winner: o.ami})
+			}
+		}
+	}
+	return amis, rejected, superseded
 }
 
 // precedes states the newest-available order law: must a come before b?
@@ -171,57 +202,115 @@ func precedes(a, b AMI) bool {
 }
 
 func TestSelectProperties(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		images := genImages(t)
-		got := Select(images, at(fixedNow))
+	rapid.Check(t, func(t *rapid.T) { checkSelect(t, genImages(t)) })
+}
 
-		// Every AMI comes from an available image of a supported
-		// architecture.
-		for _, a := range got.AMIs {
-			i := slices.IndexFunc(images, func(img ec2types.Image) bool {
-				return aws.ToString(img.ImageId) == a.ID && img.State == "available" &&
-					(img.Architecture == "x86_64" || img.Architecture == "arm64")
-			})
-			if i < 0 {
-				t.Fatalf("AMI %s has no available, supported image in the input", a)
-			}
-			if a.Arch != "amd64" && a.Arch != "arm64" {
-				t.Fatalf("AMI %s has architecture %q", a, a.Arch)
-			}
-		}
-		// No two AMIs share a requirement set, and the order law holds
-		// for every pair.
-		for i := range got.AMIs {
-			for j := i + 1; j < len(got.AMIs); j++ {
-				if got.AMIs[i].Requirements.Equal(got.AMIs[j].Requirements) {
-					t.Fatalf("AMIs %s and %s share requirements %v", got.AMIs[i], got.AMIs[j], got.AMIs[i].Requirements)
-				}
-				if !precedes(got.AMIs[i], got.AMIs[j]) {
-					t.Fatalf("AMI %d %s (%v) is ordered before AMI %d %s (%v)", i, got.AMIs[i], got.AMIs[i].Created, j, got.AMIs[j], got.AMIs[j].Created)
-				}
-			}
-		}
-		// The AMIs are exactly the naive reference's, and every invalid
-		// image is rejected once.
-		want, rejected := reference(images, fixedNow)
-		slices.SortFunc(want, func(a, b AMI) int {
-			if precedes(a, b) {
-				return -1
-			}
-			return 1
-		})
-		if diff := cmp.Diff(want, got.AMIs, equalRequirements); diff != "" {
-			t.Fatalf("Select disagrees with the reference (-reference +Select):\n%s", diff)
-		}
-		if len(got.Rejected) != rejected {
-			t.Fatalf("%d rejections, want %d", len(got.Rejected), rejected)
-		}
-		for i := 1; i < len(got.Rejected); i++ {
-			if compareRejections(got.Rejected[i-1], got.Rejected[i]) > 0 {
-				t.Fatalf("rejections out of order at %d: %v", i, got.Rejected)
-			}
-		}
+// TestSelectCrowdedProperties checks the same laws where images compete:
+// few IDs and dates, mostly valid, often exact duplicates.
+func TestSelectCrowdedProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		checkSelect(t, rapid.SliceOfN(rapid.Custom(genCrowdedImage), 0, 24).Draw(t, "images"))
 	})
+}
+
+// checkSelect states Select's laws for one input.
+func checkSelect(t *rapid.T, images []ec2types.Image) {
+	got := Select(images, at(fixedNow))
+
+	// Every AMI comes from an available image of a supported
+	// architecture.
+	for _, a := range got.AMIs {
+		i := slices.IndexFunc(images, func(img ec2types.Image) bool {
+			return aws.ToString(img.ImageId) == a.ID && img.State == "available" &&
+				(img.Architecture == "x86_64" || img.Architecture == "arm64")
+		})
+		if i < 0 {
+			t.Fatalf("AMI %s has no available, supported image in the input", a)
+		}
+		if a.Arch != "amd64" && a.Arch != "arm64" {
+			t.Fatalf("AMI %s has architecture %q", a, a.Arch)
+		}
+	}
+	// No two AMIs share a requirement set, and the order law holds
+	// for every pair.
+	for i := range got.AMIs {
+		for j := i + 1; j < len(got.AMIs); j++ {
+			if got.AMIs[i].Requirements.Equal(got.AMIs[j].Requirements) {
+				t.Fatalf("AMIs %s and %s share requirements %v", got.AMIs[i], got.AMIs[j], got.AMIs[i].Requirements)
+			}
+			if !precedes(got.AMIs[i], got.AMIs[j]) {
+				t.Fatalf("AMI %d %s (%v) is ordered before AMI %d %s (%v)", i, got.AMIs[i], got.AMIs[i].Created, j, got.AMIs[j], got.AMIs[j].Created)
+			}
+		}
+	}
+	// The AMIs are exactly the naive reference's, and every invalid
+	// image is rejected once.
+	want, rejected, wantSuperseded := reference(images, fixedNow)
+	slices.SortFunc(want, func(a, b AMI) int {
+		if precedes(a, b) {
+			return -1
+		}
+		return 1
+	})
+	if diff := cmp.Diff(want, got.AMIs, equalRequirements); diff != "" {
+		t.Fatalf("Select disagrees with the reference (-reference +Select):\n%s", diff)
+	}
+	if len(got.Rejected) != rejected {
+		t.Fatalf("%d rejections, want %d", len(got.Rejected), rejected)
+	}
+	slices.SortFunc(wantSuperseded, func(a, b Superseded) int {
+		if c := compareAMIs(a.AMI, b.AMI); c != 0 {
+			return c
+		}
+		return compareAMIs(a.Winner, b.Winner)
+	})
+	if diff := cmp.Diff(wantSuperseded, got.Superseded, equalRequirements); diff != "" {
+		t.Fatalf("Superseded disagrees with the reference (-reference +Select):\n%s", diff)
+	}
+	checkAccounted(t, images, got)
+	for i := 1; i < len(got.Rejected); i++ {
+		if compareRejections(got.Rejected[i-1], got.Rejected[i]) > 0 {
+			t.Fatalf("rejections out of order at %d: %v", i, got.Rejected)
+		}
+	}
+}
+
+// checkAccounted states the accounting law: every input image is an AMI
+// (one per set it won), a Rejection, or superseded (one entry per set it
+// serves), and exactly one of these. Images are told apart by the fields
+// Select keeps; identical duplicates count once per copy.
+func checkAccounted(t *rapid.T, images []ec2types.Image, got Selection) {
+	type identity struct {
+		id, name, arch string
+		created        time.Time
+		deprecated     bool
+	}
+	of := func(a AMI) identity { return identity{a.ID, a.Name, a.Arch, a.Created, a.Deprecated} }
+	winners := map[identity]bool{}
+	for _, a := range got.AMIs {
+		winners[of(a)] = true
+	}
+	losses := map[identity]int{}
+	for _, s := range got.Superseded {
+		if !s.Winner.Requirements.Equal(s.AMI.Requirements) {
+			t.Fatalf("%s superseded by %s, which serves other requirements", s.AMI, s.Winner)
+		}
+		if better(&s.AMI, &s.Winner) {
+			t.Fatalf("%s superseded by %s, which is not better: %s", s.AMI, s.Winner, s.Reason())
+		}
+		losses[of(s.AMI)]++
+	}
+	superseded := 0
+	for who, n := range losses {
+		sets := max(recognize(who.name, who.arch).n, 1)
+		if n%sets != 0 {
+			t.Fatalf("image %s lost %d sets, not a multiple of the %d it serves", who.id, n, sets)
+		}
+		superseded += n / sets
+	}
+	if total := len(winners) + len(got.Rejected) + superseded; total != len(images) {
+		t.Fatalf("%d images in, but %d AMI images + %d rejected + %d superseded = %d", len(images), len(winners), len(got.Rejected), superseded, total)
+	}
 }
 
 // genType draws an instance type from the hand-built ones, altered: its
@@ -310,6 +399,65 @@ func TestMapProperties(t *testing.T) {
 			t.Fatalf("Err() = %v with %d groups", err, len(m.Groups))
 		} else if err != nil && err.Error() == "" {
 			t.Fatalf("empty error")
+		}
+	})
+}
+
+// TestLaunchGroupsProperties: the launch groups partition the mapped
+// types, one group per image ID in the order of its first AMI, and each
+// type's group is the image AMIFor names.
+func TestLaunchGroupsProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		amis := Select(rapid.SliceOfN(rapid.Custom(genCrowdedImage), 0, 24).Draw(t, "images"), at(fixedNow)).AMIs
+		types := rapid.SliceOfN(rapid.Custom(genType), 0, 12).Draw(t, "types")
+		for i := range types {
+			types[i].Name = fmt.Sprintf("%s-%d", types[i].Name, i)
+		}
+		m := Map(types, amis)
+		lgs := m.LaunchGroups()
+
+		var firstIDs []string // image IDs in the order of their first AMI among the groups
+		for _, g := range m.Groups {
+			if !slices.Contains(firstIDs, g.AMI.ID) {
+				firstIDs = append(firstIDs, g.AMI.ID)
+			}
+		}
+		var gotIDs []string
+		in := map[string]string{} // type name → launch group image
+		for _, lg := range lgs {
+			gotIDs = append(gotIDs, lg.ImageID)
+			if len(lg.AMIs) == 0 || len(lg.InstanceTypes) == 0 {
+				t.Fatalf("launch group %s is empty: %d AMIs, %d types", lg.ImageID, len(lg.AMIs), len(lg.InstanceTypes))
+			}
+			for _, a := range lg.AMIs {
+				if a.ID != lg.ImageID {
+					t.Fatalf("launch group %s holds AMI %s", lg.ImageID, a)
+				}
+			}
+			for _, it := range lg.InstanceTypes {
+				if prev, dup := in[it.Name]; dup {
+					t.Fatalf("%s is in launch groups %s and %s", it.Name, prev, lg.ImageID)
+				}
+				in[it.Name] = lg.ImageID
+				if a, ok := m.AMIFor(it.Name); !ok || a.ID != lg.ImageID {
+					t.Fatalf("%s is in launch group %s but AMIFor says %v, %v", it.Name, lg.ImageID, a, ok)
+				}
+			}
+		}
+		if diff := cmp.Diff(firstIDs, gotIDs); diff != "" {
+			t.Fatalf("launch group order (-first AMI order +got):\n%s", diff)
+		}
+		mapped := 0
+		for _, it := range types {
+			if _, ok := m.AMIFor(it.Name); ok {
+				mapped++
+				if _, ok := in[it.Name]; !ok {
+					t.Fatalf("mapped %s is in no launch group", it.Name)
+				}
+			}
+		}
+		if mapped != len(in) {
+			t.Fatalf("%d types mapped, %d in launch groups", mapped, len(in))
 		}
 	})
 }

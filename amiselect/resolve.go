@@ -10,30 +10,45 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 )
 
-// Options configures [Resolve]. The zero value means the defaults.
+// Options configures [Resolve]. The zero value means the defaults:
+// aliases resolve by name and no SSM client is needed.
 type Options struct {
 	Query  QueryOptions
 	Select SelectOptions
+	// SSM reads the parameters of SSMParameter terms, and of an alias
+	// when Aliases is AliasBySSM. Nil is fine for terms that need none.
+	SSM SSMClient
+	// Aliases says how an alias term is resolved.
+	Aliases AliasSource
 }
 
-// Resolve finds the AMIs that terms select: it builds the requests with
-// [Queries], pages through each with the SDK's DescribeImages paginator
+// Resolve finds the AMIs that terms select: it reads the SSM parameters
+// the terms name (an SSMParameter term's, or an alias's public ones when
+// opts.Aliases is [AliasBySSM]), builds the requests as [Queries] does,
+// with the images SSM named as IDs, pages through each with the SDK's DescribeImages paginator
 // (stopping on a repeated token), merges the images of all requests (an
 // image found by several is kept once, by ID), and chooses with [Select].
 //
-// Any failed page fails the whole call: the error names the term and wraps
-// the SDK's error, so errors.As finds a smithy.APIError (a throttling code,
+// Any failed SSM read or page fails the whole call: the error names the
+// term and wraps the SDK's error, so errors.As finds a smithy.APIError (a throttling code,
 // say) and errors.Is finds context.Canceled. No partial selection is ever
 // returned. An empty selection is not an error: see [Mapping.Err].
 //
 // Resolve is as safe for concurrent use as client is.
 func Resolve(ctx context.Context, client ec2.DescribeImagesAPIClient, terms []Term, opts Options) (Selection, error) {
-	qs, err := buildQueries(terms, opts.Query)
-	if err != nil {
+	if _, err := checkTerms(terms, opts.Query); err != nil {
 		return Selection{}, err
 	}
 	if client == nil {
 		return Selection{}, errors.New("amiselect: Resolve needs a DescribeImages client, got nil")
+	}
+	fromSSM, err := readSSM(ctx, opts.SSM, terms, opts.Query, opts.Aliases)
+	if err != nil {
+		return Selection{}, err
+	}
+	qs, err := buildQueries(terms, opts.Query, fromSSM)
+	if err != nil {
+		return Selection{}, err
 	}
 	seen := make(map[string]struct{})
 	var images []ec2types.Image

@@ -29,6 +29,11 @@ type AMI struct {
 	// Deprecated reports whether the image's DeprecationTime had passed
 	// when it was selected.
 	Deprecated bool
+	// Release is the family's release version as the image name spells
+	// it: "v20250403" (AL2, AL2023), "v1.26.2" (Bottlerocket, without
+	// its build commit), "2025.04.08" (Windows, as dated in the name).
+	// Empty for a Custom AMI.
+	Release string
 	// Requirements are what an instance type must satisfy to run the
 	// image: the variant's requirements (see compat.StandardVariant and
 	// the others) with kubernetes.io/arch In [Arch]; for Windows,
@@ -103,12 +108,49 @@ type Rejection struct {
 	Reason string
 }
 
-// Selection is the outcome of [Select]: the AMIs to use, best first, and
-// the images refused. Images that were valid but lost to a better image
-// with the same requirements appear in neither.
+// Selection is the outcome of [Select]: the AMIs to use, best first, the
+// images refused, and the valid images that lost to better ones. Every
+// input image is accounted for exactly once: as one or more AMIs, as a
+// Rejection, or as one or more Superseded entries.
 type Selection struct {
 	AMIs     []AMI
 	Rejected []Rejection
+	// Superseded lists, for each valid image that won no requirement set,
+	// every set it lost and the AMI that set kept, in newest-available
+	// order of the losing AMIs.
+	Superseded []Superseded
+}
+
+// Superseded is an image in the role of a requirement set that a better
+// image won.
+type Superseded struct {
+	// AMI is the losing image as the AMI of that set.
+	AMI AMI
+	// Winner is the AMI the set kept.
+	Winner AMI
+}
+
+// Reason says why Winner beat AMI, naming the deciding values, by the
+// rule of [Select]: not deprecated, then newer, then the greater name,
+// then the smaller ID.
+func (s Superseded) Reason() string {
+	a, w := &s.AMI, &s.Winner
+	switch {
+	case a.ID == w.ID && a.Name == w.Name && a.Created.Equal(w.Created) && a.Deprecated == w.Deprecated:
+		return fmt.Sprintf("%s appears more than once in the input; one copy is kept", w.ID)
+	case a.Deprecated != w.Deprecated:
+		return fmt.Sprintf("%s is deprecated and %s is not", a.ID, w.ID)
+	case !a.Created.Equal(w.Created):
+		what := "newer"
+		if a.Release != "" && w.Release != "" && a.Release != w.Release {
+			what = "a newer release (" + w.Release + " over " + a.Release + ")"
+		}
+		return fmt.Sprintf("%s is %s: created %s, after %s", w.ID, what,
+			w.Created.Format(time.RFC3339), a.Created.Format(time.RFC3339))
+	case a.Name != w.Name:
+		return fmt.Sprintf("both were created %s; %s's name %q sorts after %q", w.Created.Format(time.RFC3339), w.ID, w.Name, a.Name)
+	}
+	return fmt.Sprintf("both were created %s with the same name; %s has the smaller ID", w.Created.Format(time.RFC3339), w.ID)
 }
 
 // setKey identifies a requirement set: an AMI's requirements are a
@@ -156,6 +198,8 @@ func Select(images []ec2types.Image, opts SelectOptions) Selection {
 	var sel Selection
 	best := make(map[setKey]int)
 	var amis []AMI
+	var winners []int32 // the input index of each AMI's image
+	var losers []lost
 	for i := range images {
 		c, rej, ok := admit(&images[i], at)
 		if !ok {
@@ -163,15 +207,21 @@ func Select(images []ec2types.Image, opts SelectOptions) Selection {
 			continue
 		}
 		r := recognize(c.Name, c.Arch)
-		c.Family = r.family
+		c.Family, c.Release = r.family, r.release
 		for v := 0; v < max(r.n, 1); v++ {
 			c.Variant = r.variants[v]
 			k := c.key()
-			if j, seen := best[k]; !seen {
+			j, seen := best[k]
+			switch {
+			case !seen:
 				best[k] = len(amis)
 				amis = append(amis, c)
-			} else if better(&c, &amis[j]) {
-				amis[j] = c
+				winners = append(winners, int32(i))
+			case better(&c, &amis[j]):
+				losers = append(losers, lost{ami: amis[j], image: winners[j]})
+				amis[j], winners[j] = c, int32(i)
+			default:
+				losers = append(losers, lost{ami: c, image: int32(i)})
 			}
 		}
 	}
@@ -188,10 +238,50 @@ func Select(images []ec2types.Image, opts SelectOptions) Selection {
 		}
 		amis[i].Requirements = r
 	}
+	sel.Superseded = superseded(losers, amis, winners, best, reqs)
 	slices.SortFunc(amis, compareAMIs)
 	sel.AMIs = amis
 	slices.SortFunc(sel.Rejected, compareRejections)
 	return sel
+}
+
+// lost is an image in the role of a set it lost, and its input index.
+type lost struct {
+	ami   AMI
+	image int32
+}
+
+// superseded pairs each loss of an image that won no set with the set's
+// final winner. An image that won some set is not superseded: it is
+// among the AMIs.
+func superseded(losers []lost, amis []AMI, winners []int32, best map[setKey]int, reqs map[setKey]compat.Requirements) []Superseded {
+	if len(losers) == 0 {
+		return nil
+	}
+	won := make(map[int32]struct{}, len(winners))
+	for _, i := range winners {
+		won[i] = struct{}{}
+	}
+	out := make([]Superseded, 0, len(losers))
+	for i := range losers {
+		l := &losers[i]
+		if _, ok := won[l.image]; ok {
+			continue
+		}
+		k := l.ami.key()
+		l.ami.Requirements = reqs[k]
+		out = append(out, Superseded{AMI: l.ami, Winner: amis[best[k]]})
+	}
+	if len(out) == 0 {
+		return nil // every loser also won a set: none is superseded
+	}
+	slices.SortFunc(out, func(a, b Superseded) int {
+		if c := compareAMIs(a.AMI, b.AMI); c != 0 {
+			return c
+		}
+		return compareAMIs(a.Winner, b.Winner)
+	})
+	return out
 }
 
 // admit checks one image and converts the fields Select needs, parsing

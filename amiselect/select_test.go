@@ -224,6 +224,7 @@ func TestSelectAMIFields(t *testing.T) {
 		Family:       compat.AL2023,
 		Variant:      NVIDIA,
 		Created:      time.Date(2025, 4, 3, 16, 44, 8, 500000000, time.UTC),
+		Release:      "v20250403",
 		Requirements: compat.NVIDIAVariant().Intersect(compat.FromLabels(map[string]string{compat.LabelArch: "arm64"})),
 	}}
 	if diff := cmp.Diff(want, got.AMIs, equalRequirements); diff != "" {
@@ -287,5 +288,69 @@ func TestAMIString(t *testing.T) {
 		if got := tt.ami.String(); got != tt.want {
 			t.Errorf("String() = %q, want %q", got, tt.want)
 		}
+	}
+}
+
+// TestSelectSuperseded: each image that won no requirement set is listed
+// once per set it lost, with the set's winner and the deciding rule.
+func TestSelectSuperseded(t *testing.T) {
+	type loss struct {
+		Loser, Winner string
+		Variant       Variant
+		Reason        string
+	}
+	older := image("ami-0old", "amazon-eks-gpu-node-1.32-v20250317", "x86_64", "2025-03-17T10:00:00Z")
+	tests := []struct {
+		name   string
+		images []ec2types.Image
+		want   []loss
+	}{
+		{
+			name:   "an older release loses both sets of the accelerated image",
+			images: append(al2Images(), older),
+			want: []loss{
+				{"ami-0old", "ami-0a200000000000003", NVIDIA, "ami-0a200000000000003 is a newer release (v20250403 over v20250317): created 2025-04-03T16:33:51Z, after 2025-03-17T10:00:00Z"},
+				{"ami-0old", "ami-0a200000000000003", Neuron, "ami-0a200000000000003 is a newer release (v20250403 over v20250317): created 2025-04-03T16:33:51Z, after 2025-03-17T10:00:00Z"},
+			},
+		},
+		{
+			name: "a deprecated image loses to an older one that is not",
+			images: []ec2types.Image{
+				withDeprecation(image("ami-0new", "team-base-2", "arm64", "2025-05-01T00:00:00Z"), "2025-06-01T00:00:00Z"),
+				image("ami-0kept", "team-base-1", "arm64", "2025-01-01T00:00:00Z"),
+			},
+			want: []loss{{"ami-0new", "ami-0kept", Unspecified, "ami-0new is deprecated and ami-0kept is not"}},
+		},
+		{
+			name: "ties: the greater name, then the smaller ID, then a duplicate",
+			images: []ec2types.Image{
+				image("ami-0b", "team-base-a", "x86_64", "2025-01-01T00:00:00Z"),
+				image("ami-0a", "team-base-b", "x86_64", "2025-01-01T00:00:00Z"),
+				image("ami-0c", "team-base-b", "x86_64", "2025-01-01T00:00:00Z"),
+				image("ami-0a", "team-base-b", "x86_64", "2025-01-01T00:00:00Z"),
+			},
+			want: []loss{
+				{"ami-0a", "ami-0a", Unspecified, "ami-0a appears more than once in the input; one copy is kept"},
+				{"ami-0b", "ami-0a", Unspecified, `both were created 2025-01-01T00:00:00Z; ami-0a's name "team-base-b" sorts after "team-base-a"`},
+				{"ami-0c", "ami-0a", Unspecified, "both were created 2025-01-01T00:00:00Z with the same name; ami-0a has the smaller ID"},
+			},
+		},
+		{
+			name: "an image that wins one set is not superseded in another",
+			images: append(bottlerocketImages(),
+				image("ami-0fips", "bottlerocket-aws-k8s-1.32-fips-x86_64-v1.50.0-0123abcd", "x86_64", "2025-11-01T00:00:00Z")),
+			want: nil, // ami-0b…01 lost standard to FIPS but still serves Neuron
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []loss
+			for _, s := range Select(tt.images, at(fixedNow)).Superseded {
+				got = append(got, loss{s.AMI.ID, s.Winner.ID, s.AMI.Variant, s.Reason()})
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Superseded mismatch (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

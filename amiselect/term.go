@@ -23,16 +23,19 @@ import (
 //     matches Name (EC2 wildcards: * any run of characters, ? zero or one
 //     character) and which
 //     carries every tag in Tags (value "*": any value);
+//   - SSMParameter: the name (or ARN) of an SSM parameter whose value is
+//     an AMI id, read by [Resolve] through [Options].SSM;
 //   - Alias: "family@version", the public EKS AMIs of a family (see the
 //     package documentation for the grammar and the names it resolves to).
 //
 // An alias term must be the only term.
 type Term struct {
-	ID    string
-	Name  string
-	Owner string // account id, "self" or "amazon"; name terms default to self and amazon
-	Alias string
-	Tags  map[string]string
+	ID           string
+	Name         string
+	Owner        string // account id, "self" or "amazon"; name terms default to self and amazon
+	Alias        string
+	SSMParameter string
+	Tags         map[string]string
 }
 
 // QueryOptions configures [Queries]. The zero value is valid for terms
@@ -61,9 +64,10 @@ type query struct {
 // call and their order and contents depend only on the arguments.
 //
 // Invalid terms give an error naming the term by index and the fix; nothing
-// is returned with it.
+// is returned with it. So does an SSMParameter term, whose request
+// depends on the parameter's value: [Resolve] reads it.
 func Queries(terms []Term, opts QueryOptions) ([]*ec2.DescribeImagesInput, error) {
-	qs, err := buildQueries(terms, opts)
+	qs, err := buildQueries(terms, opts, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -74,58 +78,101 @@ func Queries(terms []Term, opts QueryOptions) ([]*ec2.DescribeImagesInput, error
 	return out, nil
 }
 
-func buildQueries(terms []Term, opts QueryOptions) ([]query, error) {
+// fromSSM holds what SSM said for the terms that need it: the AMI id of
+// each SSMParameter term, by index, and, when the alias resolves through
+// SSM, the image ids of its parameters.
+type fromSSM struct {
+	terms      map[int]string
+	aliasBySSM bool
+	aliasIDs   []string
+}
+
+// checkTerms validates the terms and the Kubernetes version on their own.
+func checkTerms(terms []Term, opts QueryOptions) (minorVersion, error) {
 	if len(terms) == 0 {
-		return nil, errors.New("amiselect: no selector terms; give at least one term with an id, name, tags or alias")
+		return minorVersion{}, errors.New("amiselect: no selector terms; give at least one term with an id, name, tags, ssmParameter or alias")
 	}
 	var k8s minorVersion
 	if opts.KubernetesVersion != "" {
 		v, err := parseMinorVersion(opts.KubernetesVersion)
 		if err != nil {
-			return nil, err
+			return minorVersion{}, err
 		}
 		k8s = v
 	}
 	for i, t := range terms {
 		if err := validateTerm(i, t, len(terms)); err != nil {
-			return nil, err
+			return minorVersion{}, err
 		}
 	}
 	if terms[0].Alias != "" {
-		q, err := aliasQuery(terms[0].Alias, opts.KubernetesVersion, k8s)
-		if err != nil {
-			return nil, fmt.Errorf("amiselect: term 0: %w", err)
+		if _, err := parseAlias(terms[0].Alias, opts.KubernetesVersion, k8s); err != nil {
+			return minorVersion{}, fmt.Errorf("amiselect: term 0: %w", err)
 		}
-		return []query{q}, nil
+	}
+	return k8s, nil
+}
+
+// buildQueries validates the terms and builds their requests. ssm holds
+// the values SSM gave; nil means none were read, so an SSMParameter term
+// is an error.
+func buildQueries(terms []Term, opts QueryOptions, ssm *fromSSM) ([]query, error) {
+	k8s, err := checkTerms(terms, opts)
+	if err != nil {
+		return nil, err
+	}
+	if alias := terms[0].Alias; alias != "" {
+		if ssm != nil && ssm.aliasBySSM {
+			return []query{idQuery(ssm.aliasIDs, fmt.Sprintf("term 0 (alias %q through SSM)", alias))}, nil
+		}
+		spec, _ := parseAlias(alias, opts.KubernetesVersion, k8s) // checked above
+		return []query{aliasQuery(spec, opts.KubernetesVersion)}, nil
 	}
 
 	var qs []query
 	var ids []string
 	var idTerms []string
 	for i, t := range terms {
-		if t.ID != "" {
+		switch {
+		case t.ID != "":
 			ids = append(ids, t.ID)
 			idTerms = append(idTerms, strconv.Itoa(i))
-			continue
+		case t.SSMParameter != "":
+			id, ok := "", false
+			if ssm != nil {
+				id, ok = ssm.terms[i]
+			}
+			if !ok {
+				return nil, fmt.Errorf("amiselect: term %d: ssmParameter %q names an SSM parameter, whose value only Resolve can read; call Resolve with Options.SSM set", i, t.SSMParameter)
+			}
+			ids = append(ids, id)
+			idTerms = append(idTerms, strconv.Itoa(i))
+		default:
+			qs = append(qs, query{input: selectorQuery(t), terms: describeTerm(i, t)})
 		}
-		qs = append(qs, query{input: selectorQuery(t), terms: describeTerm(i, t)})
 	}
 	if len(ids) > 0 {
-		slices.Sort(ids)
-		ids = slices.Compact(ids)
-		in := &ec2.DescribeImagesInput{
-			Filters:           []ec2types.Filter{filter("image-id", ids...), availableFilter()},
-			IncludeDeprecated: aws.Bool(true),
-			MaxResults:        aws.Int32(maxResults),
-		}
 		label := "term " + idTerms[0] + " (id)"
 		if len(idTerms) > 1 {
 			label = "terms " + strings.Join(idTerms, ", ") + " (ids)"
 		}
 		// IDs go first, as one request, whatever their position.
-		qs = append([]query{{input: in, terms: label}}, qs...)
+		qs = append([]query{idQuery(ids, label)}, qs...)
 	}
 	return qs, nil
+}
+
+// idQuery is the one request for images by id.
+func idQuery(ids []string, label string) query {
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	in := &ec2.DescribeImagesInput{
+		Filters:           []ec2types.Filter{filter("image-id", ids...), availableFilter()},
+		IncludeDeprecated: aws.Bool(true),
+		MaxResults:        aws.Int32(maxResults),
+	}
+	return query{input: in, terms: label}
 }
 
 // validateTerm checks one term on its own and against how many terms there
@@ -134,11 +181,20 @@ func validateTerm(i int, t Term, n int) error {
 	hasTags := len(t.Tags) > 0
 	switch {
 	case t.Alias != "":
-		if t.ID != "" || t.Name != "" || t.Owner != "" || hasTags {
-			return fmt.Errorf("amiselect: term %d: alias %q cannot be combined with id, name, owner or tags; put the alias in a term of its own", i, t.Alias)
+		if t.ID != "" || t.Name != "" || t.Owner != "" || t.SSMParameter != "" || hasTags {
+			return fmt.Errorf("amiselect: term %d: alias %q cannot be combined with id, name, owner, ssmParameter or tags; put the alias in a term of its own", i, t.Alias)
 		}
 		if n > 1 {
 			return fmt.Errorf("amiselect: term %d: alias %q must be the only term; select other AMIs in a separate selection", i, t.Alias)
+		}
+	case t.SSMParameter != "":
+		// Karpenter reads only the parameter of such a term and ignores
+		// its other fields (pkg/providers/amifamily/ami.go); say so.
+		if t.ID != "" || t.Name != "" || t.Owner != "" || hasTags {
+			return fmt.Errorf("amiselect: term %d: ssmParameter %q cannot be combined with id, name, owner or tags; the parameter names one AMI, so drop the other fields", i, t.SSMParameter)
+		}
+		if strings.TrimSpace(t.SSMParameter) != t.SSMParameter {
+			return fmt.Errorf("amiselect: term %d: ssmParameter %q has surrounding spaces; remove them", i, t.SSMParameter)
 		}
 	case t.ID != "":
 		if t.Name != "" || t.Owner != "" || hasTags {
@@ -151,7 +207,7 @@ func validateTerm(i int, t Term, n int) error {
 		if t.Owner != "" {
 			return fmt.Errorf("amiselect: term %d: owner %q alone selects nothing; add a name or tags", i, t.Owner)
 		}
-		return fmt.Errorf("amiselect: term %d is empty; set an id, a name, tags or an alias", i)
+		return fmt.Errorf("amiselect: term %d is empty; set an id, a name, tags, an ssmParameter or an alias", i)
 	}
 	for _, k := range sortedKeys(t.Tags) {
 		if k == "" {
@@ -264,12 +320,21 @@ const (
 	windows2025FirstMinor = 35 // Windows Server 2025 AMIs start with Kubernetes 1.35
 )
 
-// aliasQuery parses "family@version" and returns the request for the
-// family's public AMI names.
-func aliasQuery(alias, k8sText string, k8s minorVersion) (query, error) {
+// aliasSpec is a parsed, checked alias.
+type aliasSpec struct {
+	alias  string
+	family compat.AMIFamily
+	// pinned is the release in the names' format ("v20250403",
+	// "v1.26.2", "v1.26.2-360b7a38"), or "" for latest.
+	pinned string
+}
+
+// parseAlias parses "family@version" and checks it against the
+// Kubernetes version.
+func parseAlias(alias, k8sText string, k8s minorVersion) (aliasSpec, error) {
 	family, version, ok := strings.Cut(alias, "@")
 	if !ok || family == "" || version == "" {
-		return query{}, fmt.Errorf("alias %q is not family@version; use e.g. \"al2023@latest\"", alias)
+		return aliasSpec{}, fmt.Errorf("alias %q is not family@version; use e.g. \"al2023@latest\"", alias)
 	}
 	f, ok := aliasFamily(family)
 	if !ok {
@@ -279,28 +344,33 @@ func aliasQuery(alias, k8sText string, k8s minorVersion) (query, error) {
 				hint = fmt.Sprintf(" (families are lowercase: %q)", lower)
 			}
 		}
-		return query{}, fmt.Errorf("alias %q: unknown family %q%s; use al2, al2023, bottlerocket, windows2019, windows2022 or windows2025", alias, family, hint)
+		return aliasSpec{}, fmt.Errorf("alias %q: unknown family %q%s; use al2, al2023, bottlerocket, windows2019, windows2022 or windows2025", alias, family, hint)
 	}
 	pinned, err := aliasVersion(f, version)
 	if err != nil {
-		return query{}, fmt.Errorf("alias %q: %w", alias, err)
+		return aliasSpec{}, fmt.Errorf("alias %q: %w", alias, err)
 	}
 	if k8sText == "" {
-		return query{}, fmt.Errorf("alias %q needs QueryOptions.KubernetesVersion, the cluster's minor version such as \"1.32\", because each family publishes AMIs per Kubernetes version", alias)
+		return aliasSpec{}, fmt.Errorf("alias %q needs QueryOptions.KubernetesVersion, the cluster's minor version such as \"1.32\", because each family publishes AMIs per Kubernetes version", alias)
 	}
 	switch {
 	case f == compat.AL2 && k8s.minor > al2LastMinor:
-		return query{}, fmt.Errorf("alias %q: AL2 has no AMIs for Kubernetes %s (its last is 1.%d); use al2023 or bottlerocket", alias, k8sText, al2LastMinor)
+		return aliasSpec{}, fmt.Errorf("alias %q: AL2 has no AMIs for Kubernetes %s (its last is 1.%d); use al2023 or bottlerocket", alias, k8sText, al2LastMinor)
 	case f == compat.Windows2025 && k8s.minor < windows2025FirstMinor:
-		return query{}, fmt.Errorf("alias %q: Windows Server 2025 AMIs start with Kubernetes 1.%d, not %s; use windows2022", alias, windows2025FirstMinor, k8sText)
+		return aliasSpec{}, fmt.Errorf("alias %q: Windows Server 2025 AMIs start with Kubernetes 1.%d, not %s; use windows2022", alias, windows2025FirstMinor, k8sText)
 	}
+	return aliasSpec{alias: alias, family: f, pinned: pinned}, nil
+}
+
+// aliasQuery is the request for an alias's public AMI names.
+func aliasQuery(spec aliasSpec, k8s string) query {
 	in := &ec2.DescribeImagesInput{
 		Owners:            []string{"amazon"},
-		Filters:           []ec2types.Filter{filter("name", aliasNames(f, k8sText, pinned)...), availableFilter()},
+		Filters:           []ec2types.Filter{filter("name", aliasNames(spec.family, k8s, spec.pinned)...), availableFilter()},
 		IncludeDeprecated: aws.Bool(true),
 		MaxResults:        aws.Int32(maxResults),
 	}
-	return query{input: in, terms: fmt.Sprintf("term 0 (alias %q)", alias)}, nil
+	return query{input: in, terms: fmt.Sprintf("term 0 (alias %q)", spec.alias)}
 }
 
 // aliasFamily returns the family an alias names: its lowercase name, as

@@ -167,7 +167,7 @@ func TestQueriesErrors(t *testing.T) {
 		want  []string // substrings of the error, in order
 	}{
 		{"no terms", nil, QueryOptions{}, []string{"amiselect: no selector terms"}},
-		{"empty term", []Term{{Name: "x"}, {}}, QueryOptions{}, []string{"term 1 is empty", "set an id, a name, tags or an alias"}},
+		{"empty term", []Term{{Name: "x"}, {}}, QueryOptions{}, []string{"term 1 is empty", "set an id, a name, tags, an ssmParameter or an alias"}},
 		{"empty tags map is empty", []Term{{Tags: map[string]string{}}}, QueryOptions{}, []string{"term 0 is empty"}},
 		{"owner alone", []Term{{Owner: "self"}}, QueryOptions{}, []string{"term 0", `owner "self" alone selects nothing`, "add a name or tags"}},
 		{"alias with name", []Term{{Alias: "al2023@latest", Name: "x"}}, QueryOptions{KubernetesVersion: "1.32"}, []string{"term 0", "cannot be combined", "term of its own"}},

@@ -3,14 +3,19 @@ package ec2fake
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/aws-sdk-go-v2/service/ssm"
+	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
+	"github.com/aws/smithy-go"
 )
 
 // DefaultAccountID is the account a Backend acts as when Options.AccountID
@@ -21,7 +26,18 @@ const DefaultAccountID = "111122223333"
 const (
 	OpDescribeImages        = "DescribeImages"
 	OpDescribeInstanceTypes = "DescribeInstanceTypes"
+	OpDisableImage          = "DisableImage"
 )
+
+// operations lists every operation a Backend answers, EC2's then SSM's.
+var operations = []string{OpDescribeImages, OpDescribeInstanceTypes, OpDisableImage, OpGetParameter, OpGetParameters, OpGetParametersByPath}
+
+func checkOperation(op string) error {
+	if op == "" || slices.Contains(operations, op) {
+		return nil
+	}
+	return fmt.Errorf("unknown operation %q; use one of %v or \"\" for all", op, operations)
+}
 
 // Options configures a Backend. The zero value is valid: an empty backend
 // acting as DefaultAccountID with the wall clock.
@@ -54,6 +70,9 @@ type Backend struct {
 	types   map[string]*ec2types.InstanceTypeInfo
 	typeIDs []string // sorted instance type names
 
+	params     map[string]*ssmtypes.Parameter // custom parameters, by name
+	paramIndex *parameterIndex                // nil: rebuild on the next SSM call
+
 	ctl       sync.Mutex // faults, latency, call log, request IDs
 	faults    []*faultState
 	latency   map[string]time.Duration
@@ -65,6 +84,12 @@ type storedImage struct {
 	img           ec2types.Image
 	deprecatesAt  time.Time
 	hasDeprecated bool
+
+	// What the name says about public parameters, parsed on the first
+	// parameter index build that sees this image (under b.mu for writing).
+	params       amiParameters
+	paramsOK     bool
+	paramsParsed bool
 }
 
 func (s *storedImage) deprecated(now time.Time) bool {
@@ -150,6 +175,7 @@ func (b *Backend) Load(images []ec2types.Image, types []ec2types.InstanceTypeInf
 		b.sorted = append(b.sorted, s)
 	}
 	slices.SortFunc(b.sorted, func(x, y *storedImage) int { return strings.Compare(*x.img.ImageId, *y.img.ImageId) })
+	b.paramIndex = nil
 	for _, info := range infos {
 		name := string(info.InstanceType)
 		if _, ok := b.types[name]; !ok {
@@ -183,11 +209,16 @@ func (b *Backend) PutImage(img ec2types.Image) error {
 		b.sorted[i] = s
 	}
 	b.images[id] = s
+	b.paramIndex = nil
 	return nil
 }
 
 // SetImageState changes the state of an existing image, e.g. to move an
-// image from "pending" to "available" as a Packer build finishes.
+// image from "pending" to "available" as a Packer build finishes. Moving an
+// image to "disabled" also makes it private, as DisableImage does, and
+// leaving "disabled" does not make it public again (EC2's EnableImage does
+// not restore launch permissions). Unlike DisableImage it does not check
+// the owner: it stands for changes EC2 makes itself.
 func (b *Backend) SetImageState(imageID string, state ec2types.ImageState) error {
 	if !slices.Contains(state.Values(), state) {
 		return fmt.Errorf("ec2fake: SetImageState(%q): state %q is not an EC2 image state; use one of %v", imageID, state, state.Values())
@@ -203,6 +234,9 @@ func (b *Backend) SetImageState(imageID string, state ec2types.ImageState) error
 	next := *s
 	next.img = clone(s.img)
 	next.img.State = state
+	if state == ec2types.ImageStateDisabled {
+		next.img.Public = aws.Bool(false)
+	}
 	b.replaceImage(&next)
 	return nil
 }
@@ -218,6 +252,7 @@ func (b *Backend) DeleteImage(imageID string) error {
 	delete(b.images, imageID)
 	i, _ := slices.BinarySearchFunc(b.sorted, imageID, func(e *storedImage, id string) int { return strings.Compare(*e.img.ImageId, id) })
 	b.sorted = slices.Delete(b.sorted, i, i+1)
+	b.paramIndex = nil
 	return nil
 }
 
@@ -226,6 +261,7 @@ func (b *Backend) replaceImage(s *storedImage) {
 	b.images[id] = s
 	i, _ := slices.BinarySearchFunc(b.sorted, id, func(e *storedImage, id string) int { return strings.Compare(*e.img.ImageId, id) })
 	b.sorted[i] = s
+	b.paramIndex = nil
 }
 
 // Image returns a copy of the stored image, whatever its visibility.
@@ -275,6 +311,13 @@ func (b *Backend) prepareImage(img ec2types.Image) (*storedImage, error) {
 	}
 	if !slices.Contains(img.State.Values(), img.State) {
 		return nil, fmt.Errorf("image %s: state %q is not an EC2 image state; use one of %v", id, img.State, img.State.Values())
+	}
+	// EC2 cannot hold such an image: DisableImage makes an AMI private and
+	// a disabled AMI cannot be shared. Refused rather than made private,
+	// because a backend that silently stored something other than what the
+	// test put would answer differently from what the test reads.
+	if img.State == ec2types.ImageStateDisabled && img.Public != nil && *img.Public {
+		return nil, fmt.Errorf("image %s is disabled and public, which EC2 never holds (DisableImage makes an AMI private); set Public to false or State to available", id)
 	}
 	if img.Architecture != "" && !slices.Contains(img.Architecture.Values(), img.Architecture) {
 		return nil, fmt.Errorf("image %s: architecture %q is not an EC2 architecture; use one of %v", id, img.Architecture, img.Architecture.Values())
@@ -345,17 +388,18 @@ func quotePtr(s *string) string {
 
 // Fault makes operations fail with an EC2 error instead of answering.
 type Fault struct {
-	// Operation is OpDescribeImages or OpDescribeInstanceTypes; empty
-	// means every operation.
+	// Operation is one of the Op* constants; empty means every operation.
 	Operation string
 	// Code is the EC2 error code, e.g. CodeRequestLimitExceeded.
 	Code string
 	// Message is the error message; empty means a generic one naming the
 	// code.
 	Message string
-	// HTTPStatus is the status of the error response. Zero means 503 for
-	// throttling codes (RequestLimitExceeded, Throttling, ThrottlingException)
-	// and 400 otherwise — the statuses EC2 uses.
+	// HTTPStatus is the status of the error response. Zero means what the
+	// service uses: for EC2 operations 503 for throttling codes
+	// (RequestLimitExceeded, Throttling, ThrottlingException) and 400
+	// otherwise; for SSM operations 400 (SSM's common errors list
+	// ThrottlingException as 400).
 	HTTPStatus int
 	// Times is how many calls fail. Times <= 0 fails every call until
 	// ClearFaults.
@@ -375,8 +419,8 @@ func (b *Backend) InjectFault(f Fault) error {
 	if f.Code == "" {
 		return fmt.Errorf("ec2fake: InjectFault: empty error code; set Fault.Code, e.g. %q", CodeRequestLimitExceeded)
 	}
-	if f.Operation != "" && f.Operation != OpDescribeImages && f.Operation != OpDescribeInstanceTypes {
-		return fmt.Errorf("ec2fake: InjectFault: unknown operation %q; use %q, %q or \"\" for all", f.Operation, OpDescribeImages, OpDescribeInstanceTypes)
+	if err := checkOperation(f.Operation); err != nil {
+		return fmt.Errorf("ec2fake: InjectFault: %w", err)
 	}
 	if f.HTTPStatus != 0 && (f.HTTPStatus < 400 || f.HTTPStatus > 599) {
 		return fmt.Errorf("ec2fake: InjectFault: HTTP status %d is not an error status; use 400-599 or 0 for the default", f.HTTPStatus)
@@ -406,8 +450,8 @@ func (b *Backend) SetLatency(operation string, d time.Duration) error {
 	if d < 0 {
 		return fmt.Errorf("ec2fake: SetLatency(%q, %v): negative latency", operation, d)
 	}
-	if operation != "" && operation != OpDescribeImages && operation != OpDescribeInstanceTypes {
-		return fmt.Errorf("ec2fake: SetLatency: unknown operation %q; use %q, %q or \"\" for all", operation, OpDescribeImages, OpDescribeInstanceTypes)
+	if err := checkOperation(operation); err != nil {
+		return fmt.Errorf("ec2fake: SetLatency: %w", err)
 	}
 	b.ctl.Lock()
 	defer b.ctl.Unlock()
@@ -424,10 +468,10 @@ func (b *Backend) SetLatency(operation string, d time.Duration) error {
 
 // Call is one entry of the call log.
 type Call struct {
-	// Operation is OpDescribeImages or OpDescribeInstanceTypes.
+	// Operation is one of the Op* constants.
 	Operation string
-	// Input is a deep copy of the request: *ec2.DescribeImagesInput or
-	// *ec2.DescribeInstanceTypesInput (never nil).
+	// Input is a deep copy of the request (never nil): the operation's
+	// input type, e.g. *ec2.DescribeImagesInput or *ssm.GetParameterInput.
 	Input any
 	// Err is the error the call returned, nil on success.
 	Err error
@@ -454,6 +498,18 @@ func cloneAny(v any) any {
 	case *ec2.DescribeInstanceTypesInput:
 		c := clone(*in)
 		return &c
+	case *ec2.DisableImageInput:
+		c := clone(*in)
+		return &c
+	case *ssm.GetParameterInput:
+		c := clone(*in)
+		return &c
+	case *ssm.GetParametersInput:
+		c := clone(*in)
+		return &c
+	case *ssm.GetParametersByPathInput:
+		c := clone(*in)
+		return &c
 	}
 	return v
 }
@@ -471,8 +527,7 @@ func isThrottlingCode(code string) bool {
 func (b *Backend) begin(op string, input any) (callIndex int, requestID string, wait time.Duration, fault *apiError) {
 	b.ctl.Lock()
 	defer b.ctl.Unlock()
-	b.requestNo++
-	requestID = fmt.Sprintf("00000000-0000-4000-8000-%012d", b.requestNo%1_000_000_000_000)
+	requestID = b.nextRequestIDLocked()
 	b.calls = append(b.calls, Call{Operation: op, Input: cloneAny(input)})
 	callIndex = len(b.calls) - 1
 	wait = b.latency[""] + b.latency[op]
@@ -483,7 +538,7 @@ func (b *Backend) begin(op string, input any) (callIndex int, requestID string, 
 		status := f.HTTPStatus
 		if status == 0 {
 			status = 400
-			if isThrottlingCode(f.Code) {
+			if isThrottlingCode(f.Code) && serviceOf(op) == serviceEC2 {
 				status = 503
 			}
 		}
@@ -501,6 +556,20 @@ func (b *Backend) begin(op string, input any) (callIndex int, requestID string, 
 		break
 	}
 	return callIndex, requestID, wait, fault
+}
+
+// nextRequestID takes a request ID for an answer that never reaches an
+// operation (a request the handler cannot parse): every EC2 and SSM answer
+// carries one.
+func (b *Backend) nextRequestID() string {
+	b.ctl.Lock()
+	defer b.ctl.Unlock()
+	return b.nextRequestIDLocked()
+}
+
+func (b *Backend) nextRequestIDLocked() string {
+	b.requestNo++
+	return fmt.Sprintf("00000000-0000-4000-8000-%012d", b.requestNo%1_000_000_000_000)
 }
 
 func (b *Backend) finish(callIndex int, err error) {
@@ -568,4 +637,44 @@ func (b *Backend) DescribeImages(ctx context.Context, in *ec2.DescribeImagesInpu
 func (b *Backend) DescribeInstanceTypes(ctx context.Context, in *ec2.DescribeInstanceTypesInput, _ ...func(*ec2.Options)) (*ec2.DescribeInstanceTypesOutput, error) {
 	out, requestID, aerr, ctxErr := invoke(ctx, b, OpDescribeInstanceTypes, in, b.describeInstanceTypes)
 	return result(OpDescribeInstanceTypes, out, requestID, aerr, ctxErr)
+}
+
+// DisableImage implements the EC2 operation: it sets the image's state to
+// "disabled" and makes it private. Only the owner may disable an image
+// (AuthFailure otherwise); an image the caller cannot see is
+// InvalidAMIID.NotFound. Disabling a disabled image succeeds again.
+func (b *Backend) DisableImage(ctx context.Context, in *ec2.DisableImageInput, _ ...func(*ec2.Options)) (*ec2.DisableImageOutput, error) {
+	if in != nil && in.ImageId == nil {
+		ip := smithy.InvalidParamsError{Context: "DisableImageInput"}
+		ip.Add(smithy.NewErrParamRequired("ImageId"))
+		return nil, &smithy.OperationError{ServiceID: serviceEC2, OperationName: OpDisableImage, Err: ip}
+	}
+	out, requestID, aerr, ctxErr := invoke(ctx, b, OpDisableImage, in, b.disableImage)
+	return result(OpDisableImage, out, requestID, aerr, ctxErr)
+}
+
+func (b *Backend) disableImage(in *ec2.DisableImageInput) (*ec2.DisableImageOutput, *apiError) {
+	id := aws.ToString(in.ImageId)
+	if !amiIDPattern.MatchString(id) {
+		return nil, newAPIError(CodeInvalidAMIIDMalformed, "Invalid id: \"%s\" (expecting \"ami-...\")", id)
+	}
+	account := b.accountID()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s, ok := b.images[id]
+	if !ok || (ownerOf(&s.img) != account && !aws.ToBool(s.img.Public)) {
+		return nil, notFoundImages([]string{id})
+	}
+	if ownerOf(&s.img) != account {
+		return nil, &apiError{code: CodeAuthFailure, message: fmt.Sprintf("Not authorized for image:%s", id), status: http.StatusBadRequest}
+	}
+	if aws.ToBool(in.DryRun) {
+		return nil, &apiError{code: CodeDryRunOperation, message: dryRunMessage, status: http.StatusPreconditionFailed}
+	}
+	next := *s
+	next.img = clone(s.img)
+	next.img.State = ec2types.ImageStateDisabled
+	next.img.Public = aws.Bool(false)
+	b.replaceImage(&next)
+	return &ec2.DisableImageOutput{Return: aws.Bool(true)}, nil
 }

@@ -24,6 +24,10 @@ const (
 	invalidNextTokenMessage  = "The NextToken is invalid"
 	imageOwnerSelf           = "self"
 	maxImageIDsInErrorString = 50
+	// maxInstanceTypesPerRequest is the most InstanceType.N values EC2
+	// accepts (API reference, DescribeInstanceTypes: "Maximum number of
+	// 100 items").
+	maxInstanceTypesPerRequest = 100
 )
 
 // imageOwnerAliases are the aliases Owners accepts besides "self" and account IDs.
@@ -160,7 +164,9 @@ func (q *imageQuery) visible(s *storedImage, account string, now time.Time) bool
 			return false
 		}
 	}
-	if img.State == ec2types.ImageStateDisabled && !q.includeDisabled {
+	// A disabled image is private (prepareImage and DisableImage keep it
+	// so); the owner check repeats that rule where it matters.
+	if img.State == ec2types.ImageStateDisabled && (!q.includeDisabled || !owned) {
 		return false
 	}
 	if !owned && !q.includeDeprecated && q.ids == nil && s.deprecated(now) {
@@ -262,6 +268,9 @@ func compileTypeQuery(in *ec2.DescribeInstanceTypesInput) (*typeQuery, *apiError
 	}
 	if q.filters, aerr = compileFilters(in.Filters, lookupTypeFilter, nil); aerr != nil {
 		return nil, aerr
+	}
+	if n := len(in.InstanceTypes); n > maxInstanceTypesPerRequest {
+		return nil, newAPIError(CodeInvalidParameterValue, "The request names %d instance types; InstanceTypes may hold at most %d. Describe them in batches of %d.", n, maxInstanceTypesPerRequest, maxInstanceTypesPerRequest)
 	}
 	names := make([]string, len(in.InstanceTypes))
 	for i, t := range in.InstanceTypes {

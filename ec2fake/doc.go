@@ -1,9 +1,11 @@
-// Package ec2fake is a fake EC2 for tests: an in-memory [Backend] that
-// answers DescribeImages and DescribeInstanceTypes with EC2's own semantics,
-// in process (it implements ec2.DescribeImagesAPIClient and
-// ec2.DescribeInstanceTypesAPIClient) and over HTTP in the EC2 Query
-// protocol, so that a real *ec2.Client — its serializers, deserializers and
-// retryer — runs against it. [DefaultCatalog] supplies realistic data: real
+// Package ec2fake is a fake EC2 and SSM Parameter Store for tests: an
+// in-memory [Backend] that answers DescribeImages, DescribeInstanceTypes and
+// DisableImage with EC2's own semantics, and GetParameter, GetParameters and
+// GetParametersByPath with SSM's, in process (it implements
+// ec2.DescribeImagesAPIClient, ec2.DescribeInstanceTypesAPIClient,
+// ssm.GetParametersByPathAPIClient and [ParameterStore]) and over HTTP, so
+// that a real *ec2.Client or *ssm.Client — its serializers, deserializers
+// and retryer — runs against it. [DefaultCatalog] supplies realistic data: real
 // EKS AMI names and real instance type specifications.
 //
 // Other fakes match names exactly or give '?' the wrong meaning, ignore
@@ -20,9 +22,11 @@
 //	srv := ec2fake.NewServer(b)                          // or over HTTP
 //	defer srv.Close()
 //	client := ec2fake.NewClient(srv.URL)                 // a real *ec2.Client
+//	params := ec2fake.NewSSMClient(srv.URL)              // a real *ssm.Client, same server
 //
 // Change the data with [Backend.PutImage], [Backend.SetImageState],
-// [Backend.DeleteImage], [Backend.PutInstanceType] and [Backend.Load]; make
+// [Backend.DeleteImage], [Backend.PutInstanceType], [Backend.Load],
+// [Backend.PutParameter] and [Backend.DeleteParameter]; make
 // calls fail with [Backend.InjectFault] or wait with [Backend.SetLatency];
 // read what was asked with [Backend.Calls].
 //
@@ -120,13 +124,23 @@
 // errors prefixed "ec2fake: " naming the input and the fix; unknown IDs
 // wrap [ErrNotFound].
 //
+// # Disabled images
+//
+// A disabled image is private: [Backend.DisableImage] (owner only, else
+// AuthFailure) and [Backend.SetImageState] make it so, and
+// [Backend.PutImage] and [Backend.Load] refuse an image that is both
+// disabled and public — EC2 never holds one, and storing something other
+// than what a test put would hide the test's mistake. Only the owner sees a
+// disabled image, and only with IncludeDisabled.
+//
 // # HTTP
 //
 // [Backend.Handler] reads the form-encoded POST body (or GET query string)
 // the SDK sends (Action, Filter.N.Name, Filter.N.Value.M, ImageId.N,
 // Owner.N, ExecutableBy.N, InstanceType.N, MaxResults, NextToken, flags),
 // rejects unknown parameters with UnknownParameter and unknown actions with
-// InvalidAction, and answers in EC2's XML with the element names of the
+// InvalidAction (every error, including these, carries a request ID), and
+// more than 100 InstanceType.N values with InvalidParameterValue, and answers in EC2's XML with the element names of the
 // SDK's deserializers (imagesSet, imageState, imageOwnerId, isPublic,
 // tagSet, instanceTypeSet, vCpuInfo, ...). Every field of
 // ec2types.Image and ec2types.InstanceTypeInfo survives the trip. [NewClient]
@@ -136,6 +150,46 @@
 // race a fast loopback server exposes (calls failing now and then with
 // "use of closed network connection", mostly under -race); prefer it to a
 // client you configure yourself.
+//
+// # SSM parameters
+//
+// The same [Backend.Handler] serves SSM: a request with an X-Amz-Target
+// header is AWS JSON 1.1 ("AmazonSSM.GetParameter", JSON body, JSON answer,
+// errors as {"__type": code, "message": ...}); any other request is EC2
+// Query. One server therefore backs both [NewClient] and [NewSSMClient].
+// Members are matched case-sensitively and unknown ones ignored; a body
+// that is not a JSON object is a SerializationException, an unknown target
+// an UnknownOperationException.
+//
+// Public parameters are derived from the images: every public, available
+// image with owner alias "amazon" whose name is an EKS AMI name feeds the
+// parameters AWS publishes for it —
+//
+//	/aws/service/eks/optimized-ami/K/amazon-linux-2023/ARCH/VARIANT/{recommended,NAME}/image_id
+//	/aws/service/eks/optimized-ami/K/amazon-linux-2{,-arm64,-gpu}/{recommended,NAME}/image_id
+//	/aws/service/bottlerocket/aws-k8s-K{,-nvidia,-fips}/{x86_64,arm64}/{latest,X.Y.Z}/image_id
+//	/aws/service/ami-windows-latest/Windows_Server-YEAR-English-{Core,Full}-EKS_Optimized-K/image_id
+//
+// — so they follow whatever catalog is loaded. recommended and latest name
+// the newest release (by the date or version in the name, then creation
+// date, then ID); their Version counts the releases. Names of no known
+// family, images whose architecture contradicts their name, and pending,
+// disabled or private images feed nothing. Values are AMI IDs, Type String,
+// DataType text, LastModifiedDate the image's creation date.
+// [Backend.PutParameter] adds the account's own parameters (values must be
+// AMI IDs; "aws" and "ssm" prefixes are reserved).
+//
+// GetParameter accepts a ":VERSION" selector; a missing parameter is
+// *ssmtypes.ParameterNotFound (no message, as SSM sends it). GetParameters
+// takes 1-10 names and lists those not found in InvalidParameters.
+// GetParametersByPath lists one level below Path (every level with
+// Recursive), in name order, MaxResults 1-10 (default 10) at a time, with
+// the same keyset NextToken as the EC2 describes (InvalidNextToken if
+// damaged or from another request); /aws/service/... paths list public
+// parameters, any other path the account's own. Bad input is a
+// ValidationException in SSM's wording; labels, ARNs and ParameterFilters
+// are valid in SSM but Unsupported here. In process, a nil required member
+// gives the error *ssm.Client raises before sending.
 //
 // # Faults, latency and the call log
 //
@@ -150,36 +204,33 @@
 //
 // # The catalog
 //
-// [DefaultCatalog] decodes embedded JSON written in the AWS CLI's output
-// shape. [NewWithCatalog] loads it.
+// [DefaultCatalog] decodes two embedded tab-separated files, generated by
+// ec2fake/internal/gencatalog (go generate) from recorded upstream data;
+// [NewWithCatalog] loads them. catalog/README.md lists the sources, the
+// commits and what is synthetic.
 //
-// Images (60). For Kubernetes 1.31 and 1.32, two releases each, so that
-// "latest" and a pinned version differ, and only the variants that exist:
+// Instance types (1366): every type in Karpenter v1.14's generated
+// instance-types reference (flex, metal, NVIDIA, AMD, Neuron, Qualcomm,
+// high-memory u-), with the facts DescribeInstanceTypes reports for them,
+// plus dl1.24xlarge (Habana Gaudi) and the two Mac types kept from the
+// first-wave catalog. As EC2 reports them: g6f and gr6f have a GPU count
+// of 0 with LogicalGpuCount 1 and a GpuPartitionSize (karpenter-provider-aws
+// #8368); inf1 has both InferenceAcceleratorInfo and NeuronInfo; t2's
+// small sizes support i386 and x86_64; the Mac types report x86_64_mac and
+// arm64_mac.
 //
-//   - Amazon Linux 2, releases v20250317 and v20250403:
-//     amazon-eks-node-K-vDATE (x86_64), amazon-eks-arm64-node-K-vDATE,
-//     amazon-eks-gpu-node-K-vDATE (x86_64 only: there is no arm64 GPU AMI).
-//   - Amazon Linux 2023, same releases:
-//     amazon-eks-node-al2023-ARCH-VARIANT-K-vDATE with x86_64
-//     standard/nvidia/neuron and arm64 standard, plus arm64 nvidia from
-//     v20250403 on (its first release).
-//   - Bottlerocket, releases v1.42.0-5ed15786 (June 2025) and
-//     v1.49.0-713f44ce (October 2025):
-//     bottlerocket-aws-k8s-K-{x86_64,aarch64}-VERSION and
-//     bottlerocket-aws-k8s-K-nvidia-{x86_64,aarch64}-VERSION; within each
-//     release the NVIDIA images are a few minutes newer than the standard
-//     ones (the setup of karpenter-provider-aws #7925).
-//   - Windows, releases 2025.03.12 and 2025.04.14:
-//     Windows_Server-{2019,2022}-English-Core-EKS_Optimized-K-DATE,
-//     platform "windows". (EKS publishes Windows Server 2025 AMIs only for
-//     newer Kubernetes versions.)
-//
-// The public images carry owner alias "amazon" and the us-east-1 owner IDs
-// [EKSOwnerID], [BottlerocketOwnerID] and [WindowsOwnerID]; creation dates
-// are in EC2's format (2025-04-03T16:10:10.000Z) on the release day. AMI IDs
-// are synthetic. DeprecationTime is left unset on public images — EC2
-// deprecates public AMIs two years after creation, which would make results
-// change with the wall clock. Block device sizes are representative.
+// Images (387): for each Kubernetes version EKS supports on 2026-11-22
+// (1.31 to 1.36), several real releases of every variant AWS publishes:
+// AL2023 (x86_64 standard/nvidia/neuron, arm64 standard/nvidia), AL2 (up
+// to 1.32 only), Bottlerocket (standard, nvidia and fips, x86_64 and
+// aarch64), Windows Server 2019 and 2022 (and 2025 from 1.35), Core and
+// Full. Public images carry owner alias "amazon" and the owner IDs
+// [EKSOwnerID], [BottlerocketOwnerID] and [WindowsOwnerID]; within a
+// Bottlerocket release the NVIDIA image is a few minutes newer than the
+// standard one (karpenter-provider-aws #7925). AMI IDs, creation times,
+// Bottlerocket commit suffixes and Windows release dates are synthetic.
+// DeprecationTime is unset on public images so results do not change with
+// the wall clock.
 //
 // Custom images, owned by [DefaultAccountID] and private, family
 // team-base-al2023-* (tags team=platform, image-family=team-base-al2023):
@@ -188,23 +239,4 @@
 // 2025-06-01), [ImageTeamBasePending] (newest, still "pending": Packer is
 // building it, karpenter-provider-aws #7652), [ImageTeamBaseMalformedDate]
 // (CreationDate in time.UnixDate form) and [ImageTeamBaseDisabled].
-//
-// Instance types (194): a1; c5, m5, r5; c6g, m6g, r6g; c6i, m6i, r6i; c7g,
-// m7g, r7g; c7i, m7i, r7i (with metal sizes); c7i-flex and m7i-flex in every
-// size they come in (large to 16xlarge); t2, t3, t4g; g4dn, g4ad, g5, g5g,
-// g6, g6f; p4d.24xlarge, p5.4xlarge, p5.48xlarge; dl1.24xlarge; inf1, inf2,
-// trn1; mac1.metal and mac2.metal. vCPUs, memory, architectures, processor
-// maker and sustained clock, hypervisor, bare metal, GPUs, Neuron and
-// Inferentia devices, local NVMe total, EBS maximum bandwidth, baseline
-// network bandwidth, network interfaces and addresses per interface and
-// encryption in transit are the published figures (karpenter-provider-aws's
-// generated instance-types reference and DescribeInstanceTypes test data).
-// As EC2 reports them: g6f and p5.4xlarge have a GPU count of 0 (g6f with
-// LogicalGpuCount 1 and its GpuPartitionSize; karpenter-provider-aws
-// #8368); dl1's Habana Gaudi is a GPU; inf1 has both InferenceAcceleratorInfo
-// and NeuronInfo; t2.nano/micro/medium support i386 and x86_64; the Mac
-// types report x86_64_mac and arm64_mac and only the on-demand usage class.
-// Facts that could not be verified per type are left out rather than
-// guessed: instance store disk layouts, NetworkPerformance strings, EBS
-// baseline figures (except where the source published them), boot modes.
 package ec2fake

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 )
@@ -28,6 +29,8 @@ const (
 	CodeUnknownParameter            = "UnknownParameter"
 	CodeMalformedQueryString        = "MalformedQueryString"
 	CodeInternalError               = "InternalError"
+	CodeAuthFailure                 = "AuthFailure"
+	CodeMissingParameter            = "MissingParameter"
 
 	// CodeUnsupported marks a real EC2 filter or parameter the fake does
 	// not implement. EC2 itself would accept the request, so the message
@@ -58,7 +61,7 @@ func newAPIError(code, format string, args ...any) *apiError {
 // status), and err.Error() reads like a real SDK error.
 func operationError(op, requestID string, e *apiError) error {
 	return &smithy.OperationError{
-		ServiceID:     "EC2",
+		ServiceID:     serviceOf(op),
 		OperationName: op,
 		Err: &awshttp.ResponseError{
 			ResponseError: &smithyhttp.ResponseError{
@@ -67,7 +70,7 @@ func operationError(op, requestID string, e *apiError) error {
 					Status:     fmt.Sprintf("%d %s", e.status, http.StatusText(e.status)),
 					Header:     http.Header{"X-Amzn-Requestid": []string{requestID}},
 				}},
-				Err: &smithy.GenericAPIError{Code: e.code, Message: e.message},
+				Err: e.sdkError(op),
 			},
 			RequestID: requestID,
 		},
@@ -78,8 +81,47 @@ func operationError(op, requestID string, e *apiError) error {
 // before the response arrives; errors.Is(err, context.Canceled) holds.
 func canceledError(op string, cause error) error {
 	return &smithy.OperationError{
-		ServiceID:     "EC2",
+		ServiceID:     serviceOf(op),
 		OperationName: op,
 		Err:           &aws.RequestCanceledError{Err: cause},
 	}
+}
+
+// Service IDs as the SDK names them in *smithy.OperationError.
+const (
+	serviceEC2 = "EC2"
+	serviceSSM = "SSM"
+)
+
+func serviceOf(op string) string {
+	switch op {
+	case OpGetParameter, OpGetParameters, OpGetParametersByPath:
+		return serviceSSM
+	}
+	return serviceEC2
+}
+
+// sdkError is the API error the SDK's deserializer makes of e: for SSM the
+// modeled error type where the SDK has one (so that errors.As with
+// *ssmtypes.ParameterNotFound works in process as over HTTP), otherwise,
+// and always for EC2, a *smithy.GenericAPIError.
+func (e *apiError) sdkError(op string) smithy.APIError {
+	if serviceOf(op) != serviceSSM {
+		return &smithy.GenericAPIError{Code: e.code, Message: e.message}
+	}
+	var msg *string
+	if e.message != "" {
+		msg = aws.String(e.message)
+	}
+	switch e.code {
+	case CodeParameterNotFound:
+		return &ssmtypes.ParameterNotFound{Message: msg}
+	case CodeParameterVersionNotFound:
+		return &ssmtypes.ParameterVersionNotFound{Message: msg}
+	case CodeInvalidNextToken:
+		return &ssmtypes.InvalidNextToken{Message: msg}
+	case CodeValidationException:
+		return &ssmtypes.ValidationException{Message: msg}
+	}
+	return &smithy.GenericAPIError{Code: e.code, Message: e.message}
 }

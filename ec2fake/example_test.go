@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/aws-sdk-go-v2/service/ssm"
+	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 	"github.com/aws/smithy-go"
 	"github.com/ec2select/ec2select/ec2fake"
 )
@@ -149,4 +151,41 @@ func ExampleBackend_SetImageState() {
 	// Output:
 	// 0 available
 	// 1 available
+}
+
+// Resolve an EKS AMI alias the way Karpenter does, through SSM public
+// parameters, with a real *ssm.Client over HTTP. The parameters are derived
+// from the Amazon images the backend holds.
+func Example_ssm() {
+	b := ec2fake.New(ec2fake.Options{Now: fixedClock})
+	for _, img := range []struct{ id, name string }{
+		{"ami-0a2023000000000a1", "amazon-eks-node-al2023-x86_64-standard-1.34-v20251002"},
+		{"ami-0a2023000000000a2", "amazon-eks-node-al2023-x86_64-standard-1.34-v20251105"},
+	} {
+		err := b.PutImage(ec2types.Image{ImageId: aws.String(img.id), Name: aws.String(img.name), Architecture: "x86_64",
+			OwnerId: aws.String(ec2fake.EKSOwnerID), ImageOwnerAlias: aws.String("amazon"), Public: aws.Bool(true)})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	srv := ec2fake.NewServer(b)
+	defer srv.Close()
+	client := ec2fake.NewSSMClient(srv.URL)
+
+	out, err := client.GetParameter(context.Background(), &ssm.GetParameterInput{
+		Name: aws.String("/aws/service/eks/optimized-ami/1.34/amazon-linux-2023/x86_64/standard/recommended/image_id"),
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("recommended:", *out.Parameter.Value)
+
+	_, err = client.GetParameter(context.Background(), &ssm.GetParameterInput{Name: aws.String("/aws/service/eks/optimized-ami/1.34/amazon-linux-2/recommended/image_id")})
+	var notFound *ssmtypes.ParameterNotFound
+	fmt.Println("AL2 for 1.34:", errors.As(err, &notFound))
+	// Output:
+	// recommended: ami-0a2023000000000a2
+	// AL2 for 1.34: true
 }

@@ -41,20 +41,24 @@ type handler struct {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("X-Amz-Target") != "" {
+		h.serveSSM(w, r)
+		return
+	}
 	if h.planErr != nil {
-		h.fail(w, "", &apiError{code: CodeInternalError, message: h.planErr.Error(), status: http.StatusInternalServerError})
+		h.fail(w, h.b.nextRequestID(), &apiError{code: CodeInternalError, message: h.planErr.Error(), status: http.StatusInternalServerError})
 		return
 	}
 	form, aerr := readForm(w, r)
 	if aerr != nil {
-		h.fail(w, "", aerr)
+		h.fail(w, h.b.nextRequestID(), aerr)
 		return
 	}
 	switch action := first(form, "Action"); action {
 	case OpDescribeImages:
 		in, aerr := parseDescribeImages(form)
 		if aerr != nil {
-			h.fail(w, "", aerr)
+			h.fail(w, h.b.nextRequestID(), aerr)
 			return
 		}
 		out, requestID, aerr, ctxErr := invoke(r.Context(), h.b, OpDescribeImages, in, h.b.describeImages)
@@ -65,7 +69,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case OpDescribeInstanceTypes:
 		in, aerr := parseDescribeInstanceTypes(form)
 		if aerr != nil {
-			h.fail(w, "", aerr)
+			h.fail(w, h.b.nextRequestID(), aerr)
 			return
 		}
 		out, requestID, aerr, ctxErr := invoke(r.Context(), h.b, OpDescribeInstanceTypes, in, h.b.describeInstanceTypes)
@@ -73,10 +77,21 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		h.write(w, requestID, http.StatusOK, h.enc.instanceTypesResponse(requestID, out.InstanceTypes, out.NextToken))
+	case OpDisableImage:
+		in, aerr := parseDisableImage(form)
+		if aerr != nil {
+			h.fail(w, h.b.nextRequestID(), aerr)
+			return
+		}
+		out, requestID, aerr, ctxErr := invoke(r.Context(), h.b, OpDisableImage, in, h.b.disableImage)
+		if h.failed(w, requestID, aerr, ctxErr) {
+			return
+		}
+		h.write(w, requestID, http.StatusOK, returnResponse("DisableImageResponse", requestID, aws.ToBool(out.Return)))
 	case "":
-		h.fail(w, "", newAPIError(CodeInvalidAction, "The request must contain the parameter Action."))
+		h.fail(w, h.b.nextRequestID(), newAPIError(CodeInvalidAction, "The request must contain the parameter Action."))
 	default:
-		h.fail(w, "", newAPIError(CodeInvalidAction, "The action %s is not valid for this web service; ec2fake implements %s and %s.", action, OpDescribeImages, OpDescribeInstanceTypes))
+		h.fail(w, h.b.nextRequestID(), newAPIError(CodeInvalidAction, "The action %s is not valid for this web service; ec2fake implements %s, %s and %s.", action, OpDescribeImages, OpDescribeInstanceTypes, OpDisableImage))
 	}
 }
 
@@ -338,6 +353,21 @@ func parseDescribeInstanceTypes(form url.Values) (*ec2.DescribeInstanceTypesInpu
 		return nil, aerr
 	}
 	if in.MaxResults, aerr = p.int32("MaxResults"); aerr != nil {
+		return nil, aerr
+	}
+	return in, nil
+}
+
+func parseDisableImage(form url.Values) (*ec2.DisableImageInput, *apiError) {
+	p, aerr := parseParams(form, nil, []string{"DryRun", "ImageId"})
+	if aerr != nil {
+		return nil, aerr
+	}
+	in := &ec2.DisableImageInput{ImageId: p.str("ImageId")}
+	if in.ImageId == nil {
+		return nil, newAPIError(CodeMissingParameter, "The request must contain the parameter ImageId")
+	}
+	if in.DryRun, aerr = p.boolean("DryRun"); aerr != nil {
 		return nil, aerr
 	}
 	return in, nil

@@ -131,10 +131,13 @@ func TestBackendMatchesNaiveModel(t *testing.T) {
 			if img.team != "" {
 				api.Tags = []ec2types.Tag{{Key: aws.String("team"), Value: aws.String(img.team)}}
 			}
-			if err := b.PutImage(api); err != nil {
-				t.Fatalf("PutImage: %v", err)
+			err := b.PutImage(api)
+			if impossible := img.state == ec2types.ImageStateDisabled && img.public; impossible != (err != nil) {
+				t.Fatalf("PutImage(%s, disabled and public: %v) = %v", img.id, impossible, err)
 			}
-			m.images[img.id] = img
+			if err == nil {
+				m.images[img.id] = img
+			}
 		}
 		t.Repeat(map[string]func(*rapid.T){
 			"put": func(t *rapid.T) {
@@ -151,7 +154,10 @@ func TestBackendMatchesNaiveModel(t *testing.T) {
 					t.Fatalf("SetImageState(%s) = %v; the model has the image: %v", id, err, ok)
 				}
 				if ok {
+					// Disabling makes an image private; EnableImage (and so
+					// leaving "disabled") does not make it public again.
 					img.state = state
+					img.public = img.public && state != ec2types.ImageStateDisabled
 					m.images[id] = img
 				}
 			},

@@ -211,6 +211,22 @@ func listResponse[T any](e *xmlEncoder, response, set, requestID string, items [
 	return buf.Bytes()
 }
 
+// returnResponse writes the answer of an action that only reports success,
+// such as DisableImage: <return>true</return>.
+func returnResponse(response, requestID string, ok bool) []byte {
+	var buf bytes.Buffer
+	buf.WriteString(xmlHeader)
+	buf.WriteString(`<` + response + ` xmlns="` + ec2Namespace + `">`)
+	open(&buf, "requestId")
+	text(&buf, requestID)
+	closeTag(&buf, "requestId")
+	open(&buf, "return")
+	text(&buf, strconv.FormatBool(ok))
+	closeTag(&buf, "return")
+	buf.WriteString("</" + response + ">")
+	return buf.Bytes()
+}
+
 // errorResponse is EC2's error document, which the SDK parses into a
 // smithy.GenericAPIError with the same code and message.
 func errorResponse(requestID, code, message string) []byte {
