@@ -84,8 +84,9 @@ func renderCustom(cfg Config) ([]byte, error) {
 // exactly one --register-with-taints, and the kubelet configuration. Validation already
 // limits labels and taints to characters that need no quoting anywhere on
 // their way to the kubelet; this checks it again, since a quote, a
-// backslash, a newline, a '%' or whitespace inside a flag would be
-// rewritten by systemd or split the flag.
+// backslash, a newline or whitespace inside a flag would be rewritten by
+// systemd or split the flag. A '%' can only come from an eviction
+// percentage; AL2 escapes it for systemd (see renderAL2).
 func (p *plan) kubeletFlags() ([]string, error) {
 	var flags []string
 	if len(p.labelKeys) > 0 {
@@ -96,7 +97,7 @@ func (p *plan) kubeletFlags() ([]string, error) {
 	}
 	flags = append(flags, p.cfg.Kubelet.flags()...)
 	for _, f := range flags {
-		if strings.ContainsAny(f, "'\"\\%` \t\r\n") {
+		if strings.ContainsAny(f, "'\"\\` \t\r\n") {
 			return nil, fmt.Errorf("userdata: kubelet flag %q contains a character that cannot reach the kubelet unchanged", f)
 		}
 	}
@@ -129,7 +130,11 @@ func (p *plan) renderAL2() ([]byte, error) {
 		lines = append(lines, []string{"--use-max-pods", "false"})
 	}
 	if len(flags) > 0 {
-		lines = append(lines, []string{"--kubelet-extra-args", strings.Join(flags, " ")})
+		// bootstrap.sh copies the value into Environment='KUBELET_EXTRA_ARGS=…'
+		// of a systemd drop-in, where "%%" is the one spelling of '%' that
+		// every systemd release reads as '%' (a lone '%' starts a specifier).
+		extra := strings.ReplaceAll(strings.Join(flags, " "), "%", "%%")
+		lines = append(lines, []string{"--kubelet-extra-args", extra})
 	}
 	if p.cfg.InstanceStorePolicy == RAID0 {
 		lines = append(lines, []string{"--local-disks", "raid0"})
