@@ -39,10 +39,19 @@ type Config struct {
 	// passes an IPv6 CIDR as --service-ipv6-cidr; the other families do not
 	// use it.
 	ClusterCIDR string
-	// ClusterDNS is the cluster DNS service IPs, all of one IP family, in
-	// canonical form. Empty means the boot agent's default. Windows accepts
-	// at most one.
-	ClusterDNS []string
+	// Kubelet is the kubelet configuration, EC2NodeClass spec.kubelet; its
+	// zero value leaves every family's defaults.
+	Kubelet KubeletConfig
+	// InstanceStorePolicy is EC2NodeClass spec.instanceStorePolicy: empty
+	// leaves instance-store disks alone; [RAID0] makes one array of them for
+	// the kubelet and containerd. Windows has no such option.
+	InstanceStorePolicy InstanceStorePolicy
+	// AMIRelease is the release of the AMI the node boots (amiselect's
+	// AMI.Release, e.g. "v1.46.0" for Bottlerocket). Only Bottlerocket's
+	// RAID0 uses it: from 1.46.0 its ephemeral-storage bind command knows
+	// the directories to bind; before, or when the release is unknown, they
+	// are named.
+	AMIRelease string
 
 	// Taints are the NodePool's taints; StartupTaints its startup taints.
 	Taints, StartupTaints []Taint
@@ -56,8 +65,6 @@ type Config struct {
 	// Labels are the node labels the kubelet registers; see
 	// [ValidateLabels] for the rules.
 	Labels map[string]string
-	// MaxPods is the kubelet's max-pods; 0 leaves the boot agent's default.
-	MaxPods int32
 
 	// CustomUserData is the user's own userData, merged per family (see the
 	// package documentation). For [Custom] it is the whole userData.
@@ -120,28 +127,8 @@ func newPlan(f compat.AMIFamily, cfg Config) (*plan, error) {
 	} else if f == compat.AL2023 {
 		return nil, fmt.Errorf("userdata: Config.ClusterCIDR is empty; nodeadm (AL2023) refuses a NodeConfig without the cluster's service CIDR, so set it, e.g. 10.100.0.0/16")
 	}
-	for i, s := range cfg.ClusterDNS {
-		a, err := netip.ParseAddr(s)
-		if err != nil || a.Zone() != "" || a.Is4In6() || a.IsUnspecified() {
-			return nil, fmt.Errorf("userdata: Config.ClusterDNS[%d] %q is not a plain IP address; write it like 10.100.0.10 or fd00::a", i, s)
-		}
-		if a.String() != s {
-			return nil, fmt.Errorf("userdata: Config.ClusterDNS[%d] %q is not in canonical form; write %q", i, s, a.String())
-		}
-		if i > 0 && a.Is6() != p.dns[0].Is6() {
-			return nil, fmt.Errorf("userdata: Config.ClusterDNS mixes IPv4 and IPv6 (%q and %q); a cluster has one IP family, so list only its DNS service IPs", cfg.ClusterDNS[0], s)
-		}
-		p.dns = append(p.dns, a)
-	}
-	if len(p.dns) > 0 && p.cidr.IsValid() && p.dns[0].Is6() != p.cidr.Addr().Is6() {
-		return nil, fmt.Errorf("userdata: Config.ClusterDNS %q and Config.ClusterCIDR %q are of different IP families; use the DNS IP from the service CIDR", cfg.ClusterDNS[0], cfg.ClusterCIDR)
-	}
-	if f.IsWindows() && len(p.dns) > 1 {
-		return nil, fmt.Errorf("userdata: Config.ClusterDNS has %d addresses; Start-EKSBootstrap.ps1 takes one -DNSClusterIP, so keep only the first", len(p.dns))
-	}
-	p.ipv6 = (len(p.dns) > 0 && p.dns[0].Is6()) || (p.cidr.IsValid() && p.cidr.Addr().Is6())
-	if cfg.MaxPods < 0 {
-		return nil, fmt.Errorf("userdata: Config.MaxPods is %d; use 0 for the AMI's default or a positive number", cfg.MaxPods)
+	if err := p.checkKubelet(f); err != nil {
+		return nil, err
 	}
 	taints, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, requiredOrDefault(cfg.RequiredTaints))
 	if err != nil {

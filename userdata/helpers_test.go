@@ -95,3 +95,5 @@ func wantRegistered(f compat.AMIFamily, configured, required []Taint) []Register
 	slices.SortFunc(out, func(a, b RegisteredTaint) int { return compareTaints(a.Taint, b.Taint) })
 	return out
 }
+
+func ptr[T any](v T) *T { return &v }

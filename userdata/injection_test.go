@@ -35,7 +35,7 @@ func genHostileConfig(f compat.AMIFamily) *rapid.Generator[Config] {
 			func(s string) { cfg.APIServerEndpoint = s },
 			func(s string) { cfg.CABundle = s },
 			func(s string) { cfg.ClusterCIDR = s },
-			func(s string) { cfg.ClusterDNS = []string{s} },
+			func(s string) { cfg.Kubelet.ClusterDNS = []string{s} },
 			func(s string) { cfg.Taints[0].Key = s },
 			func(s string) { cfg.Taints[0].Value = s },
 			func(s string) { cfg.Taints[0].Effect = Effect(s) },
@@ -93,7 +93,7 @@ func FuzzRenderInjection(f *testing.F) {
 		cfg.ClusterName, cfg.APIServerEndpoint = cluster, endpoint
 		cfg.Taints = []Taint{{Key: key, Value: value, Effect: NoSchedule}}
 		cfg.Labels = map[string]string{labelKey: labelValue}
-		cfg.ClusterDNS = []string{"10.100.0.10"}
+		cfg.Kubelet.ClusterDNS = []string{"10.100.0.10"}
 		cfg.CustomUserData = []byte(custom)
 		out, err := Render(family, cfg)
 		if err != nil {
@@ -178,8 +178,8 @@ func kubeletFlagsFor(cfg Config, eff []Taint) []string {
 	if len(eff) > 0 {
 		flags = append(flags, "--register-with-taints="+FormatTaints(eff))
 	}
-	if cfg.MaxPods > 0 {
-		flags = append(flags, "--max-pods="+strconv.Itoa(int(cfg.MaxPods)))
+	if cfg.Kubelet.MaxPods != nil {
+		flags = append(flags, "--max-pods="+strconv.Itoa(int(*cfg.Kubelet.MaxPods)))
 	}
 	return flags
 }
@@ -205,16 +205,16 @@ func checkAL2Script(t rapidTB, cfg Config, eff []Taint, script []byte) {
 		t.Fatalf("arguments do not expand statically: %v", err)
 	}
 	want := []string{"/etc/eks/bootstrap.sh", cfg.ClusterName, "--apiserver-endpoint", cfg.APIServerEndpoint, "--b64-cluster-ca", cfg.CABundle}
-	ipv6 := (len(cfg.ClusterDNS) > 0 && strings.Contains(cfg.ClusterDNS[0], ":")) || strings.Contains(cfg.ClusterCIDR, ":")
+	ipv6 := (len(cfg.Kubelet.ClusterDNS) > 0 && strings.Contains(cfg.Kubelet.ClusterDNS[0], ":")) || strings.Contains(cfg.ClusterCIDR, ":")
 	if ipv6 {
 		want = append(want, "--ip-family", "ipv6")
 	}
-	if len(cfg.ClusterDNS) > 0 {
-		want = append(want, "--dns-cluster-ip", strings.Join(cfg.ClusterDNS, ","))
+	if len(cfg.Kubelet.ClusterDNS) > 0 {
+		want = append(want, "--dns-cluster-ip", cfg.Kubelet.ClusterDNS[0])
 	} else if strings.Contains(cfg.ClusterCIDR, ":") {
 		want = append(want, "--service-ipv6-cidr", cfg.ClusterCIDR)
 	}
-	if cfg.MaxPods > 0 {
+	if cfg.Kubelet.MaxPods != nil {
 		want = append(want, "--use-max-pods", "false")
 	}
 	if flags := kubeletFlagsFor(cfg, eff); len(flags) > 0 {
@@ -236,7 +236,7 @@ func checkNodeConfig(t rapidTB, cfg Config, eff []Taint, doc []byte) {
 				Config struct {
 					RegisterWithTaints []nodeConfigTaint `json:"registerWithTaints"`
 					ClusterDNS         []string          `json:"clusterDNS"`
-					MaxPods            int32             `json:"maxPods"`
+					MaxPods            *int32            `json:"maxPods"`
 				} `json:"config"`
 				Flags []string `json:"flags"`
 			} `json:"kubelet"`
@@ -263,8 +263,11 @@ func checkNodeConfig(t rapidTB, cfg Config, eff []Taint, doc []byte) {
 	if diff := cmp.Diff(wantFlags, nc.Spec.Kubelet.Flags); diff != "" {
 		t.Fatalf("flags (-want +got):\n%s", diff)
 	}
-	if len(nc.Spec.Kubelet.Config.ClusterDNS) != len(cfg.ClusterDNS) || nc.Spec.Kubelet.Config.MaxPods != cfg.MaxPods {
-		t.Fatalf("clusterDNS/maxPods = %v/%d", nc.Spec.Kubelet.Config.ClusterDNS, nc.Spec.Kubelet.Config.MaxPods)
+	if diff := cmp.Diff(cfg.Kubelet.ClusterDNS, nc.Spec.Kubelet.Config.ClusterDNS); diff != "" {
+		t.Fatalf("clusterDNS (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(cfg.Kubelet.MaxPods, nc.Spec.Kubelet.Config.MaxPods); diff != "" {
+		t.Fatalf("maxPods (-want +got):\n%s", diff)
 	}
 }
 
@@ -306,8 +309,8 @@ func checkPowerShell(t rapidTB, cfg Config, eff []Taint, out, custom []byte) {
 	if flags := kubeletFlagsFor(cfg, eff); len(flags) > 0 {
 		want = append(want, "-KubeletExtraArgs", strings.Join(flags, " "))
 	}
-	if len(cfg.ClusterDNS) > 0 {
-		want = append(want, "-DNSClusterIP", cfg.ClusterDNS[0])
+	if len(cfg.Kubelet.ClusterDNS) > 0 {
+		want = append(want, "-DNSClusterIP", cfg.Kubelet.ClusterDNS[0])
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("the bootstrap call (-want +got):\n%s", diff)

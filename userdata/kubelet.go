@@ -18,6 +18,8 @@ type kubelet struct {
 	// unresolved says why whether the kubelet starts depends on its
 	// version; "" when it does not.
 	unresolved string
+	// values is the kubelet configuration its flags set.
+	values kubeletValues
 }
 
 // withCloudProviderTaint adds the taint the kubelet registers itself
@@ -51,6 +53,7 @@ func (l *linter) withKubeletArgs(b boot, args []string, where string, externalCl
 		return l.unresolved(b.line, "use only flags every supported kubelet release has", "%s", k.unresolved)
 	}
 	b.taints, b.labels = k.taints, k.labels
+	b.kubeletVals = b.kubeletVals.overlay(k.values)
 	b.fix = func(t Taint) string {
 		return "put --register-with-taints=" + taintListWith(k.taints, t) + " in " + where
 	}
@@ -83,6 +86,11 @@ func (l *linter) kubeletArgs(args []string, line int) kubelet {
 	if versioned != "" {
 		k.unresolved = fmt.Sprintf("the kubelet flag --%s exists only in some of the Kubernetes releases this AMI family ships; the kubelet exits on it where it does not", versioned)
 	}
+	values, err := kubeletFromFlags(flags, line)
+	if err != nil && k.unresolved == "" {
+		k.unresolved = fmt.Sprintf("the kubelet flag %v cannot be read as the kubelet reads it", err)
+	}
+	k.values = values
 	var taintValues []string
 	for _, f := range flags {
 		switch f.name {

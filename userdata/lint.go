@@ -207,6 +207,8 @@ type boot struct {
 	line int
 	// fix says how to add a taint at that place.
 	fix func(Taint) string
+	// kubeletVals is the kubelet configuration the boot agent hands over.
+	kubeletVals kubeletValues
 }
 
 func (b boot) verdict() Verdict {
@@ -224,6 +226,7 @@ func (l *linter) finish(b boot) Report {
 	if r.Verdict == Joins {
 		l.checkRequired(b)
 		r.Taints = registered(b.taints, b.kubelet, l.required)
+		r.Kubelet, r.KubeletSources = b.kubeletVals.cfg, b.kubeletVals.list()
 		if len(b.labels) > 0 {
 			r.Labels = b.labels
 		}

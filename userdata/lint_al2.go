@@ -58,7 +58,7 @@ func (l *linter) dropIn(value string, line int) (args []string, resolved bool) {
 	if value == "" {
 		return nil, true
 	}
-	if strings.ContainsAny(value, "'\\\n%") {
+	if strings.ContainsAny(strings.ReplaceAll(value, "%%", ""), "'\\\n%") {
 		l.add(CodeSystemdHazard, line, "use only letters, digits and - _ . / = : , \" and spaces in kubelet arguments; use \" (not ') to group a value",
 			"the kubelet arguments %q contain %s, which bootstrap.sh copies unescaped into Environment='KUBELET_EXTRA_ARGS=...' of a systemd drop-in, where systemd rewrites or rejects them",
 			value, hazardNames(value))

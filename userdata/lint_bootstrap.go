@@ -236,6 +236,12 @@ func containerdConfigCheck(c bootstrapCall) (string, string) {
 // environment) through the systemd drop-in to the kubelet.
 func (l *linter) extraArgs(s *script, c shell.Call, call bootstrapCall, line int) boot {
 	b := boot{registers: true, line: line}
+	if dns, ok := call.opts["--dns-cluster-ip"]; ok && dns.Known {
+		// bootstrap.sh writes it as the one entry of clusterDNS in the
+		// kubelet's config file (templates/al2/runtime/bootstrap.sh).
+		b.kubeletVals.cfg.ClusterDNS = []string{dns.Value}
+		b.kubeletVals.set("ClusterDNS", "bootstrap.sh --dns-cluster-ip", call.optLines["--dns-cluster-ip"])
+	}
 	value := c.Env
 	if extra, ok := call.opts["--kubelet-extra-args"]; ok {
 		b.line = call.optLines["--kubelet-extra-args"]

@@ -113,7 +113,11 @@ func (l *linter) lintBottlerocket(text []byte) boot {
 	if !l.checkLabels(labels, tomlLine(text, "node-labels")) {
 		return boot{}
 	}
-	b := boot{registers: true, taints: taints, labels: labels, line: taintLine}
+	vals, err := kubeletFromBottlerocket(kube, func(key string) int { return tomlLine(text, key) })
+	if err != nil {
+		return l.unresolved(0, "write the setting as the Bottlerocket settings model types it", "%v, so the linter cannot tell what the kubelet gets", err)
+	}
+	b := boot{registers: true, taints: taints, labels: labels, line: taintLine, kubeletVals: vals}
 	b.fix = func(t Taint) string {
 		return "add '" + t.Key + "' = ['" + t.Value + ":" + string(t.Effect) + "'] to [settings.kubernetes.node-taints]"
 	}

@@ -131,5 +131,11 @@ func (l *linter) lintWindows(text []byte) boot {
 		}
 		args = powershell.WindowsArgv(v)
 	}
+	if dns, ok := c.Params["DNSClusterIP"]; ok {
+		if v, known := w.Eval(dns); known && v != "" {
+			b.kubeletVals.cfg.ClusterDNS = []string{v}
+			b.kubeletVals.set("ClusterDNS", "Start-EKSBootstrap.ps1 -DNSClusterIP", abs(dns.Line()))
+		}
+	}
 	return l.withKubeletArgs(b, args, "-KubeletExtraArgs '...'", false)
 }

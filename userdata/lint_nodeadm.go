@@ -253,7 +253,12 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 	if !ok {
 		return boot{}
 	}
-	b := boot{registers: true, labels: k.labels}
+	lastConfig := docs[len(docs)-1]
+	vals, err := kubeletFromConfig(config, "spec.kubelet.config", func(key string) int { return lineOfFold(lastConfig, key) })
+	if err != nil {
+		return l.unresolved(lastConfig.line, "write spec.kubelet.config as a KubeletConfiguration types it", "%v, so the kubelet cannot load its config", err)
+	}
+	b := boot{registers: true, labels: k.labels, kubeletVals: vals.overlay(k.values)}
 	if k.taintFlag {
 		if taintDoc != nil {
 			l.add(CodeFlagOverridesConfig, flagLine,

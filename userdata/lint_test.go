@@ -299,6 +299,11 @@ exec > >(tee /var/log/user-data.log|logger -t user-data -s 2>/dev/console) 2>&1
 		Verdict: Joins,
 		Taints:  wantRegistered(compat.AL2, []Taint{UnregisteredTaint()}, []Taint{UnregisteredTaint()}),
 		Labels:  map[string]string{"karpenter.sh/capacity-type": "on-demand", "karpenter.sh/nodepool": "default"},
+		Kubelet: KubeletConfig{ClusterDNS: []string{"10.100.0.10"}, MaxPods: ptr[int32](110)},
+		KubeletSources: []KubeletSource{
+			{Field: "ClusterDNS", From: "bootstrap.sh --dns-cluster-ip", Line: 16},
+			{Field: "MaxPods", From: "--max-pods", Line: 18},
+		},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Karpenter's AL2 userData (-want +got):\n%s", diff)
@@ -359,7 +364,15 @@ spec:
 	// Without the user's flag, the config's list is what registers.
 	clean := strings.Replace(doc, "    flags:\n    - --register-with-taints=dedicated=gpu:NoSchedule\n", "    config:\n      registerWithTaints:\n      - {key: dedicated, value: gpu, effect: NoSchedule}\n", 1)
 	got = mustLint(t, compat.AL2023, []byte(clean), nil)
-	want := Report{Verdict: Joins, Taints: wantRegistered(compat.AL2023, []Taint{UnregisteredTaint()}, []Taint{UnregisteredTaint()}), Labels: map[string]string{"karpenter.sh/nodepool": "default"}}
+	want := Report{
+		Verdict: Joins, Taints: wantRegistered(compat.AL2023, []Taint{UnregisteredTaint()}, []Taint{UnregisteredTaint()}),
+		Labels:  map[string]string{"karpenter.sh/nodepool": "default"},
+		Kubelet: KubeletConfig{ClusterDNS: []string{"10.100.0.10"}, MaxPods: ptr[int32](110)},
+		KubeletSources: []KubeletSource{
+			{Field: "ClusterDNS", From: "spec.kubelet.config.clusterDNS", Line: 28},
+			{Field: "MaxPods", From: "spec.kubelet.config.maxPods", Line: 30},
+		},
+	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("later registerWithTaints replaces the earlier list (-want +got):\n%s", diff)
 	}

@@ -81,11 +81,12 @@ func renderCustom(cfg Config) ([]byte, error) {
 }
 
 // kubeletFlags are the kubelet flags AL2 and Windows pass: the labels,
-// exactly one --register-with-taints, and --max-pods. Validation already
+// exactly one --register-with-taints, and the kubelet configuration. Validation already
 // limits labels and taints to characters that need no quoting anywhere on
 // their way to the kubelet; this checks it again, since a quote, a
-// backslash, a newline, a '%' or whitespace inside a flag would be
-// rewritten by systemd or split the flag.
+// backslash, a newline or whitespace inside a flag would be rewritten by
+// systemd or split the flag. A '%' can only come from an eviction
+// percentage; AL2 escapes it for systemd (see renderAL2).
 func (p *plan) kubeletFlags() ([]string, error) {
 	var flags []string
 	if len(p.labelKeys) > 0 {
@@ -94,11 +95,9 @@ func (p *plan) kubeletFlags() ([]string, error) {
 	if len(p.taints) > 0 {
 		flags = append(flags, "--register-with-taints="+FormatTaints(p.taints))
 	}
-	if p.cfg.MaxPods > 0 {
-		flags = append(flags, "--max-pods="+strconv.Itoa(int(p.cfg.MaxPods)))
-	}
+	flags = append(flags, p.cfg.Kubelet.flags()...)
 	for _, f := range flags {
-		if strings.ContainsAny(f, "'\"\\%` \t\r\n") {
+		if strings.ContainsAny(f, "'\"\\` \t\r\n") {
 			return nil, fmt.Errorf("userdata: kubelet flag %q contains a character that cannot reach the kubelet unchanged", f)
 		}
 	}
@@ -121,15 +120,24 @@ func (p *plan) renderAL2() ([]byte, error) {
 	}
 	switch {
 	case len(p.dns) > 0:
-		lines = append(lines, []string{"--dns-cluster-ip", strings.Join(p.cfg.ClusterDNS, ",")})
+		lines = append(lines, []string{"--dns-cluster-ip", p.cfg.Kubelet.ClusterDNS[0]})
 	case p.cidr.IsValid() && p.cidr.Addr().Is6():
 		lines = append(lines, []string{"--service-ipv6-cidr", p.cfg.ClusterCIDR})
 	}
-	if p.cfg.MaxPods > 0 {
+	if p.cfg.Kubelet.MaxPods != nil {
+		// Without it bootstrap.sh computes max-pods from the ENI table and
+		// writes it into the config file, where the flag would fight it.
 		lines = append(lines, []string{"--use-max-pods", "false"})
 	}
 	if len(flags) > 0 {
-		lines = append(lines, []string{"--kubelet-extra-args", strings.Join(flags, " ")})
+		// bootstrap.sh copies the value into Environment='KUBELET_EXTRA_ARGS=…'
+		// of a systemd drop-in, where "%%" is the one spelling of '%' that
+		// every systemd release reads as '%' (a lone '%' starts a specifier).
+		extra := strings.ReplaceAll(strings.Join(flags, " "), "%", "%%")
+		lines = append(lines, []string{"--kubelet-extra-args", extra})
+	}
+	if p.cfg.InstanceStorePolicy == RAID0 {
+		lines = append(lines, []string{"--local-disks", "raid0"})
 	}
 	var script strings.Builder
 	size := 200
@@ -174,8 +182,18 @@ type nodeConfig struct {
 }
 
 type nodeConfigSpec struct {
-	Cluster nodeConfigCluster `json:"cluster"`
-	Kubelet nodeConfigKubelet `json:"kubelet"`
+	Cluster  nodeConfigCluster   `json:"cluster"`
+	Instance *nodeConfigInstance `json:"instance,omitempty"`
+	Kubelet  nodeConfigKubelet   `json:"kubelet"`
+}
+
+// nodeConfigInstance is spec.instance; Render sets only
+// localStorage.strategy (nodeadm api/v1alpha1 LocalStorageOptions, which
+// Karpenter's nodeadm bootstrap sets to RAID0 for instanceStorePolicy RAID0).
+type nodeConfigInstance struct {
+	LocalStorage struct {
+		Strategy string `json:"strategy"`
+	} `json:"localStorage"`
 }
 
 type nodeConfigCluster struct {
@@ -212,6 +230,10 @@ func (p *plan) renderAL2023() ([]byte, error) {
 			},
 		},
 	}
+	if p.cfg.InstanceStorePolicy == RAID0 {
+		nc.Spec.Instance = &nodeConfigInstance{}
+		nc.Spec.Instance.LocalStorage.Strategy = string(RAID0)
+	}
 	// registerWithTaints is written even when empty: nodeadm merges a
 	// later document's explicit empty list over an earlier one, so this
 	// replaces whatever a custom NodeConfig lists.
@@ -219,13 +241,8 @@ func (p *plan) renderAL2023() ([]byte, error) {
 	for i, t := range p.taints {
 		taints[i] = nodeConfigTaint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)}
 	}
-	config := map[string]any{"registerWithTaints": taints}
-	if len(p.cfg.ClusterDNS) > 0 {
-		config["clusterDNS"] = p.cfg.ClusterDNS
-	}
-	if p.cfg.MaxPods > 0 {
-		config["maxPods"] = p.cfg.MaxPods
-	}
+	config := p.cfg.Kubelet.configFields()
+	config["registerWithTaints"] = taints
 	if len(config) > 0 {
 		nc.Spec.Kubelet.Config = config
 	}
@@ -492,15 +509,13 @@ func (p *plan) renderBottlerocket() ([]byte, error) {
 	kube["cluster-name"] = p.cfg.ClusterName
 	kube["api-server"] = p.cfg.APIServerEndpoint
 	kube["cluster-certificate"] = p.cfg.CABundle
-	switch len(p.cfg.ClusterDNS) {
-	case 0:
-	case 1:
-		kube["cluster-dns-ip"] = p.cfg.ClusterDNS[0]
-	default:
-		kube["cluster-dns-ip"] = slices.Clone(p.cfg.ClusterDNS)
+	for k, v := range p.cfg.Kubelet.bottlerocketSettings() {
+		kube[k] = v
 	}
-	if p.cfg.MaxPods > 0 {
-		kube["max-pods"] = int64(p.cfg.MaxPods)
+	if p.cfg.InstanceStorePolicy == RAID0 {
+		if err := p.bottlerocketRAID0(settings); err != nil {
+			return nil, err
+		}
 	}
 	labels := map[string]any{}
 	if raw, ok := kube["node-labels"]; ok {
@@ -542,6 +557,53 @@ func (p *plan) renderBottlerocket() ([]byte, error) {
 	return out, nil
 }
 
+// bottlerocketRAID0 adds the bootstrap command that Karpenter v1.14.1 adds
+// for RAID0 (pkg/providers/amifamily/bootstrap/bottlerocket.go, key
+// "000-mount-instance-storage"): "apiclient ephemeral-storage init" then
+// "bind". From Bottlerocket 1.46.0 bind knows the directories itself
+// (pkg/providers/version/version.go, SupportsDefaultBind); before that, or
+// when Config.AMIRelease is unknown, they are named.
+func (p *plan) bottlerocketRAID0(settings map[string]any) error {
+	cmds, err := subTable(settings, "bootstrap-commands")
+	if err != nil {
+		return err
+	}
+	bind := []any{"apiclient", "ephemeral-storage", "bind"}
+	if !bottlerocketBindsByDefault(p.cfg.AMIRelease) {
+		bind = append(bind, "--dirs", "/var/lib/containerd", "/var/lib/kubelet", "/var/log/pods")
+	}
+	cmds[raid0BootstrapCommand] = map[string]any{
+		"commands":  []any{[]any{"apiclient", "ephemeral-storage", "init"}, bind},
+		"essential": true,
+		"mode":      "always",
+	}
+	return nil
+}
+
+// raid0BootstrapCommand is the bootstrap-commands key Render's RAID0 uses,
+// Karpenter's, so a node's settings read the same whichever wrote them.
+const raid0BootstrapCommand = "000-mount-instance-storage"
+
+// bottlerocketBindsByDefault reports whether a Bottlerocket release
+// ("v1.46.0", "1.46.0-5d1a2b3c") is 1.46.0 or later.
+func bottlerocketBindsByDefault(release string) bool {
+	v := strings.TrimPrefix(release, "v")
+	v, _, _ = strings.Cut(v, "-")
+	parts := strings.Split(v, ".")
+	if len(parts) != 3 {
+		return false
+	}
+	n := make([]int, 3)
+	for i, s := range parts {
+		x, err := strconv.Atoi(s)
+		if err != nil || x < 0 {
+			return false
+		}
+		n[i] = x
+	}
+	return n[0] > 1 || n[0] == 1 && n[1] >= 46
+}
+
 // subTable returns parent[key] as a table, creating it when absent.
 func subTable(parent map[string]any, key string) (map[string]any, error) {
 	raw, ok := parent[key]
@@ -572,8 +634,8 @@ func (p *plan) renderWindows() ([]byte, error) {
 	if len(flags) > 0 {
 		args = append(args, [2]string{"-KubeletExtraArgs", strings.Join(flags, " ")})
 	}
-	if len(p.cfg.ClusterDNS) > 0 {
-		args = append(args, [2]string{"-DNSClusterIP", p.cfg.ClusterDNS[0]})
+	if len(p.cfg.Kubelet.ClusterDNS) > 0 {
+		args = append(args, [2]string{"-DNSClusterIP", p.cfg.Kubelet.ClusterDNS[0]})
 	}
 	if err := checkCustomPowerShell(p.custom); err != nil {
 		return nil, err

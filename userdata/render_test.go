@@ -23,11 +23,11 @@ import (
 
 func goldenConfig(f compat.AMIFamily) Config {
 	cfg := baseConfig()
-	cfg.ClusterDNS = []string{"10.100.0.10"}
+	cfg.Kubelet.ClusterDNS = []string{"10.100.0.10"}
 	cfg.Taints = []Taint{{Key: "example.com/dedicated", Value: "gpu", Effect: NoSchedule}}
 	cfg.StartupTaints = []Taint{{Key: "example.com/agent-not-ready", Effect: NoExecute}}
 	cfg.Labels = map[string]string{"karpenter.sh/nodepool": "default", "node.kubernetes.io/lifecycle": "spot", "example.com/team": "ml"}
-	cfg.MaxPods = 110
+	cfg.Kubelet.MaxPods = ptr[int32](110)
 	switch f {
 	case compat.AL2:
 		cfg.CustomUserData = []byte("#!/bin/bash\necho 'custom step' > /var/log/custom.log\n")
@@ -93,13 +93,14 @@ func TestRenderValidation(t *testing.T) {
 		{"CIDR", compat.AL2, func(c *Config) { c.ClusterCIDR = "10.100.0.0" }, "Config.ClusterCIDR"},
 		{"CIDR not canonical", compat.AL2, func(c *Config) { c.ClusterCIDR = "10.100.0.1/16" }, `"10.100.0.0/16"`},
 		{"AL2023 needs CIDR", compat.AL2023, func(c *Config) { c.ClusterCIDR = "" }, "nodeadm"},
-		{"DNS", compat.AL2, func(c *Config) { c.ClusterDNS = []string{"10.100.0.300"} }, "Config.ClusterDNS[0]"},
-		{"DNS with zone", compat.AL2, func(c *Config) { c.ClusterDNS = []string{"fe80::1%eth0"} }, "Config.ClusterDNS[0]"},
-		{"DNS not canonical", compat.AL2, func(c *Config) { c.ClusterDNS = []string{"fd00:0::a"} }, `"fd00::a"`},
-		{"DNS mixed", compat.AL2, func(c *Config) { c.ClusterDNS = []string{"10.0.0.10", "fd00::a"} }, "mixes"},
-		{"DNS vs CIDR", compat.AL2, func(c *Config) { c.ClusterDNS = []string{"fd00::a"} }, "different IP families"},
-		{"Windows one DNS", compat.Windows2022, func(c *Config) { c.ClusterDNS = []string{"10.0.0.10", "10.0.0.11"} }, "-DNSClusterIP"},
-		{"max pods", compat.AL2, func(c *Config) { c.MaxPods = -1 }, "Config.MaxPods"},
+		{"DNS", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"10.100.0.300"} }, "Config.Kubelet.ClusterDNS[0]"},
+		{"DNS with zone", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"fe80::1%eth0"} }, "Config.Kubelet.ClusterDNS[0]"},
+		{"DNS not canonical", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"fd00:0::a"} }, `"fd00::a"`},
+		{"DNS mixed", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"10.0.0.10", "fd00::a"} }, "mixes"},
+		{"DNS vs CIDR", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"fd00::a"} }, "different IP families"},
+		{"Windows one DNS", compat.Windows2022, func(c *Config) { c.Kubelet.ClusterDNS = []string{"10.0.0.10", "10.0.0.11"} }, "-DNSClusterIP"},
+		{"AL2 one DNS", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"10.0.0.10", "10.0.0.11"} }, "--dns-cluster-ip"},
+		{"max pods", compat.AL2, func(c *Config) { c.Kubelet.MaxPods = ptr[int32](-1) }, "Config.Kubelet.MaxPods"},
 		{"bad taint", compat.AL2, func(c *Config) { c.Taints = []Taint{{Key: "a", Value: "b c", Effect: NoSchedule}} }, "Config.Taints[0]"},
 		{"bad effect", compat.Bottlerocket, func(c *Config) { c.StartupTaints = []Taint{{Key: "a", Effect: "NoExec"}} }, "Config.StartupTaints[0]"},
 		{"conflicting taints", compat.AL2, func(c *Config) {

@@ -153,6 +153,14 @@ type Report struct {
 	Taints []RegisteredTaint
 	// Labels are the labels the kubelet will register, when known.
 	Labels map[string]string
+	// Kubelet is the kubelet configuration the boot agent hands the
+	// kubelet from this userData: what Render writes from
+	// [Config.Kubelet], as the kubelet will get it, including user parts
+	// that override it. Fields the userData leaves to the AMI's defaults
+	// are unset. KubeletSources says where each set field comes from,
+	// sorted by field. Only meaningful when Verdict is [Joins].
+	Kubelet        KubeletConfig
+	KubeletSources []KubeletSource
 	// Problems are in the order they were found: per boot step, then the
 	// required-taint check.
 	Problems []Problem

@@ -31,14 +31,14 @@ func genConfig(f compat.AMIFamily) *rapid.Generator[Config] {
 			cfg.ClusterCIDR = ""
 		}
 		maxDNS := 2
-		if f.IsWindows() {
-			maxDNS = 1
+		if f.IsWindows() || f == compat.AL2 {
+			maxDNS = 1 // their boot scripts take one DNS IP
 		}
 		for i := range rapid.IntRange(0, maxDNS).Draw(t, "dns") {
 			if ipv6 {
-				cfg.ClusterDNS = append(cfg.ClusterDNS, fmt.Sprintf("fd00:10:96::%x", 10+i))
+				cfg.Kubelet.ClusterDNS = append(cfg.Kubelet.ClusterDNS, fmt.Sprintf("fd00:10:96::%x", 10+i))
 			} else {
-				cfg.ClusterDNS = append(cfg.ClusterDNS, fmt.Sprintf("10.100.0.%d", 10+i))
+				cfg.Kubelet.ClusterDNS = append(cfg.Kubelet.ClusterDNS, fmt.Sprintf("10.100.0.%d", 10+i))
 			}
 		}
 		cfg.Taints = genTaints(6).Draw(t, "taints")
@@ -56,7 +56,9 @@ func genConfig(f compat.AMIFamily) *rapid.Generator[Config] {
 			cfg.RequiredTaints = []Taint{UnregisteredTaint(), {Key: "example.com/agent", Value: "pending", Effect: NoSchedule}}
 		}
 		cfg.Labels = genLabels(6).Draw(t, "labels")
-		cfg.MaxPods = rapid.Int32Range(0, 737).Draw(t, "maxPods")
+		if rapid.Bool().Draw(t, "setMaxPods") {
+			cfg.Kubelet.MaxPods = ptr(rapid.Int32Range(0, 737).Draw(t, "maxPods"))
+		}
 		eff, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, requiredOrDefault(cfg.RequiredTaints))
 		if err != nil {
 			t.Fatalf("generator made an invalid config: %v", err)
@@ -110,12 +112,12 @@ func genCustom(f compat.AMIFamily, cfg Config, eff []Taint) *rapid.Generator[[]b
 		c.CustomUserData = nil
 		if base == compat.AL2023 && c.ClusterCIDR == "" {
 			c.ClusterCIDR = "10.100.0.0/16"
-			if len(c.ClusterDNS) > 0 && strings.Contains(c.ClusterDNS[0], ":") {
+			if len(c.Kubelet.ClusterDNS) > 0 && strings.Contains(c.Kubelet.ClusterDNS[0], ":") {
 				c.ClusterCIDR = "fd00:10:96::/108"
 			}
 		}
-		if base.IsWindows() && len(c.ClusterDNS) > 1 {
-			c.ClusterDNS = c.ClusterDNS[:1]
+		if (base.IsWindows() || base == compat.AL2) && len(c.Kubelet.ClusterDNS) > 1 {
+			c.Kubelet.ClusterDNS = c.Kubelet.ClusterDNS[:1]
 		}
 		out, err := Render(base, c)
 		if err != nil {

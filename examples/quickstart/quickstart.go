@@ -184,7 +184,7 @@ func demoConfig(nodePool string) userdata.Config {
 		APIServerEndpoint: demoEndpoint,
 		CABundle:          base64.StdEncoding.EncodeToString([]byte(demoCA)),
 		ClusterCIDR:       demoServiceCIDR,
-		ClusterDNS:        []string{demoClusterDNS},
+		Kubelet:           userdata.KubeletConfig{ClusterDNS: []string{demoClusterDNS}},
 		StartupTaints:     []userdata.Taint{{Key: "node.cilium.io/agent-not-ready", Value: "true", Effect: userdata.NoExecute}},
 		Labels:            map[string]string{"example.com/team": "platform", compat.LabelNodePool: nodePool},
 	}
