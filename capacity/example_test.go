@@ -18,8 +18,8 @@ func amd64(variant compat.Requirements) compat.Requirements {
 // and a claim that it runs the NVIDIA AMI is refused with the reason.
 func ExampleCache_Observe() {
 	amis := []amiselect.AMI{
-		{ID: "ami-0nvidia", Name: "bottlerocket-aws-k8s-1.32-nvidia-x86_64-v1.36.0-1a2b3c4d", Variant: amiselect.NVIDIA, Requirements: amd64(compat.NVIDIAVariant())},
-		{ID: "ami-0standard", Name: "bottlerocket-aws-k8s-1.32-x86_64-v1.36.0-1a2b3c4d", Variant: amiselect.Standard, Requirements: amd64(compat.StandardVariant())},
+		{ID: "ami-0nvidia", Name: "bottlerocket-aws-k8s-1.32-nvidia-x86_64-v1.36.0-1a2b3c4d", Variant: amiselect.NVIDIA, Requirements: amd64(amiselect.NVIDIA.Requirements())},
+		{ID: "ami-0standard", Name: "bottlerocket-aws-k8s-1.32-x86_64-v1.36.0-1a2b3c4d", Variant: amiselect.Standard, Requirements: amd64(amiselect.Standard.Requirements())},
 	}
 	m5 := compat.InstanceType{Name: "m5.large", Family: "m5", Category: "m", Generation: 5, Size: "large", Arch: "amd64", VCPU: 2, MemoryMiB: 8192}
 	labels := m5.Labels()

@@ -22,14 +22,14 @@ func benchPair(tb testing.TB) (instance, ami Requirements) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return it.Requirements(), StandardVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
+	return it.Requirements(), standardVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
 }
 
 // TestCompatibleAllocs guards the hot path: comparing an instance type with
 // an AMI allocates nothing, whether they match or not.
 func TestCompatibleAllocs(t *testing.T) {
 	instance, standard := benchPair(t)
-	nvidia := NVIDIAVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
+	nvidia := nvidiaVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
 	if n := instance.Len(); n < 25 {
 		t.Fatalf("the instance side has %d keys; the benchmark promises about 25", n)
 	}
@@ -51,7 +51,7 @@ func TestCompatibleAllocs(t *testing.T) {
 
 func BenchmarkCompatible(b *testing.B) {
 	instance, standard := benchPair(b)
-	nvidia := NVIDIAVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
+	nvidia := nvidiaVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
 	b.Run("match", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -118,8 +118,8 @@ func BenchmarkInstanceTypeConflict(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	standard := StandardVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
-	nvidia := NVIDIAVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
+	standard := standardVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
+	nvidia := nvidiaVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
 	b.Run("match", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
