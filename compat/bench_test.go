@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -136,4 +137,43 @@ func BenchmarkInstanceTypeConflict(b *testing.B) {
 			}
 		}
 	})
+}
+
+func BenchmarkInstanceTypeFromLabels(b *testing.B) {
+	it, err := InstanceTypeFromEC2(benchInfo())
+	if err != nil {
+		b.Fatal(err)
+	}
+	labels := it.Labels()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := InstanceTypeFromLabels(labels); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSatisfiesMinValues checks a NodePool's usual minValues (three
+// families, five types) against n instance types of which only the last
+// ones complete the families, so every type is looked at.
+func BenchmarkSatisfiesMinValues(b *testing.B) {
+	reqs := MustRequirements(
+		Requirement{Key: LabelInstanceFamily, Operator: Exists, MinValues: 3},
+		Requirement{Key: LabelInstanceType, Operator: Exists, MinValues: 5},
+	)
+	for _, n := range []int{10, 100, 800} {
+		types := make([]InstanceType, n)
+		for i := range types {
+			types[i] = InstanceType{Name: "m5.size" + strconv.Itoa(i), Family: "m5", Arch: ArchAMD64}
+		}
+		types[n-2].Family, types[n-1].Family = "c5", "r5"
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if needed, err := reqs.SatisfiesMinValues(types); err != nil || needed != n {
+					b.Fatalf("SatisfiesMinValues = %d, %v; want %d, nil", needed, err, n)
+				}
+			}
+		})
+	}
 }
