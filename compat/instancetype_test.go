@@ -148,7 +148,7 @@ func TestKarpenterStyleAMIRequirements(t *testing.T) {
 		{"inf2.xlarge", standard, false},
 		{"m6g.large", standard, false},
 		// Karpenter's "gpu-count Exists" cannot tell AMD from NVIDIA;
-		// NVIDIAVariant can (see TestVariantsAreGPUAndArchAware).
+		// nvidiaVariant can (see TestVariantsAreGPUAndArchAware).
 		{"g4ad.xlarge", nvidia, true},
 	}
 	for _, tt := range tests {
