@@ -36,34 +36,65 @@ type KeySet struct {
 	bits uint32 // bit i: instanceKeys[i]
 }
 
+// Positions in instanceKeys.
+const (
+	kInstanceAcceleratorCount = iota
+	kInstanceAcceleratorManufacturer
+	kInstanceAcceleratorName
+	kInstanceCapabilityFlex
+	kInstanceCategory
+	kInstanceCPU
+	kInstanceCPUManufacturer
+	kInstanceCPUClockSpeedMHz
+	kInstanceEBSBandwidth
+	kInstanceEncryptionInTransit
+	kInstanceFamily
+	kInstanceGeneration
+	kInstanceGPUCount
+	kInstanceGPUManufacturer
+	kInstanceGPUMemory
+	kInstanceGPUName
+	kInstanceHypervisor
+	kInstanceLocalNVMe
+	kInstanceMemory
+	kInstanceNetworkBandwidth
+	kInstanceSize
+	kInstanceTenancy
+	kArch
+	kOS
+	kInstanceType
+	kWindowsBuild
+	numKeys
+)
+
 // instanceKeys is compat.InstanceLabels(), sorted; a test checks.
-var instanceKeys = [...]string{
-	compat.LabelInstanceAcceleratorCount,
-	compat.LabelInstanceAcceleratorManufacturer,
-	compat.LabelInstanceAcceleratorName,
-	compat.LabelInstanceCapabilityFlex,
-	compat.LabelInstanceCategory,
-	compat.LabelInstanceCPU,
-	compat.LabelInstanceCPUManufacturer,
-	compat.LabelInstanceCPUClockSpeedMHz,
-	compat.LabelInstanceEBSBandwidth,
-	compat.LabelInstanceEncryptionInTransit,
-	compat.LabelInstanceFamily,
-	compat.LabelInstanceGeneration,
-	compat.LabelInstanceGPUCount,
-	compat.LabelInstanceGPUManufacturer,
-	compat.LabelInstanceGPUMemory,
-	compat.LabelInstanceGPUName,
-	compat.LabelInstanceHypervisor,
-	compat.LabelInstanceLocalNVMe,
-	compat.LabelInstanceMemory,
-	compat.LabelInstanceNetworkBandwidth,
-	compat.LabelInstanceSize,
-	compat.LabelInstanceTenancy,
-	compat.LabelArch,
-	compat.LabelOS,
-	compat.LabelInstanceType,
-	compat.LabelWindowsBuild,
+var instanceKeys = [numKeys]string{
+	kInstanceAcceleratorCount:        compat.LabelInstanceAcceleratorCount,
+	kInstanceAcceleratorManufacturer: compat.LabelInstanceAcceleratorManufacturer,
+	kInstanceAcceleratorName:         compat.LabelInstanceAcceleratorName,
+	kInstanceCapabilityFlex:          compat.LabelInstanceCapabilityFlex,
+	kInstanceCategory:                compat.LabelInstanceCategory,
+	kInstanceCPU:                     compat.LabelInstanceCPU,
+	kInstanceCPUManufacturer:         compat.LabelInstanceCPUManufacturer,
+	kInstanceCPUClockSpeedMHz:        compat.LabelInstanceCPUClockSpeedMHz,
+	kInstanceEBSBandwidth:            compat.LabelInstanceEBSBandwidth,
+	kInstanceEncryptionInTransit:     compat.LabelInstanceEncryptionInTransit,
+	kInstanceFamily:                  compat.LabelInstanceFamily,
+	kInstanceGeneration:              compat.LabelInstanceGeneration,
+	kInstanceGPUCount:                compat.LabelInstanceGPUCount,
+	kInstanceGPUManufacturer:         compat.LabelInstanceGPUManufacturer,
+	kInstanceGPUMemory:               compat.LabelInstanceGPUMemory,
+	kInstanceGPUName:                 compat.LabelInstanceGPUName,
+	kInstanceHypervisor:              compat.LabelInstanceHypervisor,
+	kInstanceLocalNVMe:               compat.LabelInstanceLocalNVMe,
+	kInstanceMemory:                  compat.LabelInstanceMemory,
+	kInstanceNetworkBandwidth:        compat.LabelInstanceNetworkBandwidth,
+	kInstanceSize:                    compat.LabelInstanceSize,
+	kInstanceTenancy:                 compat.LabelInstanceTenancy,
+	kArch:                            compat.LabelArch,
+	kOS:                              compat.LabelOS,
+	kInstanceType:                    compat.LabelInstanceType,
+	kWindowsBuild:                    compat.LabelWindowsBuild,
 }
 
 // KeysOf returns the set of instance keys rs constrain. It allocates
@@ -92,63 +123,63 @@ func On(t *compat.InstanceType, ks KeySet) Digest {
 
 // add copies into d the fields compat reads for instanceKeys[i].
 func (d *Digest) add(t *compat.InstanceType, i int) {
-	switch instanceKeys[i] {
-	case compat.LabelInstanceType:
+	switch i {
+	case kInstanceType:
 		d.name = t.Name
-	case compat.LabelArch:
+	case kArch:
 		d.arch = t.Arch
-	case compat.LabelOS, compat.LabelWindowsBuild:
+	case kOS, kWindowsBuild:
 		d.windows = slices.Contains(t.OS, compat.OSWindows)
-	case compat.LabelInstanceCategory:
+	case kInstanceCategory:
 		d.category = t.Category
-	case compat.LabelInstanceFamily:
+	case kInstanceFamily:
 		d.family = t.Family
-	case compat.LabelInstanceSize:
+	case kInstanceSize:
 		d.size = t.Size
-	case compat.LabelInstanceGeneration:
+	case kInstanceGeneration:
 		d.generation = t.Generation
-	case compat.LabelInstanceCPU:
+	case kInstanceCPU:
 		d.vcpu = t.VCPU
-	case compat.LabelInstanceMemory:
+	case kInstanceMemory:
 		d.memory = t.MemoryMiB
-	case compat.LabelInstanceHypervisor:
+	case kInstanceHypervisor:
 		d.hypervisor = t.Hypervisor
-	case compat.LabelInstanceCPUManufacturer:
+	case kInstanceCPUManufacturer:
 		d.cpuMaker = t.CPUManufacturer
-	case compat.LabelInstanceCPUClockSpeedMHz:
+	case kInstanceCPUClockSpeedMHz:
 		d.clock = t.CPUClockSpeedMHz
-	case compat.LabelInstanceEncryptionInTransit:
+	case kInstanceEncryptionInTransit:
 		d.encryption = t.EncryptionInTransit
-	case compat.LabelInstanceCapabilityFlex:
+	case kInstanceCapabilityFlex:
 		d.flex = t.Flex
-	case compat.LabelInstanceLocalNVMe:
+	case kInstanceLocalNVMe:
 		d.nvme = t.LocalNVMeGB
-	case compat.LabelInstanceNetworkBandwidth:
+	case kInstanceNetworkBandwidth:
 		d.network = t.NetworkBandwidthMbps
-	case compat.LabelInstanceEBSBandwidth:
+	case kInstanceEBSBandwidth:
 		d.ebs = t.EBSBandwidthMbps
-	case compat.LabelInstanceTenancy:
+	case kInstanceTenancy:
 		d.tenancy = t.Tenancy
 	default:
-		d.addDevice(t, instanceKeys[i])
+		d.addDevice(t, i)
 	}
 }
 
-func (d *Digest) addDevice(t *compat.InstanceType, key string) {
-	switch key {
-	case compat.LabelInstanceGPUCount:
+func (d *Digest) addDevice(t *compat.InstanceType, i int) {
+	switch i {
+	case kInstanceGPUCount:
 		d.gpus, d.gpu = t.GPUCount, t.HasGPU()
-	case compat.LabelInstanceGPUManufacturer:
+	case kInstanceGPUManufacturer:
 		d.gpuMaker = t.GPUManufacturer
-	case compat.LabelInstanceGPUName:
+	case kInstanceGPUName:
 		d.gpuName = t.GPUName
-	case compat.LabelInstanceGPUMemory:
+	case kInstanceGPUMemory:
 		d.gpuMemory, d.gpu = t.GPUMemoryMiB, t.HasGPU()
-	case compat.LabelInstanceAcceleratorCount:
+	case kInstanceAcceleratorCount:
 		d.accelerators, d.accelerator = t.AcceleratorCount, t.HasAccelerator()
-	case compat.LabelInstanceAcceleratorManufacturer:
+	case kInstanceAcceleratorManufacturer:
 		d.acceleratorMaker = t.AcceleratorManufacturer
-	case compat.LabelInstanceAcceleratorName:
+	case kInstanceAcceleratorName:
 		d.acceleratorName = t.AcceleratorName
 	}
 }
