@@ -423,6 +423,9 @@ func TestInstanceTypeCompatibleAgrees(t *testing.T) {
 		MustRequirements(req(LabelInstanceCPU, Gt, "3"), req(LabelInstanceMemory, Lt, "20000")),
 		MustRequirements(req(LabelZone, In, "us-east-1a")),
 		MustRequirements(req("example.com/team", DoesNotExist)),
+		MustRequirements(req(LabelInstanceTenancy, In, TenancyDedicated)),
+		MustRequirements(req(LabelInstanceTenancy, NotIn, TenancyDefault, TenancyDedicated)),
+		MustRequirements(req(LabelInstanceNetworkBandwidth, Gte, "5000")),
 	}
 	for name, it := range catalog(t) {
 		for _, in := range ins {
