@@ -157,3 +157,17 @@ func ExampleInstanceTypeFromEC2() {
 	// standard AMI: false
 	// compat: instance type mac2.metal: architectures [arm64_mac] are not supported; only x86_64 (amd64) and arm64 run EKS nodes
 }
+
+// A pod asking for a misspelt key: the error says which key was meant.
+func ExampleIncompatibleError() {
+	node := compat.FromNodeLabels(map[string]string{compat.LabelInstanceType: "m5.large", compat.LabelZone: "us-east-1a"})
+	pod := compat.MustRequirements(compat.Requirement{Key: "topology.kubernetes.io/zon", Operator: compat.In, Values: []string{"us-east-1a"}})
+	var ie *compat.IncompatibleError
+	if errors.As(node.Compatible(pod), &ie) {
+		fmt.Println(ie.TypoOf)
+		fmt.Println(ie)
+	}
+	// Output:
+	// topology.kubernetes.io/zone
+	// compat: topology.kubernetes.io/zon: instance side does not define it (typo of "topology.kubernetes.io/zone"?); required side has In [us-east-1a]: a missing label cannot satisfy it; if you meant topology.kubernetes.io/zone, use that key; otherwise define topology.kubernetes.io/zon on the instance side, require it with DoesNotExist or NotIn to accept instances without it, or compare with AllowUndefined("topology.kubernetes.io/zon")
+}
