@@ -183,13 +183,18 @@ func (t *InstanceType) completeFromName(labels map[string]string) error {
 // a device's labels or none.
 func (t *InstanceType) checkDevices(labels map[string]string) error {
 	for _, d := range []struct {
-		count  string
-		others []string
+		count   string
+		present bool // the type read has the device
+		others  []string
 	}{
-		{LabelInstanceGPUCount, []string{LabelInstanceGPUManufacturer, LabelInstanceGPUName, LabelInstanceGPUMemory}},
-		{LabelInstanceAcceleratorCount, []string{LabelInstanceAcceleratorManufacturer, LabelInstanceAcceleratorName}},
+		{LabelInstanceGPUCount, t.HasGPU(), []string{LabelInstanceGPUManufacturer, LabelInstanceGPUName, LabelInstanceGPUMemory}},
+		{LabelInstanceAcceleratorCount, t.HasAccelerator(), []string{LabelInstanceAcceleratorManufacturer, LabelInstanceAcceleratorName}},
 	} {
-		if _, ok := labels[d.count]; ok {
+		if v, ok := labels[d.count]; ok {
+			if !d.present {
+				// Count 0 alone would read back as no device at all.
+				return fmt.Errorf("compat: label %s=%q without the device's manufacturer or name; a count of 0 (a fractional GPU) needs them to say a device is there", d.count, v)
+			}
 			continue
 		}
 		for _, k := range d.others {

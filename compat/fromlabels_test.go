@@ -112,6 +112,8 @@ func TestInstanceTypeFromLabelsErrors(t *testing.T) {
 		{"generation disagrees", func(l map[string]string) { l[LabelInstanceGeneration] = "6" }, []string{LabelInstanceGeneration + `="6"`}},
 		{"flex disagrees", func(l map[string]string) { l[LabelInstanceCapabilityFlex] = "true" }, []string{LabelInstanceCapabilityFlex + `="true"`}},
 		{"gpu without count", func(l map[string]string) { l[LabelInstanceGPUName] = "t4" }, []string{LabelInstanceGPUName + `="t4"`, "without " + LabelInstanceGPUCount}},
+		{"gpu count 0 alone", func(l map[string]string) { l[LabelInstanceGPUCount] = "0" }, []string{LabelInstanceGPUCount + `="0"`, "manufacturer or name"}},
+		{"accelerator count 0 alone", func(l map[string]string) { l[LabelInstanceAcceleratorCount] = "0" }, []string{LabelInstanceAcceleratorCount + `="0"`}},
 		{"accelerator without count", func(l map[string]string) { l[LabelInstanceAcceleratorName] = "inferentia" }, []string{"without " + LabelInstanceAcceleratorCount}},
 	}
 	for _, tt := range tests {
