@@ -83,15 +83,17 @@ func ExampleFromNodeLabels() {
 // facts.
 func ExampleInstanceTypeFromLabels() {
 	it, err := compat.InstanceTypeFromLabels(map[string]string{
-		compat.LabelInstanceType:             "g5.xlarge",
-		compat.LabelArch:                     "amd64",
-		compat.LabelInstanceCPU:              "4",
-		compat.LabelInstanceMemory:           "16384",
-		compat.LabelInstanceGPUCount:         "1",
-		compat.LabelInstanceGPUManufacturer:  "nvidia",
-		compat.LabelInstanceGPUName:          "a10g",
-		compat.LabelInstanceNetworkBandwidth: "2500",
-		compat.LabelInstanceTenancy:          "dedicated",
+		compat.LabelInstanceType:                "g5.xlarge",
+		compat.LabelArch:                        "amd64",
+		compat.LabelInstanceCPU:                 "4",
+		compat.LabelInstanceMemory:              "16384",
+		compat.LabelInstanceGPUCount:            "1",
+		compat.LabelInstanceGPUManufacturer:     "nvidia",
+		compat.LabelInstanceGPUName:             "a10g",
+		compat.LabelInstanceNetworkBandwidth:    "2500",
+		compat.LabelInstanceTenancy:             "dedicated",
+		compat.LabelInstanceHypervisor:          "nitro",
+		compat.LabelInstanceEncryptionInTransit: "true",
 	})
 	if err != nil {
 		fmt.Println(err)
