@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/internal/facts"
 )
 
 // Group is an AMI and the instance types that launch with it.
@@ -70,15 +71,15 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 	for j := range amis {
 		reqs[j] = amis[j].Requirements
 	}
-	keys := compat.KeysOf(reqs...)
-	memo := make(map[compat.Facts]int32)
-	var lastFacts compat.Facts
+	keys := facts.KeysOf(reqs...)
+	memo := make(map[facts.Digest]int32)
+	var lastFacts facts.Digest
 	lastJ := int32(-2) // none yet
 	for i := range instanceTypes {
 		it := &instanceTypes[i]
 		// Catalogs list a family's sizes together: try the previous type's
 		// facts before hashing.
-		f := it.FactsOn(keys)
+		f := facts.On(it, keys)
 		j := lastJ
 		if lastJ == -2 || f != lastFacts {
 			var seen bool
