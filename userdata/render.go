@@ -502,29 +502,8 @@ func (p *plan) renderBottlerocket() ([]byte, error) {
 	if p.cfg.MaxPods > 0 {
 		kube["max-pods"] = int64(p.cfg.MaxPods)
 	}
-	labels := map[string]any{}
-	if raw, ok := kube["node-labels"]; ok {
-		custom, ok := raw.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("userdata: Config.CustomUserData: settings.kubernetes.node-labels is not a table; write [settings.kubernetes.node-labels] with 'key' = 'value'")
-		}
-		for _, k := range sortedKeys(custom) {
-			v, ok := custom[k].(string)
-			if !ok {
-				return nil, fmt.Errorf("userdata: Config.CustomUserData: node-labels %q is not a string; quote it", k)
-			}
-			if err := checkLabel(k, v); err != nil {
-				return nil, fmt.Errorf("userdata: Config.CustomUserData: node-labels: %v", err)
-			}
-			labels[k] = v
-		}
-	}
-	for k, v := range p.cfg.Labels {
-		labels[k] = v
-	}
-	delete(kube, "node-labels")
-	if len(labels) > 0 {
-		kube["node-labels"] = labels
+	if err := p.mergeBottlerocketLabels(kube); err != nil {
+		return nil, err
 	}
 	delete(kube, "node-taints")
 	if len(p.taints) > 0 {
@@ -540,6 +519,36 @@ func (p *plan) renderBottlerocket() ([]byte, error) {
 		return nil, fmt.Errorf("userdata: encoding the Bottlerocket settings: %v", err)
 	}
 	return out, nil
+}
+
+// mergeBottlerocketLabels merges the custom node-labels with Render's, Render's
+// winning, after checking each custom label as the kubelet would.
+func (p *plan) mergeBottlerocketLabels(kube map[string]any) error {
+	labels := map[string]any{}
+	if raw, ok := kube["node-labels"]; ok {
+		custom, ok := raw.(map[string]any)
+		if !ok {
+			return fmt.Errorf("userdata: Config.CustomUserData: settings.kubernetes.node-labels is not a table; write [settings.kubernetes.node-labels] with 'key' = 'value'")
+		}
+		for _, k := range sortedKeys(custom) {
+			v, ok := custom[k].(string)
+			if !ok {
+				return fmt.Errorf("userdata: Config.CustomUserData: node-labels %q is not a string; quote it", k)
+			}
+			if err := checkLabel(k, v); err != nil {
+				return fmt.Errorf("userdata: Config.CustomUserData: node-labels: %v", err)
+			}
+			labels[k] = v
+		}
+	}
+	for k, v := range p.cfg.Labels {
+		labels[k] = v
+	}
+	delete(kube, "node-labels")
+	if len(labels) > 0 {
+		kube["node-labels"] = labels
+	}
+	return nil
 }
 
 // subTable returns parent[key] as a table, creating it when absent.
