@@ -669,20 +669,20 @@ func kubeletRef(words []string) refResult {
 				if val != "" {
 					taints = strings.Split(val, ",")
 				}
+				// Each occurrence is parsed when it is set, so a duplicate
+				// in a flag a later one replaces still stops the kubelet
+				// (found by running the kubelet's flag set, see the notes).
+				if dup := duplicateTaint(taints); dup != "" {
+					return never("duplicate taint " + dup)
+				}
 			}
 		case "serialize-image-pulls":
 		default:
 			return never("unknown flag " + w)
 		}
 	}
-	seen := map[string]bool{}
-	for _, ts := range append(slices.Clone(taints), "node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule") {
-		kv, effect, _ := strings.Cut(ts, ":")
-		key, _, _ := strings.Cut(kv, "=")
-		if seen[key+":"+effect] {
-			return never("duplicate taint " + ts)
-		}
-		seen[key+":"+effect] = true
+	if dup := duplicateTaint(append(slices.Clone(taints), "node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule")); dup != "" {
+		return never("the API server refuses duplicate taint " + dup)
 	}
 	out := []string{kubeletTaint}
 	for _, ts := range taints {
@@ -694,6 +694,21 @@ func kubeletRef(words []string) refResult {
 	}
 	slices.Sort(out)
 	return refResult{verdict: userdata.Joins, taints: out}
+}
+
+// duplicateTaint returns the first taint whose key and effect an earlier one
+// has, or "".
+func duplicateTaint(taints []string) string {
+	seen := map[string]bool{}
+	for _, ts := range taints {
+		kv, effect, _ := strings.Cut(ts, ":")
+		key, _, _ := strings.Cut(kv, "=")
+		if seen[key+":"+effect] {
+			return ts
+		}
+		seen[key+":"+effect] = true
+	}
+	return ""
 }
 
 // --- the property ----------------------------------------------------------
