@@ -669,9 +669,12 @@ func kubeletRef(words []string) refResult {
 				if val != "" {
 					taints = strings.Split(val, ",")
 				}
-				// Each occurrence is parsed when it is set, so a duplicate
-				// in a flag a later one replaces still stops the kubelet
-				// (found by running the kubelet's flag set, see the notes).
+				// pflag calls Set for every occurrence, and
+				// RegisterWithTaintsVar.Set (pkg/util/flag/flags.go@v1.32.0
+				// L266-275) parses each value with taints.ParseTaints, which
+				// refuses a repeated key and effect (pkg/util/taints/taints.go
+				// L113): an earlier occurrence with a duplicate exits too.
+				// Found by running the kubelet's flag set (see the notes).
 				if dup := duplicateTaint(taints); dup != "" {
 					return never("duplicate taint " + dup)
 				}

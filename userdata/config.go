@@ -148,6 +148,9 @@ func newPlan(f compat.AMIFamily, cfg Config) (*plan, error) {
 		return nil, err
 	}
 	p.taints = taints
+	if err := checkKubeletOwnTaint(f, taints); err != nil {
+		return nil, err
+	}
 	p.labelKeys = sortedKeys(cfg.Labels)
 	for _, k := range p.labelKeys {
 		if err := checkLabel(k, cfg.Labels[k]); err != nil {
@@ -240,4 +243,21 @@ func checkCABundle(s string) error {
 
 func isAlnum(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// checkKubeletOwnTaint refuses a taint with the key and effect of the one
+// the kubelet adds itself on the families whose boot agent runs it with
+// --cloud-provider=external: the Node would carry the pair twice, and the
+// API server refuses it (see [CloudProviderTaint]).
+func checkKubeletOwnTaint(f compat.AMIFamily, taints []Taint) error {
+	if f.IsWindows() || f == compat.Custom {
+		return nil
+	}
+	own := CloudProviderTaint()
+	for _, t := range taints {
+		if t.Matches(own) {
+			return fmt.Errorf("userdata: taint %s has the key and effect of %s, which the kubelet registers itself on %v (--cloud-provider=external); the API server refuses a Node with both, so remove it from Config.Taints and Config.StartupTaints", t, own, f)
+		}
+	}
+	return nil
 }

@@ -70,15 +70,18 @@ func (l *linter) withKubeletArgs(b boot, args []string, where string, externalCl
 // the arguments come from.
 func (l *linter) kubeletArgs(args []string, line int) kubelet {
 	k := kubelet{starts: true, labels: map[string]string{}}
-	flags, exit, versioned := parseKubeletArgs(args)
+	flags, exit, versioned, bad := parseKubeletArgs(args, l.releases)
 	if exit != "" {
+		if l.argLine != nil {
+			line = l.argLine(args[bad])
+		}
 		l.add(CodeKubeletArguments, line, "write kubelet flags as --flag=value with names the kubelet knows, and quote values that contain spaces",
 			"%s, so the kubelet exits", exit)
 		k.starts = false
 		return k
 	}
 	if versioned != "" {
-		k.unresolved = fmt.Sprintf("the kubelet flag --%s exists only in some Kubernetes releases (of v1.28, v1.32, v1.34); the kubelet exits on it where it does not", versioned)
+		k.unresolved = fmt.Sprintf("the kubelet flag --%s exists only in some of the Kubernetes releases this AMI family ships; the kubelet exits on it where it does not", versioned)
 	}
 	var taintValues []string
 	for _, f := range flags {

@@ -11,8 +11,13 @@ type kubeletFlag struct {
 	in   uint8 // the sampled releases that have it (see kubeletFlags)
 }
 
-// allReleases is the mask of every sampled release.
-const allReleases = 0b111
+// The sampled releases each family's AMIs ship: AL2 AMIs exist for
+// Kubernetes 1.24 to 1.32 (AL2 was dropped after 1.32); the others are
+// current from 1.28 on.
+const (
+	al2Releases     uint8 = 0b0111
+	currentReleases uint8 = 0b1110
+)
 
 // kubeletShorthands are the kubelet's one-letter flags: -v (klog
 // verbosity, takes a value) and -h (help).
@@ -32,22 +37,23 @@ type parsedFlag struct {
 // long flag ("unknown shorthand flag"), a non-bool flag at the end without
 // its value, --help or --version, or a word that is not a flag ("unknown
 // command", cmd/kubelet/app/server.go). versioned names a flag only some
-// sampled releases have.
-func parseKubeletArgs(args []string) (flags []parsedFlag, exit, versioned string) {
+// of the sampled releases in releases have. bad is the index of the word that makes the
+// kubelet exit, -1 if none.
+func parseKubeletArgs(args []string, releases uint8) (flags []parsedFlag, exit, versioned string, bad int) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
 			if i+1 < len(args) {
-				return nil, fmt.Sprintf("the kubelet gets the stray argument %q (\"unknown command\")", args[i+1]), ""
+				return nil, fmt.Sprintf("the kubelet gets the stray argument %q (\"unknown command\")", args[i+1]), "", i + 1
 			}
-			return flags, "", versioned
+			return flags, "", versioned, -1
 		case !strings.HasPrefix(a, "-") || a == "-":
-			return nil, fmt.Sprintf("the kubelet gets the stray argument %q (\"unknown command\"); a bool flag takes its value as --flag=false, and values with spaces need quotes", a), ""
+			return nil, fmt.Sprintf("the kubelet gets the stray argument %q (\"unknown command\"); a bool flag takes its value as --flag=false, and values with spaces need quotes", a), "", i
 		case !strings.HasPrefix(a, "--"):
 			f, n, why := parseShorthand(a, args[i+1:])
 			if why != "" {
-				return nil, why, ""
+				return nil, why, "", i
 			}
 			flags, i = append(flags, f), i+n
 			continue
@@ -55,24 +61,25 @@ func parseKubeletArgs(args []string) (flags []parsedFlag, exit, versioned string
 		name, value, hasValue := strings.Cut(a[2:], "=")
 		name = strings.ReplaceAll(name, "_", "-")
 		def, known := kubeletFlags[name]
+		known = known && def.in&releases != 0
 		switch {
 		case !known:
-			return nil, fmt.Sprintf("the kubelet has no flag --%s (\"unknown flag\")", name), ""
+			return nil, fmt.Sprintf("the kubelet has no flag --%s (\"unknown flag\")", name), "", i
 		case name == "help" || name == "version":
-			return nil, fmt.Sprintf("--%s makes the kubelet print and exit", name), ""
-		case def.in != allReleases && versioned == "":
+			return nil, fmt.Sprintf("--%s makes the kubelet print and exit", name), "", i
+		case def.in&releases != releases && versioned == "":
 			versioned = name
 		}
 		if !hasValue && !def.bool {
 			if i+1 >= len(args) {
-				return nil, fmt.Sprintf("the kubelet flag --%s has no value (\"flag needs an argument\")", name), ""
+				return nil, fmt.Sprintf("the kubelet flag --%s has no value (\"flag needs an argument\")", name), "", i
 			}
 			i++
 			value = args[i]
 		}
 		flags = append(flags, parsedFlag{name: name, value: value})
 	}
-	return flags, "", versioned
+	return flags, "", versioned, -1
 }
 
 // parseShorthand reads a single-dash argument: only -v (with its value

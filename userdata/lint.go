@@ -48,6 +48,10 @@ func Lint(family compat.AMIFamily, userData []byte, required []Taint) (Report, e
 	if family == compat.Custom {
 		family = detectFamily(text)
 	}
+	l.releases = currentReleases
+	if family == compat.AL2 {
+		l.releases = al2Releases
+	}
 	var b boot
 	switch family {
 	case compat.AL2:
@@ -159,6 +163,12 @@ type linter struct {
 	required []Taint
 	problems []Problem
 	part     string // the file name of the MIME part being read
+	stop     stopBefore
+	// argLine, when set, gives the line of a kubelet argument (nodeadm's
+	// flags come from several documents).
+	argLine func(arg string) int
+	// releases are the sampled kubelet releases the family's AMIs ship.
+	releases uint8
 }
 
 func (l *linter) add(code Code, line int, fix, format string, args ...any) {
@@ -188,6 +198,8 @@ type boot struct {
 	// CodeUnresolved problem says why.
 	unresolved bool
 	taints     []Taint
+	// part is the MIME part the taints come from ("" if single-part).
+	part string
 	// kubelet are the taints the kubelet adds itself.
 	kubelet []Taint
 	labels  map[string]string
@@ -226,6 +238,7 @@ func (l *linter) finish(b boot) Report {
 
 // checkRequired reports each required taint the kubelet will not register.
 func (l *linter) checkRequired(b boot) {
+	l.part = b.part
 	for _, req := range l.required {
 		if containsMatch(b.taints, req) {
 			continue

@@ -13,6 +13,7 @@ import (
 )
 
 const (
+	nodeadmCommand      = "nodeadm"
 	nodeConfigMediaType = "application/node.eks.aws"
 	nodeConfigGroup     = "node.eks.aws/"
 )
@@ -77,14 +78,16 @@ func isMultipartForNodeadm(text []byte) bool {
 func (l *linter) lintNodeadm(text []byte) boot {
 	var docs []*nodeConfigDoc
 	if isMultipartForNodeadm(text) {
-		parts, err := mimedoc.Parse(text, 1)
+		if stop := l.userScripts(text); stop != nil {
+			return *stop
+		}
+		parts, err := topLevelParts(text)
 		if err != nil {
 			l.add(CodeSyntax, 0, "fix the MIME structure", "nodeadm cannot read the MIME userData: %v", err)
 			return boot{}
 		}
 		for _, p := range parts {
 			if p.MediaType != nodeConfigMediaType {
-				l.scriptPart(p.MediaType, p.Body, p.Line)
 				continue
 			}
 			body := p.Body
@@ -112,6 +115,60 @@ func (l *linter) lintNodeadm(text []byte) boot {
 	return l.nodeadm(docs)
 }
 
+// topLevelParts are the parts nodeadm reads: the top level of the
+// multipart document only, each transfer-decoded; a nested multipart is
+// one part that is not a NodeConfig, and is skipped whole
+// (awslabs/amazon-eks-ami@81fec2e8 nodeadm/internal/configprovider/mime.go:
+// one multipart.Reader over the top level, parts of other media types
+// skipped).
+func topLevelParts(text []byte) ([]mimedoc.Part, error) {
+	raws, err := mimedoc.TopLevelParts(text)
+	if err != nil {
+		return nil, err
+	}
+	var out []mimedoc.Part
+	for _, r := range raws {
+		h, _, _, err := mimedoc.SplitHeader(r.Data, r.Line)
+		if err != nil {
+			return nil, err
+		}
+		if mt, _, err := mime.ParseMediaType(h.Get("Content-Type")); err != nil || mt != nodeConfigMediaType {
+			continue
+		}
+		leaves, err := mimedoc.Parse(r.Data, r.Line)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, leaves...)
+	}
+	return out, nil
+}
+
+// userScripts follows the scripts cloud-init runs on AL2023 beside
+// nodeadm: one that runs nodeadm itself, starts the kubelet, or does
+// something the linter cannot follow makes the verdict unresolved.
+func (l *linter) userScripts(text []byte) *boot {
+	scripts, stop := l.cloudInitScripts(text, nodeadmCommand)
+	if stop != nil {
+		if !stop.unresolved {
+			return nil // cloud-init cannot read it; nodeadm's own reading decides
+		}
+		return stop
+	}
+	calls, stop := l.allCalls(scripts, nodeadmCommand)
+	if stop != nil {
+		return stop
+	}
+	if len(calls) > 0 {
+		c := calls[0]
+		l.part = c.script.part
+		b := l.unresolved(c.script.absLine(c.call.Line), "remove the nodeadm call; nodeadm runs from its own systemd units",
+			"this script runs nodeadm, which configures and may start the kubelet, in an order relative to nodeadm's own units the linter cannot tell")
+		return &b
+	}
+	return nil
+}
+
 func (l *linter) nodeConfigPart(body []byte, line int) (*nodeConfigDoc, bool) {
 	d, ok := decodeNodeConfig(body)
 	if !ok {
@@ -135,13 +192,13 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 	var taintDoc *nodeConfigDoc
 	for _, d := range docs {
 		cluster = mergeConfig(cluster, d.cluster)
-		if _, has := d.config["registerWithTaints"]; has && !isEmptyValue(d.config["registerWithTaints"]) {
+		if foldGet(d.config, "registerWithTaints") != nil || hasKey(d.config, "registerWithTaints") {
 			taintDoc = d
 		}
 		if config == nil {
 			config = d.config
 		} else if len(d.config) > 0 {
-			config = mergeConfig(config, d.config)
+			config = mergeInline(config, d.config)
 		}
 		flags = append(flags, d.flags...)
 		for _, f := range d.flags {
@@ -171,7 +228,16 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 	if !resolved {
 		return boot{registers: true, unresolved: true}
 	}
+	l.argLine = func(arg string) int {
+		for _, d := range docs {
+			if bytes.Contains(d.body, []byte(arg)) {
+				return lineOf(d, arg)
+			}
+		}
+		return flagLine
+	}
 	k := l.kubeletArgs(args, flagLine)
+	l.argLine = nil
 	if !k.starts {
 		return boot{}
 	}
@@ -183,7 +249,7 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 			"the kubelet flag --cloud-provider=%s overrides nodeadm's external (nodeadm/internal/kubelet/config.go withCloudProvider); whether the kubelet then starts, and whether it adds %s, depends on its version", *k.cloudProvider, CloudProviderTaint())
 	}
 
-	configTaints, ok := l.registerWithTaints(config["registerWithTaints"], taintDoc)
+	configTaints, ok := l.registerWithTaints(foldGet(config, "registerWithTaints"), taintDoc)
 	if !ok {
 		return boot{}
 	}
@@ -205,7 +271,10 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 	b.taints = configTaints
 	b.line = docs[len(docs)-1].line
 	if taintDoc != nil {
-		b.line = lineOf(taintDoc, "registerWithTaints")
+		b.line = lineOfFold(taintDoc, "registerWithTaints")
+		if containsMatch(configTaints, CloudProviderTaint()) {
+			b.line = lineOf(taintDoc, CloudProviderTaint().Key)
+		}
 	}
 	b.fix = func(t Taint) string {
 		entry := fmt.Sprintf("{key: %s, effect: %s}", t.Key, t.Effect)
@@ -224,7 +293,7 @@ func (l *linter) registerWithTaints(v any, d *nodeConfigDoc) ([]Taint, bool) {
 	}
 	line := 0
 	if d != nil {
-		line = lineOf(d, "registerWithTaints")
+		line = lineOfFold(d, "registerWithTaints")
 	}
 	list, ok := v.([]any)
 	if !ok {
@@ -234,14 +303,23 @@ func (l *linter) registerWithTaints(v any, d *nodeConfigDoc) ([]Taint, bool) {
 	taints := make([]Taint, 0, len(list))
 	for i, e := range list {
 		m, ok := e.(map[string]any)
-		key, kok := m["key"].(string)
-		value, vok := m["value"].(string)
-		effect, eok := m["effect"].(string)
-		if _, has := m["value"]; !has {
+		key, kok := foldGet(m, "key").(string)
+		value, vok := foldGet(m, "value").(string)
+		effect, eok := foldGet(m, "effect").(string)
+		if foldGet(m, "value") == nil {
 			vok = true
 		}
-		if _, has := m["effect"]; !has {
+		if foldGet(m, "effect") == nil {
 			eok = true
+		}
+		if foldGet(m, "timeAdded") != nil {
+			at := line
+			if d != nil {
+				at = lineOfFold(d, "timeAdded")
+			}
+			l.add(CodeInvalidTaint, at, "remove timeAdded from the registerWithTaints entry",
+				"spec.kubelet.config.registerWithTaints[%d] sets timeAdded, which the kubelet's config validation rejects (\"taint.TimeAdded is not nil\"), so it exits", i)
+			return nil, false
 		}
 		if !ok || !kok || !vok || !eok {
 			l.add(CodeInvalidTaint, line, "write each entry as {key: K, value: V, effect: E} with string fields",
@@ -270,6 +348,30 @@ func (l *linter) envFileArgs(flags []string, line int) ([]string, bool) {
 	}
 	words, _ := systemd.Split(systemd.EnvFileValue(joined), false, true)
 	return words, true
+}
+
+// foldGet looks a key up as the kubelet decodes its merged config: with
+// encoding/json, whose field matching ignores case (kubernetes
+// cmd/kubelet/app/server.go, the drop-in merge); an exact match wins.
+func foldGet(m map[string]any, key string) any {
+	if v, ok := m[key]; ok {
+		return v
+	}
+	for _, k := range sortedKeys(m) {
+		if strings.EqualFold(k, key) {
+			return m[k]
+		}
+	}
+	return nil
+}
+
+// lineOfFold is lineOf ignoring ASCII case.
+func lineOfFold(d *nodeConfigDoc, s string) int {
+	i := bytes.Index(bytes.ToLower(d.body), bytes.ToLower([]byte(s)))
+	if i < 0 || d.line == 0 {
+		return d.line
+	}
+	return d.line + lineAt(d.body, i) - 1
 }
 
 // lineOf finds the line of the first occurrence of s in a part.
@@ -302,6 +404,33 @@ func mergeConfig(dst, src map[string]any) map[string]any {
 		}
 	}
 	return out
+}
+
+// mergeInline merges src into a copy of dst the way nodeadm merges
+// kubelet.config (an InlineDocument: api/merge.go mergeInlineDocument, then
+// util.Merge with mergo.WithOverride over JSON maps): nested maps merge key
+// by key, and any other value of src replaces dst's, even an empty list or
+// null, which clears it.
+func mergeInline(dst, src map[string]any) map[string]any {
+	out := make(map[string]any, len(dst)+len(src))
+	for k, v := range dst {
+		out[k] = v
+	}
+	for k, sv := range src {
+		sm, sIsMap := sv.(map[string]any)
+		dm, dIsMap := out[k].(map[string]any)
+		if sIsMap && dIsMap {
+			out[k] = mergeInline(dm, sm)
+			continue
+		}
+		out[k] = sv
+	}
+	return out
+}
+
+func hasKey(m map[string]any, key string) bool {
+	_, ok := m[key]
+	return ok
 }
 
 func isEmptyValue(v any) bool {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ec2select/ec2select/compat"
 
+	"github.com/ec2select/ec2select/userdata/internal/cloudinit"
 	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
 	"github.com/ec2select/ec2select/userdata/internal/powershell"
 	"github.com/ec2select/ec2select/userdata/internal/shell"
@@ -211,14 +212,14 @@ func (p *plan) renderAL2023() ([]byte, error) {
 			},
 		},
 	}
-	config := map[string]any{}
-	if len(p.taints) > 0 {
-		taints := make([]nodeConfigTaint, len(p.taints))
-		for i, t := range p.taints {
-			taints[i] = nodeConfigTaint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)}
-		}
-		config["registerWithTaints"] = taints
+	// registerWithTaints is written even when empty: nodeadm merges a
+	// later document's explicit empty list over an earlier one, so this
+	// replaces whatever a custom NodeConfig lists.
+	taints := make([]nodeConfigTaint, len(p.taints))
+	for i, t := range p.taints {
+		taints[i] = nodeConfigTaint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)}
 	}
+	config := map[string]any{"registerWithTaints": taints}
 	if len(p.cfg.ClusterDNS) > 0 {
 		config["clusterDNS"] = p.cfg.ClusterDNS
 	}
@@ -274,6 +275,10 @@ func (p *plan) cloudInitCustomParts(f compat.AMIFamily) ([][]byte, error) {
 			mediaType = `text/cloud-config; charset="us-ascii"`
 		case bytes.HasPrefix(c, []byte("#cloud-boothook")):
 			mediaType = `text/cloud-boothook; charset="us-ascii"`
+		case bytes.HasPrefix(c, []byte("#")):
+			// #include, ## template: jinja, #part-handler, ...: cloud-init
+			// takes the type of a text/plain part from its first line.
+			mediaType = `text/plain; charset="us-ascii"`
 		default:
 			what := "a script starting with #! or #cloud-config, or a MIME document"
 			if f == compat.AL2023 {
@@ -285,12 +290,12 @@ func (p *plan) cloudInitCustomParts(f compat.AMIFamily) ([][]byte, error) {
 		// line 1 of the custom data.
 		raws = []mimedoc.RawPart{{Data: append([]byte("Content-Type: "+mediaType+"\n\n"), c...), Line: -1}}
 	}
-	if err := p.checkCustomParts(f, raws); err != nil {
-		return nil, err
-	}
 	parts := make([][]byte, len(raws))
 	for i, r := range raws {
 		parts[i] = r.Data
+	}
+	if err := checkCustomParts(f, c, parts); err != nil {
+		return nil, err
 	}
 	return parts, nil
 }
@@ -300,64 +305,167 @@ func isNodeConfig(b []byte) bool {
 	return ok && d != nil
 }
 
-// checkCustomParts lints each custom part alone; lines in errors are lines
-// of Config.CustomUserData.
-func (p *plan) checkCustomParts(f compat.AMIFamily, parts []mimedoc.RawPart) error {
+// checkCustomParts accepts the custom parts only when [Lint]'s verdict on
+// them alone is certain that they neither start the kubelet nor call the
+// family's join (bootstrap.sh; nodeadm, for AL2023, beyond its own
+// NodeConfig parts), and when no part takes the file name of Render's own
+// part, which would replace it in cloud-init's scripts directory.
+func checkCustomParts(f compat.AMIFamily, custom []byte, parts [][]byte) error {
+	whole, err := mimedoc.Write(parts)
+	if err != nil {
+		return err
+	}
+	// Lint the custom data as written where cloud-init reads it the same
+	// way (a MIME document, or an AL2 script), so that lines are the
+	// user's; otherwise the parts as Render writes them, with lines
+	// shifted back to the user's.
+	doc, shift := whole, 0
+	switch {
+	case mimedoc.LooksMIME(custom), f == compat.AL2 && !mimedoc.StartsWithHeader(custom):
+		doc = custom
+	case !mimedoc.StartsWithHeader(custom):
+		shift = lineAt(whole, bytes.Index(whole, custom)) - 1
+	}
+	r, err := Lint(f, doc, []Taint{renderSentinel})
+	if err != nil {
+		return fmt.Errorf("userdata: Config.CustomUserData: %v", err)
+	}
+	if err := customVerdict(f, shiftLines(r, shift)); err != nil {
+		return err
+	}
+	if err := earlyParts(doc, shift); err != nil {
+		return err
+	}
+	if err := checkCustomNodeConfigs(f, parts); err != nil {
+		return err
+	}
+	names, err := cloudinit.PartNames(whole)
+	if err != nil {
+		return fmt.Errorf("userdata: Config.CustomUserData: %v", err)
+	}
+	ours := fmt.Sprintf("part-%03d", len(names)+1)
+	if slices.Contains(names, ours) {
+		return fmt.Errorf("userdata: Config.CustomUserData has a part named %q, the file name cloud-init gives Render's own part, which it would replace; rename the part", ours)
+	}
+	return nil
+}
+
+// renderSentinel is required when Render lints custom parts, so that a
+// report of custom parts that join carries a required-taint-missing
+// problem on the line of the join.
+var renderSentinel = Taint{Key: "render.ec2select.invalid/custom-part-check", Effect: NoExecute}
+
+// shiftLines moves a report's lines back by n.
+func shiftLines(r Report, n int) Report {
+	if n == 0 {
+		return r
+	}
+	move := func(l int) int { return max(l-n, 0) }
+	r.Line = move(r.Line)
+	r.Problems = slices.Clone(r.Problems)
+	for i := range r.Problems {
+		r.Problems[i].Line = move(r.Problems[i].Line)
+	}
+	return r
+}
+
+// checkCustomNodeConfigs refuses a custom NodeConfig that sets the kubelet
+// flag --register-with-taints: a flag overrides the config's
+// registerWithTaints that Render writes (aws/karpenter-provider-aws#7486).
+func checkCustomNodeConfigs(f compat.AMIFamily, parts [][]byte) error {
+	if f != compat.AL2023 {
+		return nil
+	}
 	for i, raw := range parts {
-		leaves, err := mimedoc.Parse(raw.Data, raw.Line)
+		leaves, err := mimedoc.Parse(raw, 1)
 		if err != nil {
 			return fmt.Errorf("userdata: Config.CustomUserData part %d: %v", i+1, err)
 		}
 		for _, leaf := range leaves {
-			l := &linter{}
-			if f == compat.AL2023 && leaf.MediaType == nodeConfigMediaType {
-				body := leaf.Body
-				if decoded, ok := decodeBase64Text(body); ok {
-					body = decoded
-				}
-				d, ok := l.nodeConfigPart(body, leaf.Line)
-				if !ok {
-					return customProblem(i, l.problems[0])
-				}
-				for _, fl := range d.flags {
-					if strings.Contains(strings.ReplaceAll(fl, "_", "-"), "register-with-taints") {
-						return fmt.Errorf("userdata: Config.CustomUserData part %d: its NodeConfig sets the kubelet flag %q, which overrides the registerWithTaints Render writes (aws/karpenter-provider-aws#7486); remove it and put the taints in Config.Taints", i+1, fl)
-					}
-				}
-				if len(p.taints) == 0 && !isEmptyValue(d.config["registerWithTaints"]) {
-					return fmt.Errorf("userdata: Config.CustomUserData part %d: its NodeConfig sets registerWithTaints, which Render cannot clear when there are no taints; put the taints in Config.Taints", i+1)
-				}
+			if leaf.MediaType != nodeConfigMediaType {
 				continue
 			}
-			s := l.scriptPart(leaf.MediaType, leaf.Body, leaf.Line)
-			if len(l.problems) > 0 {
-				return customProblem(i, l.problems[0])
-			}
-			if s == nil || f != compat.AL2 {
+			d, _ := decodeNodeConfig(leaf.Body)
+			if d == nil {
 				continue
 			}
-			calls, _ := l.scriptCalls(s)
-			if len(l.problems) > 0 {
-				return customProblem(i, l.problems[0])
-			}
-			if len(calls) > 0 {
-				return fmt.Errorf("userdata: Config.CustomUserData part %d calls bootstrap.sh on line %d; Render adds the bootstrap.sh call, and a second one would register the node untainted before it, so remove the call and put kubelet settings in Config", i+1, s.absLine(calls[0].call.Line))
+			for _, fl := range d.flags {
+				if strings.Contains(strings.ReplaceAll(fl, "_", "-"), "register-with-taints") {
+					return fmt.Errorf("userdata: Config.CustomUserData part %d: its NodeConfig sets the kubelet flag %q, which overrides the registerWithTaints Render writes (aws/karpenter-provider-aws#7486); remove it and put the taints in Config.Taints", i+1, fl)
+				}
 			}
 		}
 	}
 	return nil
 }
 
-func customProblem(part int, p Problem) error {
-	where := ""
-	if p.Line > 0 {
-		where = fmt.Sprintf(" line %d", p.Line)
+// earlyParts refuses custom parts that cloud-init runs before Render's
+// part whatever their file names (boothooks and bootcmd in the init
+// stage, per-boot/per-instance/per-once scripts before the user scripts),
+// or runs only in some cloud-init versions: Render's guarantee is that its
+// join is the first thing that can start the kubelet, and it does not rest
+// that on the analysis of code that runs ahead of it.
+func earlyParts(doc []byte, shift int) error {
+	scripts, _, err := cloudinit.Plan(doc)
+	if err != nil {
+		return fmt.Errorf("userdata: Config.CustomUserData: %v", err)
 	}
-	fix := ""
-	if p.Fix != "" {
-		fix = "; fix: " + p.Fix
+	part := func(s cloudinit.Script) string {
+		if mimedoc.LooksMIME(doc) {
+			return s.Part
+		}
+		return ""
 	}
-	return fmt.Errorf("userdata: Config.CustomUserData part %d%s: %s%s", part+1, where, p.Message, fix)
+	for _, s := range scripts {
+		what := ""
+		switch {
+		case s.Stage == cloudinit.StageBoothook:
+			what = "a #cloud-boothook part"
+		case s.Stage == cloudinit.StageBootcmd:
+			what = "cloud-config bootcmd"
+		case s.MayNotRun != "":
+			what = "a part that runs only in some cloud-init versions (a per-boot/per-instance/per-once script, or a text/x-shellscript part that starts like another type)"
+		default:
+			continue
+		}
+		return customError(part(s), max(s.PartLine-shift, 0), what+" runs before Render's join (or only in some cloud-init versions); Render accepts only text/x-shellscript parts and cloud-config runcmd, which run after it may have joined, so move the commands there")
+	}
+	return nil
+}
+
+// customVerdict turns Lint's report on the custom parts into Render's
+// decision.
+func customVerdict(f compat.AMIFamily, r Report) error {
+	if r.Verdict == Unresolved {
+		return customError(r.Part, r.Line, "Render cannot tell that it neither starts the kubelet nor calls the join before Render's part: "+r.Reason)
+	}
+	if f == compat.AL2 && r.Verdict == Joins {
+		part, line := "", 0
+		for _, p := range r.Problems {
+			if p.Code == CodeRequiredTaintMissing {
+				part, line = p.Part, p.Line
+			}
+		}
+		return customError(part, line, "it calls bootstrap.sh; Render adds the bootstrap.sh call, and a second one would register the node untainted before it, so remove the call and put kubelet settings in Config")
+	}
+	allowed := map[Code]bool{CodeNoBootstrap: true, CodeRequiredTaintMissing: true}
+	if f == compat.AL2023 {
+		allowed[CodeIncompleteConfig] = true
+	}
+	for _, p := range r.Problems {
+		if p.Severity == SeverityError && !allowed[p.Code] {
+			msg := p.Message
+			if p.Fix != "" {
+				msg += "; fix: " + p.Fix
+			}
+			return customError(p.Part, p.Line, msg)
+		}
+	}
+	return nil
+}
+
+func customError(part string, line int, msg string) error {
+	return fmt.Errorf("userdata: Config.CustomUserData %s%s", location(part, line), msg)
 }
 
 // renderBottlerocket writes TOML settings: the custom settings with the
@@ -377,6 +485,9 @@ func (p *plan) renderBottlerocket() ([]byte, error) {
 	kube, err := subTable(settings, "kubernetes")
 	if err != nil {
 		return nil, err
+	}
+	if key := unknownBottlerocketSetting(settings, kube); key != "" {
+		return nil, unknownSettingError(key)
 	}
 	kube["cluster-name"] = p.cfg.ClusterName
 	kube["api-server"] = p.cfg.APIServerEndpoint
@@ -503,6 +614,9 @@ func checkCustomPowerShell(custom []byte) error {
 	toks, err := powershell.Lex(string(custom))
 	if err != nil {
 		return fmt.Errorf("userdata: Config.CustomUserData is not complete PowerShell (%v); anything left open would swallow the bootstrap call that follows it", err)
+	}
+	if bytes.HasSuffix(bytes.TrimRight(custom, "\r\n"), []byte("`")) {
+		return fmt.Errorf("userdata: Config.CustomUserData ends in a backtick, a PowerShell line continuation that would join the bootstrap call that follows it to its last line; remove it")
 	}
 	w := newEKSWalker()
 	w.Walk(toks)

@@ -204,9 +204,11 @@ func splitMultipart(body []byte, line int, boundary string) ([]RawPart, error) {
 	if start < 0 {
 		return nil, fmt.Errorf("line %d: multipart body has no %q delimiter", line, string(delim))
 	}
-	if !closed {
+	if !closed && len(bytes.TrimSpace(body[start:])) > 0 {
 		// A missing close delimiter: the last part runs to the end, as
-		// both Go's and Python's parsers read it.
+		// both Go's and Python's parsers read it. A document that ends
+		// right after a delimiter line has no part there, not an empty
+		// one.
 		parts = append(parts, RawPart{Data: body[start:], Line: startLine})
 	}
 	return parts, nil

@@ -17,13 +17,13 @@ func FuzzWalk(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, script []byte) {
-		calls, err := Walk(script, "bootstrap.sh", "KUBELET_EXTRA_ARGS")
-		again, err2 := Walk(script, "bootstrap.sh", "KUBELET_EXTRA_ARGS")
-		if (err == nil) != (err2 == nil) || len(calls) != len(again) {
+		r1, err := Walk(script, "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+		r2, err2 := Walk(script, "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+		if (err == nil) != (err2 == nil) || len(r1.Calls) != len(r2.Calls) {
 			t.Fatalf("Walk is not deterministic")
 		}
 		lines := bytes.Count(script, []byte("\n")) + 1
-		for _, c := range calls {
+		for _, c := range r1.Calls {
 			if c.Line < 1 || c.Line > lines {
 				t.Fatalf("call on line %d of a %d-line script", c.Line, lines)
 			}

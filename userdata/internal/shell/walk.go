@@ -18,6 +18,14 @@ type Var struct {
 	Known    bool // the value is known; if false nothing is known
 	Set      bool
 	Exported bool
+	// List holds an indexed array's elements (NAME=(a b c)); Indexed
+	// marks such a variable.
+	List    []string
+	Indexed bool
+	// Origin is the line where an unknown value came from (the command
+	// substitution, or the conditional that may or may not assign); 0
+	// when it comes from outside the script.
+	Origin int
 }
 
 // Arg is one argument of a recorded call after expansion.
@@ -31,6 +39,9 @@ type Arg struct {
 	Prefix string
 	// Word is the word of the script the argument comes from.
 	Word *syntax.Word
+	// Origin is, for an unknown argument, the line where the unknown
+	// value came from (see [Var.Origin]).
+	Origin int
 }
 
 // Call is one recorded call of the target command.
@@ -45,7 +56,10 @@ type Call struct {
 	Word        *syntax.Word
 	// Cond: the call may not run (a branch, loop, function, && or ||).
 	Cond bool
-	path []branch // the if/case arms the call is in
+	// Errexit: errexit is certainly on at the call, so a failing call ends
+	// the script; ErrexitMaybe: it may be.
+	Errexit, ErrexitMaybe bool
+	path                  []branch // the if/case arms the call is in
 }
 
 // branch is one arm of an if or case clause.
@@ -77,15 +91,72 @@ type Walker struct {
 	poisoned  bool // eval or source ran: unassigned variables are unknown
 	stopped   bool // exit ran at the top level
 	calls     []Call
+	opaque    []Construct
+	errexit   errexit
 	expandCfg *expand.Config
 	path      []branch // the arms being walked
+	line      int      // the line of the command being walked
+	testing   int      // > 0 inside an if/while condition or before && and ||, where errexit does not apply
+	condLines []int    // lines of the enclosing conditionals, innermost last
+	stopLine  int      // where the walk stopped (exit, or a failure under errexit)
+	stopWhy   string
 }
+
+// Stopped returns the line where the script certainly stops, and why;
+// 0 when it runs to its end.
+func (w *Walker) Stopped() (int, string) { return w.stopLine, w.stopWhy }
+
+func (w *Walker) stop(line int, why string) {
+	w.stopped, w.stopLine, w.stopWhy = true, line, why
+}
+
+// conditional walks fn inside a construct that may or may not run its
+// body, so that an assignment made unknown there is traced to it.
+func (w *Walker) conditional(line int, fn func()) {
+	w.condLines = append(w.condLines, line)
+	fn()
+	w.condLines = w.condLines[:len(w.condLines)-1]
+}
+
+// tested walks fn where a failing command does not trigger errexit.
+func (w *Walker) tested(fn func()) {
+	w.testing++
+	fn()
+	w.testing--
+}
+
+// Construct is something in a script the walker cannot follow: the
+// command it runs may be the target, or start what the target starts.
+type Construct struct {
+	Line int    // 1-based line in the script
+	What string // what it is, for people: "eval", "bash -c", ...
+}
+
+// errexit is what the walker knows about bash's errexit option (set -e).
+type errexit uint8
+
+const (
+	errexitOff errexit = iota
+	errexitOn
+	errexitMaybe // set or cleared in a branch that may not run
+)
 
 // NewWalker returns a walker recording the calls of the command whose base
 // name is target, and the environment variable envName as each call sees
 // it.
 func NewWalker(target, envName string) *Walker {
 	return &Walker{target: target, envName: envName, vars: map[string]Var{}}
+}
+
+// SetErrexit starts the walk with errexit on, as "#!/bin/bash -e" does.
+func (w *Walker) SetErrexit() { w.errexit = errexitOn }
+
+// Opaque returns the constructs met so far that the walker cannot follow,
+// in order.
+func (w *Walker) Opaque() []Construct { return w.opaque }
+
+func (w *Walker) addOpaque(line int, what string) {
+	w.opaque = append(w.opaque, Construct{Line: line, What: what})
 }
 
 // clone returns a walker for a subshell: same variables, own copy.
@@ -103,6 +174,7 @@ func (w *Walker) clone() *Walker {
 
 func (w *Walker) merge(sub *Walker) {
 	w.calls = append(w.calls, sub.calls...)
+	w.opaque = append(w.opaque, sub.opaque...)
 }
 
 // Get implements expand.Environ over the known variables; the walker only
@@ -111,6 +183,9 @@ func (w *Walker) Get(name string) expand.Variable {
 	v, ok := w.vars[name]
 	if !ok || !v.Set || !v.Known {
 		return expand.Variable{}
+	}
+	if v.Indexed {
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: v.List, Exported: v.Exported}
 	}
 	return expand.Variable{Set: true, Kind: expand.String, Str: v.Value, Exported: v.Exported}
 }
@@ -143,13 +218,32 @@ func (w *Walker) stmts(list []*syntax.Stmt, cond bool) {
 			return
 		}
 		w.stmt(s, cond)
+		w.failing(s, cond)
 	}
+}
+
+// failing stops the walk at a statement that certainly fails (false) when
+// errexit is on: bash exits there (set -e), so later statements never run.
+// When errexit may or may not be on, what follows is not followable.
+func (w *Walker) failing(s *syntax.Stmt, cond bool) {
+	if cond || w.testing > 0 || s.Negated || s.Background || w.errexit == errexitOff {
+		return
+	}
+	if constantCondition([]*syntax.Stmt{s}) != conditionFalse {
+		return
+	}
+	if w.errexit == errexitMaybe {
+		w.addOpaque(int(s.Pos().Line()), "a failing command after set -e in a branch")
+		return
+	}
+	w.stop(int(s.Pos().Line()), "a command that fails under set -e (errexit)")
 }
 
 func (w *Walker) stmt(s *syntax.Stmt, cond bool) {
 	if s == nil || s.Cmd == nil {
 		return
 	}
+	w.line = int(s.Pos().Line())
 	if s.Background || s.Coprocess {
 		sub := w.clone()
 		sub.command(s, true)
@@ -168,17 +262,23 @@ func (w *Walker) command(s *syntax.Stmt, cond bool) {
 	case *syntax.IfClause:
 		w.ifClause(c, cond)
 	case *syntax.WhileClause:
-		w.stmts(c.Cond, true)
-		w.stmts(c.Do, true)
+		w.conditional(int(c.Pos().Line()), func() {
+			w.stmts(c.Cond, true)
+			w.stmts(c.Do, true)
+		})
 	case *syntax.ForClause:
-		if it, ok := c.Loop.(*syntax.WordIter); ok && it.Name != nil {
-			w.assign(it.Name.Value, Var{Set: true}, true)
-		}
-		w.stmts(c.Do, true)
+		w.conditional(int(c.Pos().Line()), func() {
+			if it, ok := c.Loop.(*syntax.WordIter); ok && it.Name != nil {
+				w.assign(it.Name.Value, Var{Set: true}, true)
+			}
+			w.stmts(c.Do, true)
+		})
 	case *syntax.CaseClause:
-		for i, item := range c.Items {
-			w.inArm(c, i, func() { w.stmts(item.Stmts, true) })
-		}
+		w.conditional(int(c.Pos().Line()), func() {
+			for i, item := range c.Items {
+				w.inArm(c, i, func() { w.stmts(item.Stmts, true) })
+			}
+		})
 	case *syntax.Block:
 		w.stmts(c.Stmts, cond)
 	case *syntax.Subshell:
@@ -187,8 +287,8 @@ func (w *Walker) command(s *syntax.Stmt, cond bool) {
 		w.merge(sub)
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
-			w.stmt(c.X, cond)
-			w.stmt(c.Y, true)
+			w.tested(func() { w.stmt(c.X, cond) })
+			w.conditional(int(c.Pos().Line()), func() { w.stmt(c.Y, true) })
 			return
 		}
 		for _, side := range []*syntax.Stmt{c.X, c.Y} {
@@ -216,10 +316,22 @@ func (w *Walker) command(s *syntax.Stmt, cond bool) {
 // ifClause walks if/elif/else; mvdan.cc/sh represents elif and else as
 // nested IfClauses (else with no condition).
 func (w *Walker) ifClause(c *syntax.IfClause, cond bool) {
-	arm := 0
+	arm, certain := 0, !cond
 	for cl := c; cl != nil; cl = cl.Else {
-		w.stmts(cl.Cond, cond || arm > 0)
-		w.inArm(c, arm, func() { w.stmts(cl.Then, true) })
+		w.tested(func() { w.stmts(cl.Cond, cond || arm > 0) })
+		outcome := constantCondition(cl.Cond)
+		if outcome == conditionFalse {
+			arm++
+			continue // this arm never runs
+		}
+		runs := certain && outcome == conditionTrue || certain && len(cl.Cond) == 0
+		w.conditional(int(c.Pos().Line()), func() {
+			w.inArm(c, arm, func() { w.stmts(cl.Then, !runs) })
+		})
+		if outcome == conditionTrue {
+			return // later arms never run
+		}
+		certain = false
 		arm++
 	}
 }
@@ -261,14 +373,24 @@ func (w *Walker) assign(name string, v Var, cond bool) {
 		v.Exported = true
 	}
 	v.Exported = v.Exported || old.Exported
-	if cond && !(old.Known && v.Known && old.Set == v.Set && old.Value == v.Value) {
+	if cond && v.Known && !(old.Known && old.Set == v.Set && old.Value == v.Value && slices.Equal(old.List, v.List)) {
 		v.Known = false
+		v.Origin = w.line
+		if n := len(w.condLines); n > 0 {
+			v.Origin = w.condLines[0]
+		}
+	}
+	if !v.Known && v.Origin == 0 {
+		v.Origin = w.line
 	}
 	w.vars[name] = v
 }
 
 // assignValue evaluates one assignment's value.
 func (w *Walker) assignValue(a *syntax.Assign) Var {
+	if a.Array != nil && a.Index == nil {
+		return w.arrayValue(a)
+	}
 	if a.Array != nil || a.Index != nil {
 		return Var{Set: true}
 	}
@@ -277,16 +399,42 @@ func (w *Walker) assignValue(a *syntax.Assign) Var {
 		val, ok = w.literal(a.Value)
 	}
 	if !ok {
-		return Var{Set: true}
+		return Var{Set: true, Origin: w.wordOrigin(a.Value)}
 	}
 	if a.Append {
 		old := w.lookup(a.Name.Value)
 		if !old.Known {
-			return Var{Set: true}
+			return Var{Set: true, Origin: old.Origin}
 		}
 		val = old.Value + val
 	}
 	return Var{Value: val, Known: true, Set: true}
+}
+
+// arrayValue evaluates NAME=(words) and NAME+=(words): each element
+// word expands to fields as a command argument does. An element with an
+// index ([1]=x) or an unknown expansion makes the array unknown.
+func (w *Walker) arrayValue(a *syntax.Assign) Var {
+	var list []string
+	if a.Append {
+		old := w.lookup(a.Name.Value)
+		if !old.Known || (!old.Indexed && old.Set) {
+			return Var{Set: true}
+		}
+		list = slices.Clone(old.List)
+	}
+	for _, e := range a.Array.Elems {
+		if e.Index != nil || e.Value == nil {
+			return Var{Set: true}
+		}
+		for _, f := range w.fields(e.Value) {
+			if !f.Known {
+				return Var{Set: true, Origin: f.Origin}
+			}
+			list = append(list, f.Value)
+		}
+	}
+	return Var{Known: true, Set: true, Indexed: true, List: list}
 }
 
 func (w *Walker) decl(c *syntax.DeclClause, cond bool) {
@@ -349,6 +497,7 @@ func (w *Walker) call(c *syntax.CallExpr, cond bool) {
 		}
 		return
 	}
+	w.line = int(c.Pos().Line())
 	if name, literal := literalWord(c.Args[0]); literal && !w.interesting(name) {
 		return // most commands cannot matter: skip expanding their arguments
 	}
@@ -370,12 +519,14 @@ func (w *Walker) call(c *syntax.CallExpr, cond bool) {
 	w.record(c, fields, cond)
 }
 
-// unknownCommand records a command whose name is only known at boot when
-// its text names the target.
+// unknownCommand handles a command whose name is only known at boot: it
+// may be anything, the target included.
 func (w *Walker) unknownCommand(c *syntax.CallExpr, name Arg, cond bool) {
 	if strings.Contains(name.Prefix+Source(c.Args[0]), w.target) {
 		w.calls = append(w.calls, Call{Line: int(c.Args[0].Pos().Line()), UnknownName: true, Word: c.Args[0], Cond: cond, path: slices.Clone(w.path)})
+		return
 	}
+	w.addOpaque(int(c.Args[0].Pos().Line()), "a command whose name is only known at boot ("+Source(c.Args[0])+")")
 }
 
 // builtins are the builtins that change what the walker knows.
@@ -402,13 +553,14 @@ func (w *Walker) unset(args []Arg, cond bool) {
 }
 
 // set follows allexport (set -a, set -o allexport), under which every
-// later assignment is exported.
+// later assignment is exported, and errexit (set -e, set -o errexit).
 func (w *Walker) set(args []Arg, cond bool) {
 	for i, f := range args {
 		next := ""
 		if i+1 < len(args) {
 			next = args[i+1].Value
 		}
+		w.setErrexit(f.Value, next, cond)
 		switch {
 		case f.Value == "-o" && next == "allexport":
 			w.allexport = !cond
@@ -422,9 +574,31 @@ func (w *Walker) set(args []Arg, cond bool) {
 	}
 }
 
+// setErrexit follows one option word of set.
+func (w *Walker) setErrexit(opt, next string, cond bool) {
+	on := ""
+	switch {
+	case (opt == "-o" || opt == "+o") && next == "errexit":
+		on = opt[:1]
+	case len(opt) > 1 && (opt[0] == '-' || opt[0] == '+') && opt[1] != '-' && opt[1] != 'o' && strings.Contains(opt, "e"):
+		on = opt[:1]
+	default:
+		return
+	}
+	want := errexitOff
+	if on == "-" {
+		want = errexitOn
+	}
+	if cond && want != w.errexit {
+		want = errexitMaybe
+	}
+	w.errexit = want
+}
+
 // poison follows eval, source and '.': any variable may now have any
 // value.
 func (w *Walker) poison([]Arg, bool) {
+	w.addOpaque(w.line, "eval, source or '.': runs text the walker cannot read")
 	w.poisoned = true
 	for k, v := range w.vars {
 		v.Known = false
@@ -443,7 +617,7 @@ func (w *Walker) readVars(args []Arg, _ bool) {
 
 func (w *Walker) exit(_ []Arg, cond bool) {
 	if !cond {
-		w.stopped = true
+		w.stop(w.line, "exit")
 	}
 }
 
@@ -462,10 +636,25 @@ func (w *Walker) record(c *syntax.CallExpr, fields []Arg, cond bool) {
 		}
 	}
 	args, env, ok := unwrapCommand(fields, env, w.envName)
-	if !ok || len(args) == 0 {
+	if !ok {
+		w.addOpaque(w.line, shellCommandString(fields))
 		return
 	}
-	if args[0].Known && path.Base(args[0].Value) == w.target {
+	if len(args) == 0 {
+		if shellName(fields) {
+			w.addOpaque(w.line, "a shell reading commands from its input")
+		}
+		return
+	}
+	if !args[0].Known {
+		w.unknownCommand(c, args[0], cond)
+		return
+	}
+	if what := opaqueCommand(args, w.target); what != "" {
+		w.addOpaque(int(args[0].Word.Pos().Line()), what)
+		return
+	}
+	if path.Base(args[0].Value) == w.target {
 		w.calls = append(w.calls, Call{
 			Line: int(args[0].Word.Pos().Line()),
 			Args: args[1:],
@@ -473,6 +662,9 @@ func (w *Walker) record(c *syntax.CallExpr, fields []Arg, cond bool) {
 			Word: args[0].Word,
 			Cond: cond,
 			path: slices.Clone(w.path),
+			// A call tested by if, while, && or || does not trigger errexit.
+			Errexit:      w.errexit == errexitOn && w.testing == 0,
+			ErrexitMaybe: w.errexit == errexitMaybe && w.testing == 0,
 		})
 	}
 }
@@ -484,12 +676,13 @@ var commandsOfInterest = map[string]bool{
 	"unset": true, "set": true, "eval": true, "source": true, ".": true, "read": true, "mapfile": true,
 	"readarray": true, "getopts": true, "printf": true, "exit": true,
 	"exec": true, "command": true, "nohup": true, "nice": true, "timeout": true, "sudo": true, "env": true,
-	"bash": true, "sh": true, "dash": true,
+	"bash": true, "sh": true, "dash": true, "trap": true, "cloud-init-per": true,
 }
 
 func (w *Walker) interesting(name string) bool {
 	base := path.Base(name)
-	return base == w.target || commandsOfInterest[base]
+	return base == w.target || commandsOfInterest[base] || opaqueCommands[base] != "" ||
+		strings.ContainsRune(name, '/') || kubeletStarters[base]
 }
 
 // literalWord returns a word's text when it is one literal without quotes,
@@ -515,6 +708,8 @@ func unwrapCommand(args []Arg, env Var, envName string) ([]Arg, Var, bool) {
 			return args, env, true
 		}
 		switch path.Base(args[0].Value) {
+		case "cloud-init-per": // cloud-init-per FREQUENCY NAME COMMAND...
+			args = args[min(3, len(args)):]
 		case "exec", "command", "nohup":
 			args = skipOptions(args[1:], nil)
 		case "nice":
@@ -630,7 +825,25 @@ func (w *Walker) fields(word *syntax.Word) []Arg {
 			return args
 		}
 	}
-	return []Arg{{Multi: unquotedDynamic(word), Prefix: staticPrefix(word), Word: word}}
+	return []Arg{{Multi: unquotedDynamic(word), Prefix: staticPrefix(word), Word: word, Origin: w.wordOrigin(word)}}
+}
+
+// wordOrigin is the line an unknown word's value comes from: the origin of
+// its first unknown variable, else the word's own line.
+func (w *Walker) wordOrigin(word *syntax.Word) int {
+	origin := 0
+	syntax.Walk(word, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && origin == 0 && p.Param != nil {
+			if v := w.lookup(p.Param.Value); !v.Known {
+				origin = v.Origin
+			}
+		}
+		return origin == 0
+	})
+	if origin == 0 {
+		origin = int(word.Pos().Line())
+	}
+	return origin
 }
 
 // config returns the walker's expansion config, reused across words
@@ -668,7 +881,7 @@ func (w *Walker) static(word *syntax.Word) bool {
 		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst, *syntax.ExtGlob:
 			ok = false
 		case *syntax.ParamExp:
-			if n.Excl || n.Names != 0 || n.Index != nil || n.Slice != nil || n.Width || n.Param == nil {
+			if n.Excl || n.Names != 0 || n.Slice != nil || n.Width || n.Param == nil || !wholeArray(n.Index) {
 				ok = false
 			} else if v := w.lookup(n.Param.Value); !v.Known {
 				ok = false
@@ -735,4 +948,18 @@ func sortedVarNames(m map[string]Var) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// wholeArray accepts no index, or [@] and [*], the indexes that expand
+// every element; other indexes are not followed.
+func wholeArray(index syntax.ArithmExpr) bool {
+	if index == nil {
+		return true
+	}
+	word, ok := index.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	lit := word.Lit()
+	return lit == "@" || lit == "*"
 }
