@@ -406,7 +406,12 @@ func (p part) text() string {
 
 func (p part) render() string {
 	if p.kind == pEarly || p.kind == pInline {
-		return p.raw
+		if p.name == "" {
+			return p.raw
+		}
+		// The reference names the part by p.name, so the text must too.
+		i := strings.Index(p.raw, "\n")
+		return p.raw[:i+1] + "Content-Disposition: attachment; filename=\"" + p.name + "\"\n" + p.raw[i+1:]
 	}
 	ct := map[partKind]string{pShell: "text/x-shellscript", pPlain: "text/plain", pPackages: "text/cloud-config", pRuncmd: "text/cloud-config"}[p.kind]
 	h := "Content-Type: " + ct + "; charset=\"us-ascii\"\n"
