@@ -42,6 +42,11 @@ func TestBootPathKubelet(t *testing.T) {
 			// cmd/kubelet/app/server.go@v1.32.0 L182-184: the kubelet parses
 			// its own flag set (DisableFlagParsing, L178) and returns "failed
 			// to parse kubelet flag" on an unknown flag; the process exits.
+			// Ran (the kubelet's options.AddFlags/AddKubeletConfigFlags/
+			// AddGlobalFlags set, v1.32.0): "unknown flag:
+			// --register-with-taint"; "unknown shorthand flag: 'r' in
+			// -register-with-taints=..."; "unknown command false" for the
+			// separate bool value; "unknown flag: --container-runtime".
 			name:     "typo in a kubelet flag (--register-with-taint)",
 			family:   compat.AL2,
 			userData: al2("--register-with-taint=karpenter.sh/unregistered:NoExecute"),
@@ -92,6 +97,28 @@ func TestBootPathKubelet(t *testing.T) {
 			userData: al2("--register-with-taints=env=prod:NoSchedule,env=staging:NoSchedule"),
 			want:     never,
 			lineAt:   "/etc/eks/bootstrap.sh",
+		},
+		{
+			// Each occurrence is parsed when pflag sets it
+			// (pkg/util/flag/flags.go@v1.32.0 L266-275 calls ParseTaints),
+			// so a duplicate in a flag that a later one replaces still stops
+			// the kubelet. Ran: the kubelet's own flag set (v1.32.0) exited
+			// with "duplicated taints with the same key and effect".
+			name:     "duplicate in a --register-with-taints that a later one replaces",
+			family:   compat.AL2,
+			userData: al2("--register-with-taints=spot=true:PreferNoSchedule,spot=true:PreferNoSchedule " + withRequired),
+			want:     never,
+			lineAt:   "/etc/eks/bootstrap.sh",
+		},
+		{
+			// server.go@v1.32.0 L143 sets cliflag.WordSepNormalizeFunc
+			// (k8s.io/component-base@v0.32.0 cli/flag/flags.go L30-35: "_"
+			// becomes "-"), so --register_with_taints is the same flag. Ran:
+			// the kubelet's flag set accepted it.
+			name:     "underscores in a kubelet flag name are normalized",
+			family:   compat.AL2,
+			userData: al2("--register_with_taints=karpenter.sh/unregistered:NoExecute"),
+			want:     outcome{Verdict: userdata.Joins, Taints: []string{kubeletTaint, unregistered}},
 		},
 		{
 			// pkg/util/flag/flags.go RegisterWithTaintsVar.Set replaces the
