@@ -125,10 +125,21 @@ func TestWalkFollowable(t *testing.T) {
 	for _, script := range []string{
 		"yum install -y jq\nsystemctl restart containerd\n/usr/bin/echo hi\ntrap 'echo failed' ERR\n",
 		"set -o pipefail\nexport X=1\n/etc/eks/bootstrap.sh c\n",
+
 	} {
 		r, err := Walk([]byte(script), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
 		if err != nil || len(r.Opaque) > 0 {
 			t.Errorf("%q: opaque %+v, %v; want none", script, r.Opaque, err)
+		}
+	}
+}
+
+// Wrappers without their operands must not panic (a "bash -o" once did).
+func TestWalkWrappersWithoutOperands(t *testing.T) {
+	t.Parallel()
+	for _, script := range []string{"bash -o\n", "sh +o\n", "sudo\n", "timeout\n", "env -u\n", "cloud-init-per once\n", "nice -n\n"} {
+		if _, err := Walk([]byte(script), "bootstrap.sh", "KUBELET_EXTRA_ARGS"); err != nil {
+			t.Errorf("%q: %v", script, err)
 		}
 	}
 }
