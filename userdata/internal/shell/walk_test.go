@@ -125,7 +125,6 @@ func TestWalkFollowable(t *testing.T) {
 	for _, script := range []string{
 		"yum install -y jq\nsystemctl restart containerd\n/usr/bin/echo hi\ntrap 'echo failed' ERR\n",
 		"set -o pipefail\nexport X=1\n/etc/eks/bootstrap.sh c\n",
-
 	} {
 		r, err := Walk([]byte(script), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
 		if err != nil || len(r.Opaque) > 0 {
