@@ -100,57 +100,16 @@ func (lx *lexer) emit(t Token) {
 func (lx *lexer) run() error {
 	spaced := true
 	for lx.pos < len(lx.src) {
-		r := lx.peek(0)
 		start, line := lx.pos, lx.line
-		switch {
-		case r == '\n' || r == ';' || r == '|':
-			lx.next()
-			lx.emit(Token{kind: kindEnd, raw: string(r), line: line, depth: lx.depth})
+		skipped, err := lx.separator(line)
+		if err != nil {
+			return err
+		}
+		if skipped {
 			spaced = true
 			continue
-		case r == '`' && (lx.peek(1) == '\n' || (lx.peek(1) == '\r' && lx.peek(2) == '\n')):
-			lx.next()
-			if lx.peek(0) == '\r' {
-				lx.next()
-			}
-			lx.next()
-			spaced = true
-			continue
-		case r == '`' && lx.pos+1 >= len(lx.src):
-			return errorf(line, "the script ends with a line continuation (`)")
-		case unicode.IsSpace(r):
-			lx.next()
-			spaced = true
-			continue
-		case r == '#':
-			for lx.pos < len(lx.src) && lx.peek(0) != '\n' {
-				lx.next()
-			}
-			continue
-		case r == '<' && lx.peek(1) == '#':
-			end := strings.Index(lx.src[lx.pos+2:], "#>")
-			if end < 0 {
-				return errorf(line, "block comment <# is not closed")
-			}
-			for lx.pos < start+2+end+2 {
-				lx.next()
-			}
-			spaced = true
-			continue
-		case r == '{':
-			lx.next()
-			lx.depth++
-			lx.emit(Token{kind: kindEnd, raw: "{", line: line, depth: lx.depth})
-			spaced = true
-			continue
-		case r == '}':
-			lx.next()
-			lx.depth--
-			if lx.depth < 0 {
-				return errorf(line, "'}' without '{'")
-			}
-			lx.emit(Token{kind: kindEnd, raw: "}", line: line, depth: lx.depth})
-			spaced = true
+		}
+		if lx.comment() {
 			continue
 		}
 		tok, err := lx.token()
@@ -162,6 +121,65 @@ func (lx *lexer) run() error {
 		spaced = false
 	}
 	return nil
+}
+
+// separator consumes what separates tokens: statement ends, braces,
+// whitespace, line continuations and block comments. It reports whether
+// it consumed anything.
+func (lx *lexer) separator(line int) (bool, error) {
+	r := lx.peek(0)
+	switch {
+	case r == '\n' || r == ';' || r == '|':
+		lx.next()
+		lx.emit(Token{kind: kindEnd, raw: string(r), line: line, depth: lx.depth})
+	case r == '`' && (lx.peek(1) == '\n' || (lx.peek(1) == '\r' && lx.peek(2) == '\n')):
+		lx.next()
+		if lx.peek(0) == '\r' {
+			lx.next()
+		}
+		lx.next()
+	case r == '`' && lx.pos+1 >= len(lx.src):
+		return false, errorf(line, "the script ends with a line continuation (`)")
+	case unicode.IsSpace(r):
+		lx.next()
+	case r == '<' && lx.peek(1) == '#':
+		end := strings.Index(lx.src[lx.pos+2:], "#>")
+		if end < 0 {
+			return false, errorf(line, "block comment <# is not closed")
+		}
+		for stop := lx.pos + 2 + end + 2; lx.pos < stop; {
+			lx.next()
+		}
+	case r == '{' || r == '}':
+		return true, lx.brace(r, line)
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// brace tracks the brace depth; '{' and '}' also end statements.
+func (lx *lexer) brace(r rune, line int) error {
+	lx.next()
+	if r == '{' {
+		lx.depth++
+	} else if lx.depth--; lx.depth < 0 {
+		return errorf(line, "'}' without '{'")
+	}
+	lx.emit(Token{kind: kindEnd, raw: string(r), line: line, depth: lx.depth})
+	return nil
+}
+
+// comment consumes a line comment; it does not set spaced, as the
+// original lexer did not.
+func (lx *lexer) comment() bool {
+	if lx.peek(0) != '#' {
+		return false
+	}
+	for lx.pos < len(lx.src) && lx.peek(0) != '\n' {
+		lx.next()
+	}
+	return true
 }
 
 // token lexes one token that is not a separator.
