@@ -197,41 +197,12 @@ func (lx *lexer) token() (Token, error) {
 		return Token{kind: kindString, value: v, known: known}, err
 	case r == '@' && (isSingleQuote(lx.peek(1)) || isDoubleQuote(lx.peek(1))):
 		return lx.hereString()
-	case r == '@' && (lx.peek(1) == '(' || lx.peek(1) == '{'):
-		lx.next()
-		open := lx.next()
-		if err := lx.group(open); err != nil {
-			return Token{}, err
-		}
-		return Token{kind: kindGroup, value: string(unknown)}, nil
-	case r == '(':
-		lx.next()
-		if err := lx.group('('); err != nil {
-			return Token{}, err
-		}
-		return Token{kind: kindGroup, value: string(unknown)}, nil
-	case r == '$' && lx.peek(1) == '(':
-		lx.next()
-		lx.next()
-		if err := lx.group('('); err != nil {
-			return Token{}, err
-		}
-		return Token{kind: kindGroup, value: string(unknown)}, nil
+	case r == '@' && (lx.peek(1) == '(' || lx.peek(1) == '{'), r == '(', r == '$' && lx.peek(1) == '(', r == '[':
+		return lx.bracketed(r)
 	case r == '$':
 		lx.next()
 		name, err := lx.varName()
 		return Token{kind: kindVar, value: name}, err
-	case r == '[':
-		lx.next()
-		startPos := lx.pos
-		if err := lx.group('['); err != nil {
-			return Token{}, err
-		}
-		inner := lx.src[startPos : lx.pos-1]
-		if isTypeName(inner) {
-			return Token{kind: kindType, value: inner, known: true}, nil
-		}
-		return Token{kind: kindGroup, value: string(unknown)}, nil
 	case r == ')' || r == ']':
 		return Token{}, errorf(line, "%q without its opening bracket", string(r))
 	case r == '&' && lx.peek(1) == '&':
@@ -250,6 +221,24 @@ func (lx *lexer) token() (Token, error) {
 		return Token{kind: kindOp, value: string(r) + "=", known: true}, nil
 	}
 	return lx.bareword()
+}
+
+// bracketed reads @( ), @{ }, ( ), $( ) and [ ]: a group whose value is
+// only known at run time, or a type literal such as [string].
+func (lx *lexer) bracketed(r rune) (Token, error) {
+	lx.next()
+	open := r
+	if r == '@' || r == '$' {
+		open = lx.next()
+	}
+	start := lx.pos
+	if err := lx.group(open); err != nil {
+		return Token{}, err
+	}
+	if inner := lx.src[start : lx.pos-1]; open == '[' && isTypeName(inner) {
+		return Token{kind: kindType, value: inner, known: true}, nil
+	}
+	return Token{kind: kindGroup, value: string(unknown)}, nil
 }
 
 // singleQuoted reads a verbatim string after its opening quote: any single
