@@ -364,6 +364,23 @@ func TestBootPathNodeadm(t *testing.T) {
 			alsoLineAt: "mkdir -p /etc/eks/nodeadm.d",
 		},
 		{
+			// cloud-config write_files runs in the init stage
+			// (cloud.cfg cloud_init_modules), before nodeadm-run
+			// (After=cloud-final.service), which reads
+			// /etc/eks/nodeadm.d/*.yaml after the user data
+			// (configprovider/file.go L47-60, L82) and merges it last, so
+			// its flag overrides the config list.
+			name:   "cloud-config write_files adding a NodeConfig to /etc/eks/nodeadm.d",
+			family: compat.AL2023,
+			userData: mime(
+				nodeConfigPart(nodeConfig(karpenterKubelet)),
+				"Content-Type: text/cloud-config; charset=\"us-ascii\"\n\n#cloud-config\nwrite_files:\n  - path: /etc/eks/nodeadm.d/99-spot.yaml\n    content: |\n"+
+					"      apiVersion: node.eks.aws/v1alpha1\n      kind: NodeConfig\n      spec:\n        kubelet:\n          flags:\n            - --register-with-taints=spot=true:NoSchedule\n",
+			),
+			want:         outcome{Verdict: userdata.Joins, Taints: []string{kubeletTaint, "spot=true:NoSchedule/user"}},
+			orUnresolved: true,
+		},
+		{
 			// The kubelet's flag set applies to nodeadm's flags too
 			// (server.go L182-184).
 			name:     "AL2023: unknown kubelet flag in kubelet.flags",
