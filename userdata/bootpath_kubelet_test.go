@@ -323,7 +323,8 @@ func TestBootPathNodeadm(t *testing.T) {
 			// fails to decode the script, the chain tolerates that
 			// (configprovider/chain.go L38-46) and then has no config at all
 			// (L53-55), so nodeadm-config.service fails and nodeadm-run,
-			// which Requires it, never starts the kubelet.
+			// which Requires it, never starts the kubelet. Ran (nodeadm's
+			// chain): "no config in chain".
 			name:     "AL2 bootstrap.sh script on AL2023",
 			family:   compat.AL2023,
 			userData: "#!/bin/bash\nset -ex\n" + join(withRequired) + "\n",
@@ -336,7 +337,11 @@ func TestBootPathNodeadm(t *testing.T) {
 			// does not decode (node.eks.aws/v1 is not a registered version;
 			// bridge/decode.go L26-28 wraps ErrNodeConfigDecodingFailure)
 			// drops every user-data NodeConfig; the chain tolerates the
-			// error (chain.go L44-46) and is left with none (L53-55).
+			// error (chain.go L44-46) and is left with none (L53-55). Ran
+			// (nodeadm's own ParseMaybeMultipart and provider chain at
+			// 81fec2e8): "failed to decode node config, no kind "NodeConfig"
+			// is registered for version "node.eks.aws/v1"", then "no config
+			// in chain"; the same for kind: NodeConfiguration.
 			name:   "one NodeConfig part that does not decode drops them all",
 			family: compat.AL2023,
 			userData: mime(
