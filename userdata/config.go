@@ -108,38 +108,9 @@ func newPlan(f compat.AMIFamily, cfg Config) (*plan, error) {
 	if err := checkCABundle(cfg.CABundle); err != nil {
 		return nil, err
 	}
-	if cfg.ClusterCIDR != "" {
-		pfx, err := netip.ParsePrefix(cfg.ClusterCIDR)
-		if err != nil {
-			return nil, fmt.Errorf("userdata: Config.ClusterCIDR %q is not a CIDR; write it like 10.100.0.0/16 or fd00::/108", cfg.ClusterCIDR)
-		}
-		if pfx.Masked() != pfx || pfx.String() != cfg.ClusterCIDR {
-			return nil, fmt.Errorf("userdata: Config.ClusterCIDR %q is not in canonical form; write %q", cfg.ClusterCIDR, pfx.Masked().String())
-		}
-		p.cidr = pfx
-	} else if f == compat.AL2023 {
-		return nil, fmt.Errorf("userdata: Config.ClusterCIDR is empty; nodeadm (AL2023) refuses a NodeConfig without the cluster's service CIDR, so set it, e.g. 10.100.0.0/16")
+	if err := p.checkNetwork(f); err != nil {
+		return nil, err
 	}
-	for i, s := range cfg.ClusterDNS {
-		a, err := netip.ParseAddr(s)
-		if err != nil || a.Zone() != "" || a.Is4In6() || a.IsUnspecified() {
-			return nil, fmt.Errorf("userdata: Config.ClusterDNS[%d] %q is not a plain IP address; write it like 10.100.0.10 or fd00::a", i, s)
-		}
-		if a.String() != s {
-			return nil, fmt.Errorf("userdata: Config.ClusterDNS[%d] %q is not in canonical form; write %q", i, s, a.String())
-		}
-		if i > 0 && a.Is6() != p.dns[0].Is6() {
-			return nil, fmt.Errorf("userdata: Config.ClusterDNS mixes IPv4 and IPv6 (%q and %q); a cluster has one IP family, so list only its DNS service IPs", cfg.ClusterDNS[0], s)
-		}
-		p.dns = append(p.dns, a)
-	}
-	if len(p.dns) > 0 && p.cidr.IsValid() && p.dns[0].Is6() != p.cidr.Addr().Is6() {
-		return nil, fmt.Errorf("userdata: Config.ClusterDNS %q and Config.ClusterCIDR %q are of different IP families; use the DNS IP from the service CIDR", cfg.ClusterDNS[0], cfg.ClusterCIDR)
-	}
-	if f.IsWindows() && len(p.dns) > 1 {
-		return nil, fmt.Errorf("userdata: Config.ClusterDNS has %d addresses; Start-EKSBootstrap.ps1 takes one -DNSClusterIP, so keep only the first", len(p.dns))
-	}
-	p.ipv6 = (len(p.dns) > 0 && p.dns[0].Is6()) || (p.cidr.IsValid() && p.cidr.Addr().Is6())
 	if cfg.MaxPods < 0 {
 		return nil, fmt.Errorf("userdata: Config.MaxPods is %d; use 0 for the AMI's default or a positive number", cfg.MaxPods)
 	}
@@ -163,6 +134,44 @@ func newPlan(f compat.AMIFamily, cfg Config) (*plan, error) {
 	}
 	p.custom = custom
 	return p, nil
+}
+
+// checkNetwork validates the service CIDR and the DNS IPs, which must be
+// of one IP family, and derives whether the cluster is IPv6.
+func (p *plan) checkNetwork(f compat.AMIFamily) error {
+	if p.cfg.ClusterCIDR != "" {
+		pfx, err := netip.ParsePrefix(p.cfg.ClusterCIDR)
+		if err != nil {
+			return fmt.Errorf("userdata: Config.ClusterCIDR %q is not a CIDR; write it like 10.100.0.0/16 or fd00::/108", p.cfg.ClusterCIDR)
+		}
+		if pfx.Masked() != pfx || pfx.String() != p.cfg.ClusterCIDR {
+			return fmt.Errorf("userdata: Config.ClusterCIDR %q is not in canonical form; write %q", p.cfg.ClusterCIDR, pfx.Masked().String())
+		}
+		p.cidr = pfx
+	} else if f == compat.AL2023 {
+		return fmt.Errorf("userdata: Config.ClusterCIDR is empty; nodeadm (AL2023) refuses a NodeConfig without the cluster's service CIDR, so set it, e.g. 10.100.0.0/16")
+	}
+	for i, s := range p.cfg.ClusterDNS {
+		a, err := netip.ParseAddr(s)
+		if err != nil || a.Zone() != "" || a.Is4In6() || a.IsUnspecified() {
+			return fmt.Errorf("userdata: Config.ClusterDNS[%d] %q is not a plain IP address; write it like 10.100.0.10 or fd00::a", i, s)
+		}
+		if a.String() != s {
+			return fmt.Errorf("userdata: Config.ClusterDNS[%d] %q is not in canonical form; write %q", i, s, a.String())
+		}
+		if i > 0 && a.Is6() != p.dns[0].Is6() {
+			return fmt.Errorf("userdata: Config.ClusterDNS mixes IPv4 and IPv6 (%q and %q); a cluster has one IP family, so list only its DNS service IPs", p.cfg.ClusterDNS[0], s)
+		}
+		p.dns = append(p.dns, a)
+	}
+	if len(p.dns) > 0 && p.cidr.IsValid() && p.dns[0].Is6() != p.cidr.Addr().Is6() {
+		return fmt.Errorf("userdata: Config.ClusterDNS %q and Config.ClusterCIDR %q are of different IP families; use the DNS IP from the service CIDR", p.cfg.ClusterDNS[0], p.cfg.ClusterCIDR)
+	}
+	if f.IsWindows() && len(p.dns) > 1 {
+		return fmt.Errorf("userdata: Config.ClusterDNS has %d addresses; Start-EKSBootstrap.ps1 takes one -DNSClusterIP, so keep only the first", len(p.dns))
+	}
+	p.ipv6 = (len(p.dns) > 0 && p.dns[0].Is6()) || (p.cidr.IsValid() && p.cidr.Addr().Is6())
+	return nil
 }
 
 // cleanCustom checks that custom user data is text and removes every '\r',

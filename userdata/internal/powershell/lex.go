@@ -275,41 +275,11 @@ func (lx *lexer) doubleQuoted(closing func(rune) bool, doubling, eofOK bool) (st
 			if lx.pos >= len(lx.src) {
 				return "", false, errorf(line, "string ends in a backtick")
 			}
-			e := lx.next()
-			switch e {
-			case '0':
-				b.WriteByte(0)
-			case 'a':
-				b.WriteByte('\a')
-			case 'b':
-				b.WriteByte('\b')
-			case 'e':
-				b.WriteByte(0x1b)
-			case 'f':
-				b.WriteByte('\f')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case 'v':
-				b.WriteByte('\v')
-			case 'u':
-				if lx.peek(0) == '{' {
-					end := strings.IndexByte(lx.src[lx.pos:], '}')
-					if end < 0 {
-						return "", false, errorf(line, "`u{ is not closed")
-					}
-					lx.pos += end + 1
-					b.WriteRune(unknown)
-					known = false
-					continue
-				}
-				b.WriteRune(e)
-			default:
-				b.WriteRune(e)
+			ok, err := lx.escape(&b, line)
+			if err != nil {
+				return "", false, err
 			}
+			known = known && ok
 		case r == '$' && lx.peek(1) == '(':
 			lx.next()
 			lx.next()
@@ -333,6 +303,30 @@ func (lx *lexer) doubleQuoted(closing func(rune) bool, doubling, eofOK bool) (st
 		return b.String(), known, nil
 	}
 	return "", false, errorf(line, "double-quoted string is not closed")
+}
+
+// escapes are PowerShell's backtick escapes in expandable strings.
+var escapes = map[rune]byte{'0': 0, 'a': '\a', 'b': '\b', 'e': 0x1b, 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v'}
+
+// escape writes the character after a backtick; known is false for
+// `u{...}, whose value the lexer does not compute.
+func (lx *lexer) escape(b *strings.Builder, line int) (known bool, err error) {
+	e := lx.next()
+	if c, ok := escapes[e]; ok {
+		b.WriteByte(c)
+		return true, nil
+	}
+	if e == 'u' && lx.peek(0) == '{' {
+		end := strings.IndexByte(lx.src[lx.pos:], '}')
+		if end < 0 {
+			return false, errorf(line, "`u{ is not closed")
+		}
+		lx.pos += end + 1
+		b.WriteRune(unknown)
+		return false, nil
+	}
+	b.WriteRune(e)
+	return true, nil
 }
 
 func isNameStart(r rune) bool {
