@@ -330,43 +330,6 @@ func TestBootPathNodeadm(t *testing.T) {
 			anyPlace: true,
 		},
 		{
-			// ParseMultipart returns the first decoding error
-			// (configprovider/mime.go L62-65), so one NodeConfig part that
-			// does not decode (node.eks.aws/v1 is not a registered version;
-			// bridge/decode.go L26-28 wraps ErrNodeConfigDecodingFailure)
-			// drops every user-data NodeConfig; the chain tolerates the
-			// error (chain.go L44-46) and is left with none (L53-55). Ran
-			// (nodeadm's own ParseMaybeMultipart and provider chain at
-			// 81fec2e8): "failed to decode node config, no kind "NodeConfig"
-			// is registered for version "node.eks.aws/v1"", then "no config
-			// in chain"; the same for kind: NodeConfiguration.
-			name:   "one NodeConfig part that does not decode drops them all",
-			family: compat.AL2023,
-			userData: mime(
-				nodeConfigPart(nodeConfig(karpenterKubelet)),
-				nodeConfigPart("---\napiVersion: node.eks.aws/v1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 110\n"),
-			),
-			want:     outcome{Verdict: userdata.NeverJoins},
-			anyPlace: true,
-		},
-		{
-			// nodeadm-run.service@81fec2e8 L6, L11 runs after cloud-final
-			// with --config-source imds://user-data --config-source
-			// file:///etc/eks/nodeadm.d/, merging that directory's
-			// NodeConfigs after the user data's (chain.go L26-56,
-			// file.go L47-...). A script that writes one there changes the
-			// taints in a way the user data alone does not show.
-			name:   "shell part writing a NodeConfig into /etc/eks/nodeadm.d",
-			family: compat.AL2023,
-			userData: mime(
-				nodeConfigPart(nodeConfig(karpenterKubelet)),
-				shellPart("", "#!/bin/bash\nmkdir -p /etc/eks/nodeadm.d\naws s3 cp s3://my-bucket/taints.yaml /etc/eks/nodeadm.d/99-taints.yaml\n"),
-			),
-			want:       outcome{Verdict: userdata.Unresolved, Part: "part-002"},
-			lineAt:     "aws s3 cp",
-			alsoLineAt: "mkdir -p /etc/eks/nodeadm.d",
-		},
-		{
 			// cloud-config write_files runs in the init stage
 			// (cloud.cfg cloud_init_modules), before nodeadm-run
 			// (After=cloud-final.service), which reads

@@ -103,40 +103,6 @@ func TestBootPathRenderFailsClosed(t *testing.T) {
 	}
 }
 
-// TestBootPathRenderAL2023FailsClosed: custom parts that break or bypass
-// nodeadm's reading of Render's NodeConfig. One NodeConfig part that does not
-// decode makes nodeadm drop every user-data NodeConfig, Render's included
-// (nodeadm/internal/configprovider/mime.go@81fec2e8 L62-65, chain.go
-// L44-46); a script writing into /etc/eks/nodeadm.d adds NodeConfig that
-// nodeadm-run merges after the user data (nodeadm-run.service L6, L11).
-func TestBootPathRenderAL2023FailsClosed(t *testing.T) {
-	cases := []struct {
-		name, custom, lineAt, construct string
-	}{
-		{"NodeConfig with an unregistered apiVersion",
-			mime(nodeConfigPart("---\napiVersion: node.eks.aws/v1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 110\n")),
-			"apiVersion: node.eks.aws/v1\n", `node\.eks\.aws/v1\b|apiVersion|decode`},
-		{"script writing into /etc/eks/nodeadm.d",
-			"#!/bin/bash\ncat > /etc/eks/nodeadm.d/99-extra.yaml <<'EOF'\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags:\n      - --register-with-taints=spot=true:NoSchedule\nEOF\n",
-			"cat > /etc/eks/nodeadm.d", `nodeadm\.d`},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			out, err := userdata.Render(compat.AL2023, renderConfig(c.custom))
-			if err == nil {
-				t.Fatalf("Render accepted it; output:\n%s", decoded(out))
-			}
-			msg := err.Error()
-			if line := lineOf(c.custom, c.lineAt); !strings.Contains(msg, fmt.Sprintf("line %d", line)) {
-				t.Errorf("error %q does not name line %d", msg, line)
-			}
-			if !regexp.MustCompile(`(?i)` + c.construct).MatchString(msg) {
-				t.Errorf("error %q does not name the construct %s", msg, c.construct)
-			}
-		})
-	}
-}
-
 // TestBootPathRenderAcceptsHarmless: custom parts that neither start the
 // kubelet nor join are merged, and Lint of the result joins with exactly the
 // configured, required and kubelet taints.
