@@ -314,6 +314,39 @@ func TestBootPathNodeadm(t *testing.T) {
 			want: joinsReq,
 		},
 		{
+			// An AL2 script reused on AL2023: /etc/eks/bootstrap.sh is a stub
+			// that prints an error and exits 1
+			// (templates/al2023/runtime/rootfs/etc/eks/bootstrap.sh@81fec2e8
+			// L5, L15). The userData holds no NodeConfig: ParseMaybeMultipart
+			// fails to decode the script, the chain tolerates that
+			// (configprovider/chain.go L38-46) and then has no config at all
+			// (L53-55), so nodeadm-config.service fails and nodeadm-run,
+			// which Requires it, never starts the kubelet. Ran (nodeadm's
+			// chain): "no config in chain".
+			name:     "AL2 bootstrap.sh script on AL2023",
+			family:   compat.AL2023,
+			userData: "#!/bin/bash\nset -ex\n" + join(withRequired) + "\n",
+			want:     outcome{Verdict: userdata.NeverJoins},
+			anyPlace: true,
+		},
+		{
+			// cloud-config write_files runs in the init stage
+			// (cloud.cfg cloud_init_modules), before nodeadm-run
+			// (After=cloud-final.service), which reads
+			// /etc/eks/nodeadm.d/*.yaml after the user data
+			// (configprovider/file.go L47-60, L82) and merges it last, so
+			// its flag overrides the config list.
+			name:   "cloud-config write_files adding a NodeConfig to /etc/eks/nodeadm.d",
+			family: compat.AL2023,
+			userData: mime(
+				nodeConfigPart(nodeConfig(karpenterKubelet)),
+				"Content-Type: text/cloud-config; charset=\"us-ascii\"\n\n#cloud-config\nwrite_files:\n  - path: /etc/eks/nodeadm.d/99-spot.yaml\n    content: |\n"+
+					"      apiVersion: node.eks.aws/v1alpha1\n      kind: NodeConfig\n      spec:\n        kubelet:\n          flags:\n            - --register-with-taints=spot=true:NoSchedule\n",
+			),
+			want:         outcome{Verdict: userdata.Joins, Taints: []string{kubeletTaint, "spot=true:NoSchedule/user"}},
+			orUnresolved: true,
+		},
+		{
 			// The kubelet's flag set applies to nodeadm's flags too
 			// (server.go L182-184).
 			name:     "AL2023: unknown kubelet flag in kubelet.flags",
