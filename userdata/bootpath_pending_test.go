@@ -1,11 +1,7 @@
-//go:build bootpath
-
 package userdata_test
 
 // Rows for facts found late by running nodeadm itself (see
-// /work/notes/i11-corpus.md). The implementation does not meet them yet, so
-// they stay behind the bootpath tag until it does; then drop the tag line.
-// Run them with: go test -tags bootpath ./userdata/ -run Pending
+// /work/notes/i11-corpus.md); met by the implementation since.
 
 import (
 	"fmt"

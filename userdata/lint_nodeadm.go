@@ -13,9 +13,10 @@ import (
 )
 
 const (
-	nodeadmCommand      = "nodeadm"
-	nodeConfigMediaType = "application/node.eks.aws"
-	nodeConfigGroup     = "node.eks.aws/"
+	nodeadmCommand       = "nodeadm"
+	nodeConfigMediaType  = "application/node.eks.aws"
+	nodeConfigGroup      = "node.eks.aws/"
+	nodeConfigAPIVersion = "node.eks.aws/v1alpha1"
 )
 
 // nodeConfigDoc is one NodeConfig as nodeadm reads it.
@@ -38,7 +39,10 @@ func decodeNodeConfig(text []byte) (*nodeConfigDoc, bool) {
 	}
 	apiVersion, _ := m["apiVersion"].(string)
 	kind, _ := m["kind"].(string)
-	if !strings.HasPrefix(apiVersion, nodeConfigGroup) || kind != "NodeConfig" {
+	// nodeadm's scheme registers only node.eks.aws/v1alpha1
+	// (awslabs/amazon-eks-ami@81fec2e8 nodeadm/internal/api/bridge/scheme.go
+	// L12-13); any other version or kind fails to decode.
+	if apiVersion != nodeConfigAPIVersion || kind != "NodeConfig" {
 		return nil, true
 	}
 	d := &nodeConfigDoc{apiVersion: apiVersion, kind: kind, body: text}
@@ -115,6 +119,28 @@ func (l *linter) lintNodeadm(text []byte) boot {
 	return l.nodeadm(docs)
 }
 
+// nodeadmConfigDir is where nodeadm-run reads more NodeConfigs, merged
+// after the user data's (awslabs/amazon-eks-ami@81fec2e8
+// nodeadm-run.service: --config-source file:///etc/eks/nodeadm.d/).
+const nodeadmConfigDir = "/etc/eks/nodeadm.d"
+
+// nodeadmDropIns makes the verdict unresolved when a script that runs
+// names nodeadm's config directory: what it writes there changes the
+// merged NodeConfig in a way the userData does not show.
+func (l *linter) nodeadmDropIns(scripts []*script) *boot {
+	for _, s := range scripts {
+		i := bytes.Index(s.Body, []byte(nodeadmConfigDir))
+		if i < 0 {
+			continue
+		}
+		l.part = s.part
+		b := l.unresolved(s.absLine(lineAt(s.Body, i)), "put the settings in a NodeConfig part of the userData instead",
+			"this script uses %s, whose NodeConfigs nodeadm-run merges after the userData's, so what the kubelet gets is not in the userData", nodeadmConfigDir)
+		return &b
+	}
+	return nil
+}
+
 // topLevelParts are the parts nodeadm reads: the top level of the
 // multipart document only, each transfer-decoded; a nested multipart is
 // one part that is not a NodeConfig, and is skipped whole
@@ -155,6 +181,9 @@ func (l *linter) userScripts(text []byte) *boot {
 		}
 		return stop
 	}
+	if stop := l.nodeadmDropIns(scripts); stop != nil {
+		return stop
+	}
 	calls, stop := l.allCalls(scripts, nodeadmCommand)
 	if stop != nil {
 		return stop
@@ -176,8 +205,12 @@ func (l *linter) nodeConfigPart(body []byte, line int) (*nodeConfigDoc, bool) {
 		return nil, false
 	}
 	if d == nil {
-		l.add(CodeSyntax, line, "start the document with apiVersion: node.eks.aws/v1alpha1 and kind: NodeConfig",
-			"this part is not a NodeConfig (apiVersion %s…, kind NodeConfig), so nodeadm refuses it", nodeConfigGroup)
+		at := line
+		if i := bytes.Index(body, []byte("apiVersion")); i >= 0 && line > 0 {
+			at = line + lineAt(body, i) - 1
+		}
+		l.add(CodeSyntax, at, "start the document with apiVersion: node.eks.aws/v1alpha1 and kind: NodeConfig",
+			"this part does not decode as a NodeConfig (nodeadm registers only apiVersion %s, kind NodeConfig); nodeadm then drops every NodeConfig of the user data (configprovider/mime.go returns the first decoding error) and the node never joins", nodeConfigAPIVersion)
 		return nil, false
 	}
 	d.line = line
