@@ -139,18 +139,43 @@ func newPlan(f compat.AMIFamily, cfg Config) (*plan, error) {
 // checkNetwork validates the service CIDR and the DNS IPs, which must be
 // of one IP family, and derives whether the cluster is IPv6.
 func (p *plan) checkNetwork(f compat.AMIFamily) error {
-	if p.cfg.ClusterCIDR != "" {
-		pfx, err := netip.ParsePrefix(p.cfg.ClusterCIDR)
-		if err != nil {
-			return fmt.Errorf("userdata: Config.ClusterCIDR %q is not a CIDR; write it like 10.100.0.0/16 or fd00::/108", p.cfg.ClusterCIDR)
-		}
-		if pfx.Masked() != pfx || pfx.String() != p.cfg.ClusterCIDR {
-			return fmt.Errorf("userdata: Config.ClusterCIDR %q is not in canonical form; write %q", p.cfg.ClusterCIDR, pfx.Masked().String())
-		}
-		p.cidr = pfx
-	} else if f == compat.AL2023 {
-		return fmt.Errorf("userdata: Config.ClusterCIDR is empty; nodeadm (AL2023) refuses a NodeConfig without the cluster's service CIDR, so set it, e.g. 10.100.0.0/16")
+	if err := p.checkCIDR(f); err != nil {
+		return err
 	}
+	if err := p.checkDNS(); err != nil {
+		return err
+	}
+	if len(p.dns) > 0 && p.cidr.IsValid() && p.dns[0].Is6() != p.cidr.Addr().Is6() {
+		return fmt.Errorf("userdata: Config.ClusterDNS %q and Config.ClusterCIDR %q are of different IP families; use the DNS IP from the service CIDR", p.cfg.ClusterDNS[0], p.cfg.ClusterCIDR)
+	}
+	if f.IsWindows() && len(p.dns) > 1 {
+		return fmt.Errorf("userdata: Config.ClusterDNS has %d addresses; Start-EKSBootstrap.ps1 takes one -DNSClusterIP, so keep only the first", len(p.dns))
+	}
+	p.ipv6 = (len(p.dns) > 0 && p.dns[0].Is6()) || (p.cidr.IsValid() && p.cidr.Addr().Is6())
+	return nil
+}
+
+// checkCIDR parses the service CIDR, which AL2023 requires.
+func (p *plan) checkCIDR(f compat.AMIFamily) error {
+	if p.cfg.ClusterCIDR == "" {
+		if f == compat.AL2023 {
+			return fmt.Errorf("userdata: Config.ClusterCIDR is empty; nodeadm (AL2023) refuses a NodeConfig without the cluster's service CIDR, so set it, e.g. 10.100.0.0/16")
+		}
+		return nil
+	}
+	pfx, err := netip.ParsePrefix(p.cfg.ClusterCIDR)
+	if err != nil {
+		return fmt.Errorf("userdata: Config.ClusterCIDR %q is not a CIDR; write it like 10.100.0.0/16 or fd00::/108", p.cfg.ClusterCIDR)
+	}
+	if pfx.Masked() != pfx || pfx.String() != p.cfg.ClusterCIDR {
+		return fmt.Errorf("userdata: Config.ClusterCIDR %q is not in canonical form; write %q", p.cfg.ClusterCIDR, pfx.Masked().String())
+	}
+	p.cidr = pfx
+	return nil
+}
+
+// checkDNS parses the DNS IPs: plain, canonical, of one IP family.
+func (p *plan) checkDNS() error {
 	for i, s := range p.cfg.ClusterDNS {
 		a, err := netip.ParseAddr(s)
 		if err != nil || a.Zone() != "" || a.Is4In6() || a.IsUnspecified() {
@@ -164,18 +189,12 @@ func (p *plan) checkNetwork(f compat.AMIFamily) error {
 		}
 		p.dns = append(p.dns, a)
 	}
-	if len(p.dns) > 0 && p.cidr.IsValid() && p.dns[0].Is6() != p.cidr.Addr().Is6() {
-		return fmt.Errorf("userdata: Config.ClusterDNS %q and Config.ClusterCIDR %q are of different IP families; use the DNS IP from the service CIDR", p.cfg.ClusterDNS[0], p.cfg.ClusterCIDR)
-	}
-	if f.IsWindows() && len(p.dns) > 1 {
-		return fmt.Errorf("userdata: Config.ClusterDNS has %d addresses; Start-EKSBootstrap.ps1 takes one -DNSClusterIP, so keep only the first", len(p.dns))
-	}
-	p.ipv6 = (len(p.dns) > 0 && p.dns[0].Is6()) || (p.cidr.IsValid() && p.cidr.Addr().Is6())
 	return nil
 }
 
 // cleanCustom checks that custom user data is text and removes every '\r',
-// as Karpenter does: a script with CRLF line endings cannot run.
+// as Karpenter's mergeCustomUserData does, so that the output is LF
+// throughout.
 func cleanCustom(b []byte) ([]byte, error) {
 	if !utf8.Valid(b) {
 		return nil, fmt.Errorf("userdata: Config.CustomUserData is not UTF-8 text; pass the text itself, not an archive or an encoding of it")
