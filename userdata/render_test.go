@@ -219,7 +219,7 @@ func TestRenderCustomRejected(t *testing.T) {
 		{"AL2 syntax error", compat.AL2, "#!/bin/bash\nif then\n", "syntax"},
 		{"AL2 malformed MIME", compat.AL2, "MIME-Version: 1.0\nContent-Type: multipart/mixed\n\nbody\n", "boundary"},
 		{"AL2023 custom flag overrides taints", compat.AL2023, "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags: [\"--register-with-taints=a:NoSchedule\"]\n", "#7486"},
-		{"AL2023 bad NodeConfig part", compat.AL2023, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: application/node.eks.aws\n\nkind: Pod\n--b--\n", "not a NodeConfig"},
+		{"AL2023 bad NodeConfig part", compat.AL2023, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: application/node.eks.aws\n\nkind: Pod\n--b--\n", "does not decode as a NodeConfig"},
 		{"Bottlerocket bad TOML", compat.Bottlerocket, "[settings\n", "TOML"},
 		{"Bottlerocket settings not a table", compat.Bottlerocket, "settings = 1\n", `"settings" is not a table`},
 		// The settings model denies unknown fields

@@ -699,57 +699,84 @@ func literalWord(word *syntax.Word) (string, bool) {
 }
 
 // unwrapCommand skips the wrappers that run another command (sudo, env,
-// exec, command, nohup, nice, timeout, bash, sh) and applies what they do
-// to the environment variable: sudo clears it unless -E or
-// --preserve-env, env -i clears it and NAME=value sets it.
+// exec, command, nohup, nice, timeout, cloud-init-per, bash, sh) and
+// applies what they do to the environment variable: sudo clears it unless
+// -E or --preserve-env, env -i clears it and NAME=value sets it. ok is
+// false for a shell given a command string (-c).
 func unwrapCommand(args []Arg, env Var, envName string) ([]Arg, Var, bool) {
-	for len(args) > 0 {
-		if !args[0].Known {
-			return args, env, true
+	for len(args) > 0 && args[0].Known {
+		unwrap, isWrapper := wrappers[path.Base(args[0].Value)]
+		if !isWrapper {
+			break
 		}
-		switch path.Base(args[0].Value) {
-		case "cloud-init-per": // cloud-init-per FREQUENCY NAME COMMAND...
-			args = args[min(3, len(args)):]
-		case "exec", "command", "nohup":
-			args = skipOptions(args[1:], nil)
-		case "nice":
-			args = skipOptions(args[1:], map[string]bool{"-n": true})
-		case "timeout":
-			args = skipOptions(args[1:], map[string]bool{"-s": true, "-k": true})
-			if len(args) > 0 {
-				args = args[1:] // the duration
-			}
-		case "sudo":
-			preserve := false
-			for _, a := range args[1:] {
-				if !a.Known || !strings.HasPrefix(a.Value, "-") {
-					break
-				}
-				if a.Value == "-E" || strings.HasPrefix(a.Value, "--preserve-env") || (!strings.HasPrefix(a.Value, "--") && strings.Contains(a.Value, "E")) {
-					preserve = true
-				}
-			}
-			if !preserve {
-				env = Var{Known: true}
-			}
-			args = skipOptions(args[1:], map[string]bool{"-u": true, "-g": true, "-p": true, "-C": true, "-D": true, "-r": true, "-t": true, "-U": true, "-h": true})
-		case "env":
-			args, env = unwrapEnv(args[1:], env, envName)
-		case "bash", "sh", "dash":
-			rest := args[1:]
-			for len(rest) > 0 && rest[0].Known && strings.HasPrefix(rest[0].Value, "-") {
-				if strings.Contains(rest[0].Value, "c") && !strings.HasPrefix(rest[0].Value, "--") {
-					return nil, env, false // the command is a string; not followed
-				}
-				if rest[0].Value == "-o" || rest[0].Value == "+o" {
-					rest = rest[1:]
-				}
-				rest = rest[1:]
-			}
-			args = rest
-		default:
-			return args, env, true
+		var ok bool
+		args, env, ok = unwrap(args[1:], env, envName)
+		if !ok {
+			return nil, env, false
 		}
+	}
+	return args, env, true
+}
+
+// wrappers map a wrapper command to what it does with its arguments (the
+// words after its name) and the environment variable.
+var wrappers = map[string]func(args []Arg, env Var, envName string) ([]Arg, Var, bool){
+	"exec":    plainWrapper(nil),
+	"command": plainWrapper(nil),
+	"nohup":   plainWrapper(nil),
+	"nice":    plainWrapper(map[string]bool{"-n": true}),
+	"timeout": func(args []Arg, env Var, _ string) ([]Arg, Var, bool) {
+		args = skipOptions(args, map[string]bool{"-s": true, "-k": true})
+		return args[min(1, len(args)):], env, true // the duration
+	},
+	"cloud-init-per": func(args []Arg, env Var, _ string) ([]Arg, Var, bool) {
+		return args[min(2, len(args)):], env, true // FREQUENCY NAME COMMAND...
+	},
+	"sudo": unwrapSudo,
+	"env": func(args []Arg, env Var, envName string) ([]Arg, Var, bool) {
+		args, env = unwrapEnv(args, env, envName)
+		return args, env, true
+	},
+	"bash": unwrapShell,
+	"sh":   unwrapShell,
+	"dash": unwrapShell,
+}
+
+// plainWrapper skips options, of which those in takesValue take the next
+// word.
+func plainWrapper(takesValue map[string]bool) func([]Arg, Var, string) ([]Arg, Var, bool) {
+	return func(args []Arg, env Var, _ string) ([]Arg, Var, bool) {
+		return skipOptions(args, takesValue), env, true
+	}
+}
+
+// unwrapSudo: sudo clears the environment unless told to keep it.
+func unwrapSudo(args []Arg, env Var, _ string) ([]Arg, Var, bool) {
+	preserve := false
+	for _, a := range args {
+		if !a.Known || !strings.HasPrefix(a.Value, "-") {
+			break
+		}
+		long := strings.HasPrefix(a.Value, "--")
+		preserve = preserve || a.Value == "-E" || strings.HasPrefix(a.Value, "--preserve-env") || (!long && strings.Contains(a.Value, "E"))
+	}
+	if !preserve {
+		env = Var{Known: true}
+	}
+	return skipOptions(args, map[string]bool{"-u": true, "-g": true, "-p": true, "-C": true, "-D": true, "-r": true, "-t": true, "-U": true, "-h": true}), env, true
+}
+
+// unwrapShell: a shell runs the script named by its first operand; a
+// command string (-c) is not followed.
+func unwrapShell(args []Arg, env Var, _ string) ([]Arg, Var, bool) {
+	for len(args) > 0 && args[0].Known && strings.HasPrefix(args[0].Value, "-") {
+		if strings.Contains(args[0].Value, "c") && !strings.HasPrefix(args[0].Value, "--") {
+			return nil, env, false
+		}
+		if (args[0].Value == "-o" || args[0].Value == "+o") && len(args) > 1 {
+			args = args[1:]
+		}
+		args = args[1:]
 	}
 	return args, env, true
 }

@@ -132,3 +132,13 @@ func TestWalkFollowable(t *testing.T) {
 		}
 	}
 }
+
+// Wrappers without their operands must not panic (a "bash -o" once did).
+func TestWalkWrappersWithoutOperands(t *testing.T) {
+	t.Parallel()
+	for _, script := range []string{"bash -o\n", "sh +o\n", "sudo\n", "timeout\n", "env -u\n", "cloud-init-per once\n", "nice -n\n"} {
+		if _, err := Walk([]byte(script), "bootstrap.sh", "KUBELET_EXTRA_ARGS"); err != nil {
+			t.Errorf("%q: %v", script, err)
+		}
+	}
+}
