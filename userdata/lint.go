@@ -21,8 +21,9 @@ const maxDecompressed = 1 << 20
 // taints the kubelet will actually register and every problem on the way.
 // userData may be raw or base64 (as EC2 returns it), and may be gzip'd (as
 // cloud-init and nodeadm accept). required are the taints the controller
-// requires, matched by key and effect; nil means [UnregisteredTaint], a
-// non-nil empty slice means none.
+// requires, matched by key and effect, exactly as given: empty means none
+// (pass [Config.Required] to check what [Render] requires, or
+// []Taint{UnregisteredTaint()} for Karpenter v1's).
 //
 // Lint returns an error only for an unknown family, invalid required
 // taints, or gzip data it cannot decompress. Everything else, including
@@ -32,7 +33,6 @@ func Lint(family compat.AMIFamily, userData []byte, required []Taint) (Report, e
 	if !family.Valid() {
 		return Report{}, fmt.Errorf("userdata: cannot lint for %v; use AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025 or Custom", family)
 	}
-	required = requiredOrDefault(required)
 	if err := validateTaintList("required taints", required); err != nil {
 		return Report{}, err
 	}
