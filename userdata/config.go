@@ -58,10 +58,14 @@ type Config struct {
 	// RequiredTaints are the taints the controller requires on every new
 	// node. They are matched by key and effect only, as Karpenter's
 	// MatchTaint does: a required taint already present in Taints or
-	// StartupTaints with the same key and effect is not added again. Nil
-	// means [UnregisteredTaint]; a non-nil empty slice means none. Forks
-	// and older controllers set e.g. karpenter.sh/uninitialized:NoExecute.
+	// StartupTaints with the same key and effect is not added again. Empty
+	// (nil or not) means [UnregisteredTaint], Karpenter v1's. Forks and
+	// older controllers set e.g. karpenter.sh/uninitialized:NoExecute.
 	RequiredTaints []Taint
+	// NoRequiredTaints says the controller requires no taint at all; it
+	// is the only way to render without one, and RequiredTaints must then
+	// be empty. See [Config.Required].
+	NoRequiredTaints bool
 	// Labels are the node labels the kubelet registers; see
 	// [ValidateLabels] for the rules.
 	Labels map[string]string
@@ -121,7 +125,10 @@ func newPlan(f compat.AMIFamily, cfg Config) (*plan, error) {
 	if err := p.checkKubelet(f); err != nil {
 		return nil, err
 	}
-	taints, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, requiredOrDefault(cfg.RequiredTaints))
+	if cfg.NoRequiredTaints && len(cfg.RequiredTaints) > 0 {
+		return nil, fmt.Errorf("userdata: Config.NoRequiredTaints is set and Config.RequiredTaints lists %d taints; choose one: clear NoRequiredTaints to require them, or empty RequiredTaints to require none", len(cfg.RequiredTaints))
+	}
+	taints, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, cfg.Required())
 	if err != nil {
 		return nil, err
 	}

@@ -42,8 +42,8 @@
 // Every function is pure and safe for concurrent use; nothing is cached
 // and no goroutine is started. The zero [Config] is not renderable (it
 // lacks the cluster fields); every other field's zero value means "not
-// set", and a nil [Config.RequiredTaints] means [UnregisteredTaint] while
-// an empty non-nil slice means none. The zero [Verdict] is [Unresolved].
-// Errors start with "userdata: ", name the field or input, and say how to
-// fix it. Nothing panics on bad input.
+// set"; an empty [Config.RequiredTaints] means [UnregisteredTaint], and
+// [Config.NoRequiredTaints] is the explicit "none". The zero [Verdict] is
+// [Unresolved]. Errors start with "userdata: ", name the field or input,
+// and say how to fix it. Nothing panics on bad input.
 package userdata

@@ -21,9 +21,10 @@ const maxDecompressed = 1 << 20
 // whether the node joins, the taints the kubelet registers, and every
 // problem on the way. userData may be raw or base64 (as EC2 returns it),
 // and may be gzip'd. required are the taints the controller requires,
-// matched by key and effect; nil means [UnregisteredTaint], a non-nil
-// empty slice means none. For [compat.Custom] the family is guessed from
-// the userData's shape.
+// matched by key and effect, exactly as given: empty means none (pass
+// [Config.Required] to check what [Render] requires, or
+// []Taint{UnregisteredTaint()} for Karpenter v1's). For [compat.Custom]
+// the family is guessed from the userData's shape.
 //
 // It follows (sources are cited at the code and in the tests):
 //
@@ -41,7 +42,7 @@ const maxDecompressed = 1 << 20
 //   - bootstrap.sh: its exact option list, "--option=value" as a
 //     positional word, and the argument values that make it exit.
 //   - systemd: the drop-in Environment= line and the splitting of
-//     $KUBELET_EXTRA_ARGS; a quote, newline or '%' in it is unresolved.
+//     $KUBELET_EXTRA_ARGS; a quote, newline or lone '%' in it is unresolved ("%%" is '%').
 //   - the kubelet: its real flag set per release (unknown flags exit), the
 //     last --register-with-taints, its own cloud-provider taint, a
 //     duplicate of which the API server refuses, label rules.
@@ -60,7 +61,6 @@ func Lint(family compat.AMIFamily, userData []byte, required []Taint) (Report, e
 	if !family.Valid() {
 		return Report{}, fmt.Errorf("userdata: cannot lint for %v; use AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025 or Custom", family)
 	}
-	required = requiredOrDefault(required)
 	if err := validateTaintList("required taints", required); err != nil {
 		return Report{}, err
 	}

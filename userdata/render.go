@@ -95,7 +95,7 @@ func renderCustom(cfg Config) ([]byte, error) {
 	if len(bytes.TrimSpace(cfg.CustomUserData)) == 0 {
 		return nil, fmt.Errorf("userdata: Config.CustomUserData is empty; the Custom family passes it through, so it must hold the whole userData")
 	}
-	taints, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, requiredOrDefault(cfg.RequiredTaints))
+	taints, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, cfg.Required())
 	if err != nil {
 		return nil, err
 	}
