@@ -261,56 +261,65 @@ func (w *Walker) command(s *syntax.Stmt, cond bool) {
 		w.decl(c, cond)
 	case *syntax.IfClause:
 		w.ifClause(c, cond)
-	case *syntax.WhileClause:
-		w.conditional(int(c.Pos().Line()), func() {
-			w.stmts(c.Cond, true)
-			w.stmts(c.Do, true)
-		})
-	case *syntax.ForClause:
-		w.conditional(int(c.Pos().Line()), func() {
-			if it, ok := c.Loop.(*syntax.WordIter); ok && it.Name != nil {
-				w.assign(it.Name.Value, Var{Set: true}, true)
-			}
-			w.stmts(c.Do, true)
-		})
-	case *syntax.CaseClause:
-		w.conditional(int(c.Pos().Line()), func() {
-			for i, item := range c.Items {
-				w.inArm(c, i, func() { w.stmts(item.Stmts, true) })
-			}
-		})
+	case *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause:
+		w.conditional(int(c.Pos().Line()), func() { w.branches(c) })
 	case *syntax.Block:
 		w.stmts(c.Stmts, cond)
 	case *syntax.Subshell:
-		sub := w.clone()
-		sub.stmts(c.Stmts, cond)
-		w.merge(sub)
+		w.subshell(func(sub *Walker) { sub.stmts(c.Stmts, cond) })
 	case *syntax.BinaryCmd:
-		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
-			w.tested(func() { w.stmt(c.X, cond) })
-			w.conditional(int(c.Pos().Line()), func() { w.stmt(c.Y, true) })
-			return
-		}
-		for _, side := range []*syntax.Stmt{c.X, c.Y} {
-			sub := w.clone()
-			sub.stmt(side, cond)
-			w.merge(sub)
-		}
+		w.binary(c, cond)
 	case *syntax.FuncDecl:
 		// Calls inside a function body are recorded where the function is
 		// defined; the linter does not follow calls of the function.
-		sub := w.clone()
-		sub.stmt(c.Body, true)
-		w.merge(sub)
+		w.subshell(func(sub *Walker) { sub.stmt(c.Body, true) })
 	case *syntax.TimeClause:
 		w.stmt(c.Stmt, cond)
 	case *syntax.CoprocClause:
-		sub := w.clone()
-		sub.stmt(c.Stmt, true)
-		w.merge(sub)
+		w.subshell(func(sub *Walker) { sub.stmt(c.Stmt, true) })
 	case *syntax.LetClause, *syntax.ArithmCmd:
 		w.arithmAssigns(c)
 	}
+}
+
+// branches walks the bodies of loops and case clauses, which may run any
+// number of times.
+func (w *Walker) branches(c syntax.Command) {
+	switch c := c.(type) {
+	case *syntax.WhileClause:
+		w.stmts(c.Cond, true)
+		w.stmts(c.Do, true)
+	case *syntax.ForClause:
+		if it, ok := c.Loop.(*syntax.WordIter); ok && it.Name != nil {
+			w.assign(it.Name.Value, Var{Set: true}, true)
+		}
+		w.stmts(c.Do, true)
+	case *syntax.CaseClause:
+		for i, item := range c.Items {
+			w.inArm(c, i, func() { w.stmts(item.Stmts, true) })
+		}
+	}
+}
+
+// binary walks && and || lists (the right side may not run) and pipelines
+// (each side in its own subshell).
+func (w *Walker) binary(c *syntax.BinaryCmd, cond bool) {
+	if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
+		w.tested(func() { w.stmt(c.X, cond) })
+		w.conditional(int(c.Pos().Line()), func() { w.stmt(c.Y, true) })
+		return
+	}
+	for _, side := range []*syntax.Stmt{c.X, c.Y} {
+		w.subshell(func(sub *Walker) { sub.stmt(side, cond) })
+	}
+}
+
+// subshell walks fn in a copy of the walker whose variable changes do not
+// come back; what it records does.
+func (w *Walker) subshell(fn func(sub *Walker)) {
+	sub := w.clone()
+	fn(sub)
+	w.merge(sub)
 }
 
 // ifClause walks if/elif/else; mvdan.cc/sh represents elif and else as
