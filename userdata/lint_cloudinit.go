@@ -212,12 +212,13 @@ func (l *linter) firstBootstrap(calls []located) boot {
 		}
 		l.part = c.script.part
 		b, exited := l.bootstrap(c)
+		uncertainEnd := c.call.ErrexitMaybe || c.call.Errexit && c.call.Cond
 		switch {
-		case exited && c.call.ErrexitMaybe && l.laterCallIn(calls[i+1:], c.script):
-			return l.unresolved(c.script.absLine(c.call.Line), "set errexit unconditionally, or not at all",
-				"bootstrap.sh exits here, and whether errexit then ends the script before its next bootstrap.sh call depends on a branch only known at boot")
+		case exited && uncertainEnd && l.laterCallIn(calls[i+1:], c.script):
+			return l.unresolved(c.script.absLine(c.call.Line), "set errexit unconditionally, or not at all, and call bootstrap.sh once",
+				"bootstrap.sh exits here, and whether errexit then ends the script before its next bootstrap.sh call depends on conditions only known at boot")
 		case exited:
-			ended[c.script] = c.call.Errexit
+			ended[c.script] = c.call.Errexit && !c.call.Cond
 			continue
 		}
 		firsts = append(firsts, c)
