@@ -226,14 +226,16 @@ func (w *Walker) stmts(list []*syntax.Stmt, cond bool) {
 // errexit is on: bash exits there (set -e), so later statements never run.
 // When errexit may or may not be on, what follows is not followable.
 func (w *Walker) failing(s *syntax.Stmt, cond bool) {
-	if cond || w.testing > 0 || s.Negated || s.Background || w.errexit == errexitOff {
+	if w.testing > 0 || s.Negated || s.Background || w.errexit == errexitOff {
 		return
 	}
 	if constantCondition([]*syntax.Stmt{s}) != conditionFalse {
 		return
 	}
-	if w.errexit == errexitMaybe {
-		w.addOpaque(int(s.Pos().Line()), "a failing command after set -e in a branch")
+	if w.errexit == errexitMaybe || cond {
+		// Bash exits here if this runs and errexit is on; neither is
+		// certain.
+		w.addOpaque(int(s.Pos().Line()), "a failing command under set -e in a branch that may or may not run")
 		return
 	}
 	w.stop(int(s.Pos().Line()), "a command that fails under set -e (errexit)")

@@ -105,6 +105,7 @@ func TestWalkOpaque(t *testing.T) {
 		{"kubelet run directly", "/usr/bin/kubelet --config x\n", "kubelet binary", 1},
 		{"trap running the join", "trap 'bootstrap.sh c' EXIT\n", "trap", 1},
 		{"errexit maybe", "if [ -f x ]; then set -e; fi\nfalse\n", "set -e", 2},
+		{"failing command in a branch under set -e", "set -e\nif [ -f /x ]; then\n  false\nfi\nbootstrap.sh c\n", "set -e", 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
