@@ -98,6 +98,7 @@ type Walker struct {
 	line      int      // the line of the command being walked
 	testing   int      // > 0 inside an if/while condition or before && and ||, where errexit does not apply
 	condLines []int    // lines of the enclosing conditionals, innermost last
+	inFunc    int      // > 0 inside a function body
 	stopLine  int      // where the walk stopped (exit, or a failure under errexit)
 	stopWhy   string
 }
@@ -232,6 +233,9 @@ func (w *Walker) failing(s *syntax.Stmt, cond bool) {
 	if constantCondition([]*syntax.Stmt{s}) != conditionFalse {
 		return
 	}
+	if w.inFunc > 0 {
+		return // function bodies are not followed into their calls
+	}
 	if w.errexit == errexitMaybe || cond {
 		// Bash exits here if this runs and errexit is on; neither is
 		// certain.
@@ -273,8 +277,12 @@ func (w *Walker) command(s *syntax.Stmt, cond bool) {
 		w.binary(c, cond)
 	case *syntax.FuncDecl:
 		// Calls inside a function body are recorded where the function is
-		// defined; the linter does not follow calls of the function.
-		w.subshell(func(sub *Walker) { sub.stmt(c.Body, true) })
+		// defined; the linter does not follow calls of the function, so an
+		// exit in it (a die helper) is not taken for one that runs.
+		w.subshell(func(sub *Walker) {
+			sub.inFunc++
+			sub.stmt(c.Body, true)
+		})
 	case *syntax.TimeClause:
 		w.stmt(c.Stmt, cond)
 	case *syntax.CoprocClause:
@@ -627,8 +635,12 @@ func (w *Walker) readVars(args []Arg, _ bool) {
 }
 
 func (w *Walker) exit(_ []Arg, cond bool) {
-	if !cond {
+	switch {
+	case !cond:
 		w.stop(w.line, "exit")
+	case w.inFunc == 0:
+		// It ends the script if its branch runs, which is not known.
+		w.addOpaque(w.line, "exit in a branch that may or may not run")
 	}
 }
 
