@@ -128,15 +128,29 @@ const nodeadmConfigDir = "/etc/eks/nodeadm.d"
 // names nodeadm's config directory: what it writes there changes the
 // merged NodeConfig in a way the userData does not show.
 func (l *linter) nodeadmDropIns(scripts []*script) *boot {
+	if stop := l.watchedPaths(scripts, []string{nodeadmConfigDir},
+		"whose NodeConfigs nodeadm-run merges after the userData's, so what the kubelet gets is not in the userData"); stop != nil {
+		return stop
+	}
+	return l.watchedPaths(scripts, []string{"/etc/kubernetes/kubelet", "/etc/systemd/system/kubelet.service"},
+		"the kubelet's config or unit, which the kubelet nodeadm starts reads, so what it registers may not be what the NodeConfig says")
+}
+
+// watchedPaths makes the verdict unresolved when a script that runs names
+// one of paths, which the join reads after the script may have changed
+// them.
+func (l *linter) watchedPaths(scripts []*script, paths []string, why string) *boot {
 	for _, s := range scripts {
-		i := bytes.Index(s.Body, []byte(nodeadmConfigDir))
-		if i < 0 {
-			continue
+		for _, p := range paths {
+			i := bytes.Index(s.Body, []byte(p))
+			if i < 0 {
+				continue
+			}
+			l.part = s.part
+			b := l.unresolved(s.absLine(lineAt(s.Body, i)), "put the kubelet settings in the join's own arguments or config instead",
+				"this script uses %s, %s", p, why)
+			return &b
 		}
-		l.part = s.part
-		b := l.unresolved(s.absLine(lineAt(s.Body, i)), "put the settings in a NodeConfig part of the userData instead",
-			"this script uses %s, whose NodeConfigs nodeadm-run merges after the userData's, so what the kubelet gets is not in the userData", nodeadmConfigDir)
-		return &b
 	}
 	return nil
 }

@@ -98,6 +98,7 @@ type Walker struct {
 	line      int      // the line of the command being walked
 	testing   int      // > 0 inside an if/while condition or before && and ||, where errexit does not apply
 	condLines []int    // lines of the enclosing conditionals, innermost last
+	inFunc    int      // > 0 inside a function body
 	stopLine  int      // where the walk stopped (exit, or a failure under errexit)
 	stopWhy   string
 }
@@ -226,14 +227,19 @@ func (w *Walker) stmts(list []*syntax.Stmt, cond bool) {
 // errexit is on: bash exits there (set -e), so later statements never run.
 // When errexit may or may not be on, what follows is not followable.
 func (w *Walker) failing(s *syntax.Stmt, cond bool) {
-	if cond || w.testing > 0 || s.Negated || s.Background || w.errexit == errexitOff {
+	if w.testing > 0 || s.Negated || s.Background || w.errexit == errexitOff {
 		return
 	}
 	if constantCondition([]*syntax.Stmt{s}) != conditionFalse {
 		return
 	}
-	if w.errexit == errexitMaybe {
-		w.addOpaque(int(s.Pos().Line()), "a failing command after set -e in a branch")
+	if w.inFunc > 0 {
+		return // function bodies are not followed into their calls
+	}
+	if w.errexit == errexitMaybe || cond {
+		// Bash exits here if this runs and errexit is on; neither is
+		// certain.
+		w.addOpaque(int(s.Pos().Line()), "a failing command under set -e in a branch that may or may not run")
 		return
 	}
 	w.stop(int(s.Pos().Line()), "a command that fails under set -e (errexit)")
@@ -261,56 +267,69 @@ func (w *Walker) command(s *syntax.Stmt, cond bool) {
 		w.decl(c, cond)
 	case *syntax.IfClause:
 		w.ifClause(c, cond)
-	case *syntax.WhileClause:
-		w.conditional(int(c.Pos().Line()), func() {
-			w.stmts(c.Cond, true)
-			w.stmts(c.Do, true)
-		})
-	case *syntax.ForClause:
-		w.conditional(int(c.Pos().Line()), func() {
-			if it, ok := c.Loop.(*syntax.WordIter); ok && it.Name != nil {
-				w.assign(it.Name.Value, Var{Set: true}, true)
-			}
-			w.stmts(c.Do, true)
-		})
-	case *syntax.CaseClause:
-		w.conditional(int(c.Pos().Line()), func() {
-			for i, item := range c.Items {
-				w.inArm(c, i, func() { w.stmts(item.Stmts, true) })
-			}
-		})
+	case *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause:
+		w.conditional(int(c.Pos().Line()), func() { w.branches(c) })
 	case *syntax.Block:
 		w.stmts(c.Stmts, cond)
 	case *syntax.Subshell:
-		sub := w.clone()
-		sub.stmts(c.Stmts, cond)
-		w.merge(sub)
+		w.subshell(func(sub *Walker) { sub.stmts(c.Stmts, cond) })
 	case *syntax.BinaryCmd:
-		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
-			w.tested(func() { w.stmt(c.X, cond) })
-			w.conditional(int(c.Pos().Line()), func() { w.stmt(c.Y, true) })
-			return
-		}
-		for _, side := range []*syntax.Stmt{c.X, c.Y} {
-			sub := w.clone()
-			sub.stmt(side, cond)
-			w.merge(sub)
-		}
+		w.binary(c, cond)
 	case *syntax.FuncDecl:
 		// Calls inside a function body are recorded where the function is
-		// defined; the linter does not follow calls of the function.
-		sub := w.clone()
-		sub.stmt(c.Body, true)
-		w.merge(sub)
+		// defined; the linter does not follow calls of the function, so an
+		// exit in it (a die helper) is not taken for one that runs.
+		w.subshell(func(sub *Walker) {
+			sub.inFunc++
+			sub.stmt(c.Body, true)
+		})
 	case *syntax.TimeClause:
 		w.stmt(c.Stmt, cond)
 	case *syntax.CoprocClause:
-		sub := w.clone()
-		sub.stmt(c.Stmt, true)
-		w.merge(sub)
+		w.subshell(func(sub *Walker) { sub.stmt(c.Stmt, true) })
 	case *syntax.LetClause, *syntax.ArithmCmd:
 		w.arithmAssigns(c)
 	}
+}
+
+// branches walks the bodies of loops and case clauses, which may run any
+// number of times.
+func (w *Walker) branches(c syntax.Command) {
+	switch c := c.(type) {
+	case *syntax.WhileClause:
+		w.stmts(c.Cond, true)
+		w.stmts(c.Do, true)
+	case *syntax.ForClause:
+		if it, ok := c.Loop.(*syntax.WordIter); ok && it.Name != nil {
+			w.assign(it.Name.Value, Var{Set: true}, true)
+		}
+		w.stmts(c.Do, true)
+	case *syntax.CaseClause:
+		for i, item := range c.Items {
+			w.inArm(c, i, func() { w.stmts(item.Stmts, true) })
+		}
+	}
+}
+
+// binary walks && and || lists (the right side may not run) and pipelines
+// (each side in its own subshell).
+func (w *Walker) binary(c *syntax.BinaryCmd, cond bool) {
+	if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
+		w.tested(func() { w.stmt(c.X, cond) })
+		w.conditional(int(c.Pos().Line()), func() { w.stmt(c.Y, true) })
+		return
+	}
+	for _, side := range []*syntax.Stmt{c.X, c.Y} {
+		w.subshell(func(sub *Walker) { sub.stmt(side, cond) })
+	}
+}
+
+// subshell walks fn in a copy of the walker whose variable changes do not
+// come back; what it records does.
+func (w *Walker) subshell(fn func(sub *Walker)) {
+	sub := w.clone()
+	fn(sub)
+	w.merge(sub)
 }
 
 // ifClause walks if/elif/else; mvdan.cc/sh represents elif and else as
@@ -616,8 +635,12 @@ func (w *Walker) readVars(args []Arg, _ bool) {
 }
 
 func (w *Walker) exit(_ []Arg, cond bool) {
-	if !cond {
+	switch {
+	case !cond:
 		w.stop(w.line, "exit")
+	case w.inFunc == 0:
+		// It ends the script if its branch runs, which is not known.
+		w.addOpaque(w.line, "exit in a branch that may or may not run")
 	}
 }
 
