@@ -43,8 +43,12 @@ type AMI struct {
 	Requirements compat.Requirements
 }
 
-// String describes the AMI as "ami-0abc (al2023 amd64 nvidia)".
+// String describes the AMI as "ami-0abc (al2023 amd64 nvidia)", and the
+// zero AMI as "no AMI".
 func (a AMI) String() string {
+	if a.ID == "" && a.Name == "" {
+		return "no AMI"
+	}
 	var b strings.Builder
 	b.WriteString(a.ID)
 	b.WriteString(" (")
