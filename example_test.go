@@ -48,10 +48,10 @@ func Example() {
 		fmt.Printf("%-14s no AMI: %s\n", u.InstanceType.Name, u.Fix)
 	}
 	// Output:
-	// m7i-flex.large amazon-eks-node-al2023-x86_64-standard-1.32-v20250403
-	// m6g.large      amazon-eks-node-al2023-arm64-standard-1.32-v20250403
-	// g5g.xlarge     amazon-eks-node-al2023-arm64-nvidia-1.32-v20250403
-	// g6f.xlarge     amazon-eks-node-al2023-x86_64-nvidia-1.32-v20250403
-	// inf2.xlarge    amazon-eks-node-al2023-x86_64-neuron-1.32-v20250403
+	// m7i-flex.large amazon-eks-node-al2023-x86_64-standard-1.32-v20260714
+	// m6g.large      amazon-eks-node-al2023-arm64-standard-1.32-v20260714
+	// g5g.xlarge     amazon-eks-node-al2023-arm64-nvidia-1.32-v20260714
+	// g6f.xlarge     amazon-eks-node-al2023-x86_64-nvidia-1.32-v20260714
+	// inf2.xlarge    amazon-eks-node-al2023-x86_64-neuron-1.32-v20260714
 	// g4ad.8xlarge   no AMI: no amd64 amd GPU AMI in family al2023; no EKS AMI family publishes one, so keep these types out with karpenter.k8s.aws/instance-gpu-manufacturer NotIn [amd]
 }

@@ -47,16 +47,16 @@ func Example() {
 		fmt.Printf("%-11s → %s\n", name, a)
 	}
 	// Output:
-	// bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.49.0-713f44ce arm64 nvidia
-	// bottlerocket-aws-k8s-1.32-nvidia-x86_64-v1.49.0-713f44ce amd64 nvidia
-	// bottlerocket-aws-k8s-1.32-aarch64-v1.49.0-713f44ce arm64 standard
-	// bottlerocket-aws-k8s-1.32-x86_64-v1.49.0-713f44ce amd64 standard
-	// bottlerocket-aws-k8s-1.32-x86_64-v1.49.0-713f44ce amd64 neuron
-	// m5.large    → ami-08ee4a0deae5f04ca (bottlerocket amd64 standard)
-	// m6g.large   → ami-0d25a1b8efe05f4ba (bottlerocket arm64 standard)
-	// g4dn.xlarge → ami-0f52182b72b398691 (bottlerocket amd64 nvidia)
-	// g5g.xlarge  → ami-0103053eef770bb28 (bottlerocket arm64 nvidia)
-	// inf2.xlarge → ami-08ee4a0deae5f04ca (bottlerocket amd64 neuron)
+	// bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.61.0-9a3f5d07 arm64 nvidia
+	// bottlerocket-aws-k8s-1.32-nvidia-x86_64-v1.61.0-9a3f5d07 amd64 nvidia
+	// bottlerocket-aws-k8s-1.32-aarch64-v1.61.0-9a3f5d07 arm64 standard
+	// bottlerocket-aws-k8s-1.32-x86_64-v1.61.0-9a3f5d07 amd64 standard
+	// bottlerocket-aws-k8s-1.32-x86_64-v1.61.0-9a3f5d07 amd64 neuron
+	// m5.large    → ami-0d67da32011745106 (bottlerocket amd64 standard)
+	// m6g.large   → ami-055b75e3e842d9086 (bottlerocket arm64 standard)
+	// g4dn.xlarge → ami-09e25088510049924 (bottlerocket amd64 nvidia)
+	// g5g.xlarge  → ami-0ddd9bbe8873c3788 (bottlerocket arm64 nvidia)
+	// inf2.xlarge → ami-0d67da32011745106 (bottlerocket amd64 neuron)
 }
 
 func ExampleQueries() {

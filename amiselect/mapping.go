@@ -51,10 +51,9 @@ type typeIndex struct {
 	groups map[string]int
 }
 
-// Map assigns each instance type exactly one AMI: the first in amis (which
-// should be in [Select]'s newest-available order) whose requirements the
-// type satisfies strictly, as compat.InstanceType.Conflict judges with no
-// leniency for undefined keys. A type no AMI fits lands in Unmapped with a
+// Map assigns each instance type exactly one AMI, the one [Choose] picks:
+// the first in amis (which should be in [Select]'s newest-available order)
+// whose requirements the type satisfies strictly. A type no AMI fits lands in Unmapped with a
 // reason per AMI. Map is pure and does not modify its arguments.
 //
 // If instance types share a name, AMIFor answers for the first of them
@@ -84,7 +83,7 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 		if lastJ == -2 || f != lastFacts {
 			var seen bool
 			if j, seen = memo[f]; !seen {
-				j = firstCompatible(it, amis)
+				j = int32(Choose(it, amis))
 				memo[f] = j
 			}
 			lastFacts, lastJ = f, j
@@ -126,16 +125,6 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 		g.InstanceTypes = append(g.InstanceTypes, instanceTypes[i])
 	}
 	return m
-}
-
-// firstCompatible returns the index of the first AMI it can run, or -1.
-func firstCompatible(it *compat.InstanceType, amis []AMI) int32 {
-	for j := range amis {
-		if _, conflict := it.Conflict(amis[j].Requirements); !conflict {
-			return int32(j)
-		}
-	}
-	return -1
 }
 
 // unmapped explains why no AMI runs t.

@@ -157,8 +157,8 @@ func TestSelectWithoutStateFilter(t *testing.T) {
 }
 
 // TestResolveAliases resolves every alias against the catalog, which
-// holds two releases per family and Kubernetes version: latest takes the
-// newer, pinned the one named. It checks the alias names against the
+// holds several releases per family and Kubernetes version: latest takes
+// the newest, pinned the one named. It checks the alias names against the
 // catalog's real EKS AMI names.
 func TestResolveAliases(t *testing.T) {
 	tests := []struct {
@@ -166,10 +166,10 @@ func TestResolveAliases(t *testing.T) {
 		want       []string
 	}{
 		{"al2@latest", "1.32", []string{
-			"amazon-eks-gpu-node-1.32-v20250403 amd64 nvidia",
-			"amazon-eks-gpu-node-1.32-v20250403 amd64 neuron",
-			"amazon-eks-arm64-node-1.32-v20250403 arm64 standard",
-			"amazon-eks-node-1.32-v20250403 amd64 standard",
+			"amazon-eks-gpu-node-1.32-v20251209 amd64 nvidia",
+			"amazon-eks-gpu-node-1.32-v20251209 amd64 neuron",
+			"amazon-eks-arm64-node-1.32-v20251209 arm64 standard",
+			"amazon-eks-node-1.32-v20251209 amd64 standard",
 		}},
 		{"al2@v20250317", "1.31", []string{
 			"amazon-eks-gpu-node-1.31-v20250317 amd64 nvidia",
@@ -178,11 +178,11 @@ func TestResolveAliases(t *testing.T) {
 			"amazon-eks-node-1.31-v20250317 amd64 standard",
 		}},
 		{"al2023@latest", "1.32", []string{
-			"amazon-eks-node-al2023-arm64-nvidia-1.32-v20250403 arm64 nvidia",
-			"amazon-eks-node-al2023-arm64-standard-1.32-v20250403 arm64 standard",
-			"amazon-eks-node-al2023-x86_64-neuron-1.32-v20250403 amd64 neuron",
-			"amazon-eks-node-al2023-x86_64-nvidia-1.32-v20250403 amd64 nvidia",
-			"amazon-eks-node-al2023-x86_64-standard-1.32-v20250403 amd64 standard",
+			"amazon-eks-node-al2023-arm64-nvidia-1.32-v20260714 arm64 nvidia",
+			"amazon-eks-node-al2023-arm64-standard-1.32-v20260714 arm64 standard",
+			"amazon-eks-node-al2023-x86_64-neuron-1.32-v20260714 amd64 neuron",
+			"amazon-eks-node-al2023-x86_64-nvidia-1.32-v20260714 amd64 nvidia",
+			"amazon-eks-node-al2023-x86_64-standard-1.32-v20260714 amd64 standard",
 		}},
 		{"al2023@v20250317", "1.31", []string{ // no arm64 NVIDIA AMI before v20250403
 			"amazon-eks-node-al2023-arm64-standard-1.31-v20250317 arm64 standard",
@@ -191,11 +191,11 @@ func TestResolveAliases(t *testing.T) {
 			"amazon-eks-node-al2023-x86_64-standard-1.31-v20250317 amd64 standard",
 		}},
 		{"bottlerocket@latest", "1.32", []string{
-			"bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.49.0-713f44ce arm64 nvidia",
-			"bottlerocket-aws-k8s-1.32-nvidia-x86_64-v1.49.0-713f44ce amd64 nvidia",
-			"bottlerocket-aws-k8s-1.32-aarch64-v1.49.0-713f44ce arm64 standard",
-			"bottlerocket-aws-k8s-1.32-x86_64-v1.49.0-713f44ce amd64 standard",
-			"bottlerocket-aws-k8s-1.32-x86_64-v1.49.0-713f44ce amd64 neuron",
+			"bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.61.0-9a3f5d07 arm64 nvidia",
+			"bottlerocket-aws-k8s-1.32-nvidia-x86_64-v1.61.0-9a3f5d07 amd64 nvidia",
+			"bottlerocket-aws-k8s-1.32-aarch64-v1.61.0-9a3f5d07 arm64 standard",
+			"bottlerocket-aws-k8s-1.32-x86_64-v1.61.0-9a3f5d07 amd64 standard",
+			"bottlerocket-aws-k8s-1.32-x86_64-v1.61.0-9a3f5d07 amd64 neuron",
 		}},
 		{"bottlerocket@1.42.0", "1.31", []string{
 			"bottlerocket-aws-k8s-1.31-nvidia-aarch64-v1.42.0-5ed15786 arm64 nvidia",
@@ -211,9 +211,10 @@ func TestResolveAliases(t *testing.T) {
 			"bottlerocket-aws-k8s-1.32-x86_64-v1.42.0-5ed15786 amd64 standard",
 			"bottlerocket-aws-k8s-1.32-x86_64-v1.42.0-5ed15786 amd64 neuron",
 		}},
-		{"windows2019@latest", "1.32", []string{"Windows_Server-2019-English-Core-EKS_Optimized-1.32-2025.04.14 amd64 unspecified"}},
-		{"windows2022@latest", "1.31", []string{"Windows_Server-2022-English-Core-EKS_Optimized-1.31-2025.04.14 amd64 unspecified"}},
-		{"windows2025@latest", "1.35", nil}, // the catalog stops at 1.32
+		{"windows2019@latest", "1.32", []string{"Windows_Server-2019-English-Core-EKS_Optimized-1.32-2026.11.12 amd64 unspecified"}},
+		{"windows2022@latest", "1.31", []string{"Windows_Server-2022-English-Core-EKS_Optimized-1.31-2026.11.12 amd64 unspecified"}},
+		{"windows2025@latest", "1.36", []string{"Windows_Server-2025-English-Core-EKS_Optimized-1.36-2026.11.12 amd64 unspecified"}},
+		{"windows2025@latest", "1.37", nil}, // the catalog stops at 1.36
 	}
 	_, cs := clients(t)
 	for _, tt := range tests {
@@ -245,10 +246,10 @@ func TestResolveBottlerocketMapping(t *testing.T) {
 	}
 	types := pick(t, catalogTypes(t), "m5.large", "m6g.large", "g4dn.xlarge", "g5g.xlarge")
 	want := map[string]string{
-		"m5.large":    "bottlerocket-aws-k8s-1.32-x86_64-v1.49.0-713f44ce standard",
-		"m6g.large":   "bottlerocket-aws-k8s-1.32-aarch64-v1.49.0-713f44ce standard",
-		"g4dn.xlarge": "bottlerocket-aws-k8s-1.32-nvidia-x86_64-v1.49.0-713f44ce nvidia",
-		"g5g.xlarge":  "bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.49.0-713f44ce nvidia",
+		"m5.large":    "bottlerocket-aws-k8s-1.32-x86_64-v1.61.0-9a3f5d07 standard",
+		"m6g.large":   "bottlerocket-aws-k8s-1.32-aarch64-v1.61.0-9a3f5d07 standard",
+		"g4dn.xlarge": "bottlerocket-aws-k8s-1.32-nvidia-x86_64-v1.61.0-9a3f5d07 nvidia",
+		"g5g.xlarge":  "bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.61.0-9a3f5d07 nvidia",
 	}
 	for _, order := range [][]int{{0, 1, 2, 3, 4}, {4, 3, 2, 1, 0}, {2, 0, 4, 1, 3}, {1, 3, 0, 4, 2}, {3, 4, 1, 2, 0}} {
 		amis := make([]amiselect.AMI, len(order))
@@ -280,8 +281,8 @@ func TestResolveG5G(t *testing.T) {
 		want  string // the AMI name for every g5g type, or "" for the explanation
 	}{
 		{"al2@latest", ""},
-		{"al2023@latest", "amazon-eks-node-al2023-arm64-nvidia-1.32-v20250403"},
-		{"bottlerocket@latest", "bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.49.0-713f44ce"},
+		{"al2023@latest", "amazon-eks-node-al2023-arm64-nvidia-1.32-v20260714"},
+		{"bottlerocket@latest", "bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.61.0-9a3f5d07"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.alias, func(t *testing.T) {
@@ -441,8 +442,8 @@ func TestResolveFaults(t *testing.T) {
 	t.Run("second page fails", func(t *testing.T) {
 		b := ec2fake.NewWithCatalog(ec2fake.Options{})
 		c := &pagedClient{b: b, fault: ec2fake.Fault{Operation: ec2fake.OpDescribeImages, Code: ec2fake.CodeInternalError, Times: 1}}
-		// 9 images match al2023@latest on 1.32 (two releases, the older
-		// without arm64 NVIDIA), so pages of 5 make two requests.
+		// 34 images match al2023@latest on 1.32 (seven releases, the
+		// oldest without arm64 NVIDIA), so pages of 5 make seven requests.
 		sel, err := amiselect.Resolve(context.Background(), c, terms, options("1.32"))
 		if code := apiCode(err); code != ec2fake.CodeInternalError {
 			t.Fatalf("err = %v (code %q), want %s", err, code, ec2fake.CodeInternalError)
@@ -457,8 +458,8 @@ func TestResolveFaults(t *testing.T) {
 	t.Run("pages without a fault", func(t *testing.T) {
 		c := &pagedClient{b: ec2fake.NewWithCatalog(ec2fake.Options{})}
 		sel, err := amiselect.Resolve(context.Background(), c, terms, options("1.32"))
-		if err != nil || len(sel.AMIs) != 5 || c.calls != 2 {
-			t.Errorf("Resolve = %v, %v in %d calls; want 5 AMIs in 2 pages", selected(sel), err, c.calls)
+		if err != nil || len(sel.AMIs) != 5 || c.calls != 7 {
+			t.Errorf("Resolve = %v, %v in %d calls; want 5 AMIs in 7 pages", selected(sel), err, c.calls)
 		}
 	})
 }

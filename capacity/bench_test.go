@@ -3,6 +3,7 @@ package capacity
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/compat"
@@ -73,7 +74,8 @@ func BenchmarkApply(b *testing.B) {
 	for _, g := range m.Groups {
 		for i, it := range g.InstanceTypes {
 			if i%2 == 0 { // half the types have a learned figure
-				c.entries.Add(key{it.Name, g.AMI.ID}, record{memory: 1 << 33})
+				k := key{it.Name, g.AMI.ID}
+				c.entries.Add(k, record{key: k, memory: 1 << 33})
 			}
 		}
 	}
@@ -84,3 +86,68 @@ func BenchmarkApply(b *testing.B) {
 		}
 	}
 }
+
+// bigCache returns a Cache of n entries: 500 instance types under n/500
+// AMIs, observed over the last day, as a controller of a large fleet
+// might hold.
+func bigCache(tb testing.TB, n int, now func() time.Time) *Cache {
+	c, err := New(Options{Size: n, TTL: 60 * 24 * time.Hour, Now: now})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	base := now().Unix()
+	for i := range n {
+		k := key{fmt.Sprintf("m%dg.%dxlarge", i%7, i%500), fmt.Sprintf("ami-%017x", i/500)}
+		c.entries.Add(k, record{key: k, memory: 1<<33 - int64(i)<<10, observed: base - int64(i%86_400)})
+	}
+	return c
+}
+
+func BenchmarkSnapshot(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			c := bigCache(b, n, fixedClock)
+			b.ReportAllocs()
+			var size int
+			for b.Loop() {
+				s, err := c.Snapshot()
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(s)
+			}
+			b.ReportMetric(float64(size)/float64(n), "bytes/entry")
+		})
+	}
+}
+
+// BenchmarkMerge merges a snapshot into an empty Cache (a restart) and
+// into one that holds the same figures (a replica's periodic exchange).
+func BenchmarkMerge(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		src := bigCache(b, n, fixedClock)
+		snap, err := src.Snapshot()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("empty/%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c, _ := New(Options{Size: n, TTL: 60 * 24 * time.Hour, Now: fixedClock})
+				if err := c.Merge(snap); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("same/%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := src.Merge(snap); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func fixedClock() time.Time { return time.Unix(1_763_820_000, 0) }

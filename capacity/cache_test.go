@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/compat"
 )
@@ -175,21 +177,31 @@ func TestApply(t *testing.T) {
 	if _, err := c.Observe(Observation{NodeLabels: labelsOf(testTypes[0].it), ImageID: "ami-std", MemoryBytes: 7_900 << 20}, testAMIs()); err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]int64{}
-	for _, it := range c.Apply(m) {
-		got[it.Name] = it.MemoryMiB
+	type row struct {
+		Type, AMI string
+		Memory    int64
+		Learned   bool
 	}
-	want := map[string]int64{"m5.large": 7_900, "c5.xlarge": 8192, "m6g.large": 8192, "g4dn.xlarge": 16384}
-	for name, mib := range want {
-		if got[name] != mib {
-			t.Errorf("Apply: %s has %d MiB; want %d", name, got[name], mib)
+	var got []row
+	for _, cp := range c.Apply(m) {
+		got = append(got, row{cp.InstanceType.Name, cp.AMI.ID, cp.MemoryBytes, cp.Learned})
+		for _, tt := range testTypes {
+			if tt.it.Name == cp.InstanceType.Name {
+				if diff := cmp.Diff(tt.it, cp.InstanceType); diff != "" {
+					t.Errorf("Apply changed %s (-want +got):\n%s", tt.it.Name, diff)
+				}
+			}
 		}
 	}
-	if len(got) != len(want) {
-		t.Errorf("Apply returned %d types; want %d", len(got), len(want))
+	// Groups in AMI order (nvidia, std, arm), types in input order.
+	want := []row{
+		{"g4dn.xlarge", "ami-nvidia", 0, false},
+		{"m5.large", "ami-std", 7_900 << 20, true},
+		{"c5.xlarge", "ami-std", 0, false},
+		{"m6g.large", "ami-arm", 0, false},
 	}
-	if types[0].MemoryMiB != 8192 {
-		t.Error("Apply changed its input")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Apply (-want +got):\n%s", diff)
 	}
 }
 

@@ -5,8 +5,11 @@
 // The memory a node reports is below the instance type's published memory,
 // and how far below depends on the AMI: Bottlerocket and AL2023 differ, and
 // NVIDIA images reserve more than standard ones. A [Cache] records the
-// lowest figure seen for each instance type under each AMI ID and
-// [Cache.Apply] puts it in place of the catalog figure.
+// lowest figure seen for each instance type under each AMI ID
+// ([Cache.Observe]), and [Cache.Apply] returns it beside each mapped type as
+// a [Capacity], leaving the type's facts, labels and requirements alone.
+// [Cache.Snapshot] and [Cache.Merge] carry what was learned across
+// restarts and between replicas.
 //
 // # What it fixes
 //
@@ -14,21 +17,28 @@
 // built the node's requirements from the NodeClaim, whose loose
 // requirements lack the GPU keys, compared them leniently with the AMIs in
 // order, matched a plain m5.large to the NVIDIA AMI that came first, found
-// that the node ran a different image, and so never recorded anything: it
-// kept launching nodes too small for the pod. [Cache.Observe] builds the
-// node's requirements from its labels with [compat.FromNodeLabels] (no GPU
-// label means no GPU), compares strictly, and records only when the node
-// runs the AMI the mapper picks for its type, saying why when it refuses.
-// Karpenter also keys its cache by a hash of the whole AMI list, so any
-// change to the list forgets everything; this cache is keyed by
-// (instance type, AMI ID), so a new AMI leaves the others' figures alone.
+// that the node ran a different image, and so never recorded anything. Observe
+// builds the node's requirements from its labels ([compat.FromNodeLabels]:
+// no GPU label means no GPU) and files the figure only under the AMI
+// [amiselect.Choose] picks for them, the rule [amiselect.Map] applies to
+// instance types. Karpenter also keys its cache by a hash of the whole AMI
+// list, so any change to the list forgets everything, and keeps it in
+// memory, so a restart forgets too and each replica learns alone; this
+// cache is keyed by (instance type, AMI ID), and its snapshots merge by
+// keeping the minimum per key, in any order.
 //
 // # Concurrency, memory and time
 //
 // A Cache is safe for concurrent use. It is a bounded LRU
 // (github.com/hashicorp/golang-lru/v2) of [Options.Size] entries; lookups
 // count as uses. Entries expire [Options.TTL] after they were last
-// recorded, checked lazily against [Options.Now] when they are read: the
-// Cache starts no goroutine and needs no Close. Memory is a lock, a map
-// lookup and no allocation.
+// recorded, to the second, checked lazily against [Options.Now] when they
+// are read: the Cache starts no goroutine and needs no Close. Memory is a
+// map lookup and no allocation.
+//
+// # Snapshots
+//
+// A snapshot is versioned, checksummed JSON, small enough for a ConfigMap
+// at the default size; [Cache.Snapshot] documents the encoding and
+// [Cache.Merge] the rule by which entries combine.
 package capacity

@@ -3,6 +3,7 @@ package capacity_test
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/capacity"
@@ -37,11 +38,66 @@ func ExampleCache_Observe() {
 	fmt.Println(errors.Is(err, capacity.ErrNotMapped), err)
 
 	mapping := amiselect.Map([]compat.InstanceType{m5}, amis)
-	for _, it := range cache.Apply(mapping) {
-		fmt.Printf("%s: %d MiB learned (catalog %d MiB)\n", it.Name, it.MemoryMiB, m5.MemoryMiB)
+	for _, c := range cache.Apply(mapping) {
+		fmt.Printf("%s on %s: %d MiB learned %v; instance-memory label still %s\n",
+			c.InstanceType.Name, c.AMI.ID, c.MemoryBytes>>20, c.Learned, c.InstanceType.Labels()[compat.LabelInstanceMemory])
 	}
 	// Output:
 	// recorded: true <nil>
 	// true capacity: node ip-10-0-1-1 runs ami-0nvidia, but m5.large maps to ami-0standard (bottlerocket-aws-k8s-1.32-x86_64-v1.36.0-1a2b3c4d), which new nodes will run; what this node reports says nothing about them: the node's image is not the AMI its instance type maps to
-	// m5.large: 7558 MiB learned (catalog 8192 MiB)
+	// m5.large on ami-0standard: 7558 MiB learned true; instance-memory label still 8192
+}
+
+// Two replicas learn different figures, exchange snapshots (through a
+// file, a ConfigMap, anything) and end with the same, lower, figures; a
+// third, restarted empty, is restored from one snapshot.
+func ExampleCache_Merge() {
+	now := func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
+	amis := []amiselect.AMI{{ID: "ami-0standard", Requirements: amd64(compat.StandardVariant())}}
+	m5 := compat.InstanceType{Name: "m5.large", Family: "m5", Category: "m", Generation: 5, Size: "large", Arch: "amd64", VCPU: 2, MemoryMiB: 8192}
+	m5x := compat.InstanceType{Name: "m5.xlarge", Family: "m5", Category: "m", Generation: 5, Size: "xlarge", Arch: "amd64", VCPU: 4, MemoryMiB: 16384}
+
+	a, _ := capacity.New(capacity.Options{Now: now})
+	b, _ := capacity.New(capacity.Options{Now: now})
+	a.Observe(capacity.Observation{NodeLabels: m5.Labels(), ImageID: "ami-0standard", MemoryBytes: 7_926_000_000}, amis)
+	b.Observe(capacity.Observation{NodeLabels: m5.Labels(), ImageID: "ami-0standard", MemoryBytes: 7_925_000_000}, amis)
+	b.Observe(capacity.Observation{NodeLabels: m5x.Labels(), ImageID: "ami-0standard", MemoryBytes: 16_100_000_000}, amis)
+
+	fromA, _ := a.Snapshot()
+	fromB, _ := b.Snapshot()
+	fmt.Println(a.Merge(fromB), b.Merge(fromA))
+	for _, c := range []*capacity.Cache{a, b} {
+		small, _ := c.Memory("m5.large", "ami-0standard")
+		large, _ := c.Memory("m5.xlarge", "ami-0standard")
+		fmt.Println(small, large)
+	}
+
+	restarted, _ := capacity.New(capacity.Options{Now: now})
+	fmt.Println(restarted.Merge(fromB))
+	fmt.Println(restarted.Memory("m5.large", "ami-0standard"))
+
+	fmt.Println(restarted.Merge(fromB[:40]))
+	// Output:
+	// <nil> <nil>
+	// 7925000000 16100000000
+	// 7925000000 16100000000
+	// <nil>
+	// 7925000000 true
+	// capacity: the snapshot is truncated or corrupted at the end: expected ','; merge a snapshot written by Cache.Snapshot
+}
+
+// A snapshot is one line per entry: instance type, index into amis,
+// memory in bytes, and when it was last seen, in Unix seconds.
+func ExampleCache_Snapshot() {
+	now := func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
+	amis := []amiselect.AMI{{ID: "ami-0standard", Requirements: amd64(compat.StandardVariant())}}
+	m5 := compat.InstanceType{Name: "m5.large", Family: "m5", Category: "m", Generation: 5, Size: "large", Arch: "amd64", VCPU: 2, MemoryMiB: 8192}
+	cache, _ := capacity.New(capacity.Options{Now: now})
+	cache.Observe(capacity.Observation{NodeLabels: m5.Labels(), ImageID: "ami-0standard", MemoryBytes: 7_926_000_000}, amis)
+	snapshot, err := cache.Snapshot()
+	fmt.Printf("%s %v\n", snapshot, err)
+	// Output:
+	// {"version":1,"entries":[
+	// ["m5.large",0,7926000000,1795348800]
+	// ],"amis":["ami-0standard"],"sum":"29eefd7263996058"} <nil>
 }

@@ -152,16 +152,15 @@ func TestIssue7925(t *testing.T) {
 		t.Errorf("refused observations changed the record to %d", got)
 	}
 
-	// The second launch sees the learned figure.
-	applied := cache.Apply(f.mapping)
-	var m5 compat.InstanceType
-	for _, it := range applied {
-		if it.Name == "m5.large" {
-			m5 = it
+	// The second launch sees the learned figure, beside the catalog's.
+	var m5 capacity.Capacity
+	for _, c := range cache.Apply(f.mapping) {
+		if c.InstanceType.Name == "m5.large" {
+			m5 = c
 		}
 	}
-	if want := int64(m5Memory >> 20); m5.MemoryMiB != want {
-		t.Errorf("after Apply, m5.large has %d MiB; want the learned %d (catalog says %d)", m5.MemoryMiB, want, f.types["m5.large"].MemoryMiB)
+	if !m5.Learned || m5.MemoryBytes != m5Memory || m5.AMI.ID != standard.ID {
+		t.Errorf("after Apply, m5.large has %d bytes (learned %v) under %s; want the learned %d under %s", m5.MemoryBytes, m5.Learned, m5.AMI.ID, m5Memory, standard.ID)
 	}
 
 	// A new, unrelated AMI in the list does not forget what was learned.
@@ -172,9 +171,9 @@ func TestIssue7925(t *testing.T) {
 	for _, g := range f.mapping.Groups {
 		list = append(list, g.InstanceTypes...)
 	}
-	for _, it := range cache.Apply(amiselect.Map(list, amis)) {
-		if it.Name == "m5.large" && it.MemoryMiB != int64(m5Memory>>20) {
-			t.Errorf("after a new AMI joined the list, m5.large has %d MiB; want the learned figure kept", it.MemoryMiB)
+	for _, c := range cache.Apply(amiselect.Map(list, amis)) {
+		if c.InstanceType.Name == "m5.large" && c.MemoryBytes != m5Memory {
+			t.Errorf("after a new AMI joined the list, m5.large has %d bytes; want the learned figure kept", c.MemoryBytes)
 		}
 	}
 	if st := cache.Stats(); st.Recorded != 2 || st.Refused != 2 {

@@ -15,8 +15,13 @@ import (
 type model struct {
 	size    int
 	ttl     time.Duration
-	entries map[key]record
+	entries map[key]modelEntry
 	recency []key // least recent first
+}
+
+type modelEntry struct {
+	memory  int64
+	expires time.Time // zero: never
 }
 
 func (m *model) touch(k key) {
@@ -50,7 +55,7 @@ func (m *model) observe(k key, mem int64, now time.Time) bool {
 		delete(m.entries, m.recency[0])
 		m.recency = m.recency[1:]
 	}
-	m.entries[k] = record{memory: mem, expires: expires}
+	m.entries[k] = modelEntry{memory: mem, expires: expires}
 	m.touch(k)
 	return true
 }
@@ -66,7 +71,7 @@ func TestStateMachine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := &model{size: size, ttl: ttl, entries: map[key]record{}}
+		m := &model{size: size, ttl: ttl, entries: map[key]modelEntry{}}
 		amis := testAMIs()
 		t.Repeat(map[string]func(*rapid.T){
 			"observe": func(t *rapid.T) {

@@ -52,6 +52,9 @@ func AllowUndefinedWellKnown() Option { return allowWellKnown{} }
 //
 // The error is a *[IncompatibleError] when one key conflicts, and the
 // [errors.Join] of one per key when several do; errors.As finds the first.
+// When a key that is not well-known is undefined on r, the error guesses
+// which key was meant (IncompatibleError.TypoOf), as Karpenter's hint
+// "(typo of "topology.kubernetes.io/zone"?)" does.
 func (r Requirements) Compatible(in Requirements, opts ...Option) error {
 	i := r.conflictFrom(in, opts, 0)
 	if i < 0 {
@@ -60,7 +63,14 @@ func (r Requirements) Compatible(in Requirements, opts ...Option) error {
 	var errs []error
 	for ; i >= 0; i = r.conflictFrom(in, opts, i+1) {
 		e := &in.s.entries[i]
-		errs = append(errs, explain(e.key, r.find(e.key, e.wk), e))
+		err := explain(e.key, r.find(e.key, e.wk), e)
+		if err.Instance.Operator == "" && e.wk < 0 {
+			err.TypoOf = typoOf(e.key, r)
+			if err.TypoOf != "" {
+				err.Fix = fmt.Sprintf("if you meant %s, use that key; otherwise %s", err.TypoOf, err.Fix)
+			}
+		}
+		errs = append(errs, err)
 	}
 	if len(errs) == 1 {
 		return errs[0]
@@ -123,6 +133,10 @@ type IncompatibleError struct {
 	Reason string
 	// Fix says what change would make the two compatible.
 	Fix string
+	// TypoOf is, when the instance side does not define Key, a well-known
+	// key or a key of the instance side that Key may be a misspelling of
+	// (see [Requirements.Compatible]), or "".
+	TypoOf string
 
 	instanceAll, requiredAll []Requirement
 }
@@ -137,6 +151,9 @@ func (e *IncompatibleError) Error() string {
 	required := e.Required.constraint()
 	if len(e.requiredAll) > 0 {
 		required = joinConstraints(e.requiredAll)
+	}
+	if e.TypoOf != "" {
+		instance += fmt.Sprintf(" (typo of %q?)", e.TypoOf)
 	}
 	return fmt.Sprintf("compat: %s: instance side %s; required side has %s: %s; %s", e.Key, instance, required, e.Reason, e.Fix)
 }

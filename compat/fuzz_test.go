@@ -26,7 +26,7 @@ func parseSpec(spec string) []Requirement {
 func normalized(rs []Requirement) []Requirement {
 	out := make([]Requirement, len(rs))
 	for i, r := range rs {
-		out[i] = Requirement{Key: normalizeKey(r.Key), Operator: r.Operator, Values: r.Values}
+		out[i] = Requirement{Key: normalizeKey(r.Key), Operator: r.Operator, Values: r.Values, MinValues: r.MinValues}
 	}
 	return out
 }

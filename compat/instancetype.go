@@ -20,6 +20,14 @@ const (
 	OSWindows = "windows"
 )
 
+// Tenancies, the values of karpenter.k8s.aws/instance-tenancy: the two
+// Karpenter launches with and accepts in requirements (EC2's "host" it
+// does not use).
+const (
+	TenancyDefault   = "default"
+	TenancyDedicated = "dedicated"
+)
+
 // Windows Server builds, the values of node.kubernetes.io/windows-build.
 const (
 	WindowsBuild2019 = "10.0.17763"
@@ -70,9 +78,15 @@ type InstanceType struct {
 	CPUManufacturer      string // lower-kebab-case: "intel", "amd", "aws"
 	CPUClockSpeedMHz     int    // sustained clock; 0 when not published
 	LocalNVMeGB          int64  // total instance-store NVMe; 0 when none
-	NetworkBandwidthMbps int    // baseline; 0 when not published
+	NetworkBandwidthMbps int    // baseline, Karpenter's figure (see InstanceTypeFromEC2); 0 when unknown
 	EBSBandwidthMbps     int    // maximum EBS-optimized; 0 when not EBS-optimized by default
 	EncryptionInTransit  bool
+
+	// Tenancy is "" for an instance type, which Karpenter offers with
+	// either tenancy (instance-tenancy In [default dedicated]), or
+	// TenancyDefault or TenancyDedicated for the type of one instance, whose
+	// node is labeled with it.
+	Tenancy string
 }
 
 // HasGPU reports whether t has a GPU, including fractional GPUs that EC2
@@ -114,7 +128,7 @@ func (t InstanceType) Requirements() Requirements {
 }
 
 // numInstanceLabels counts the instance keys in the wellKnown table.
-const numInstanceLabels = 25
+const numInstanceLabels = 26
 
 // Compatible is t.Requirements().Compatible(in, opts...), computed without
 // building t's requirements: only the keys in mentions are looked at, and
@@ -223,6 +237,13 @@ func (t *InstanceType) fact(wk int, buf *[2]value) entry {
 		s = t.AcceleratorManufacturer
 	case wkInstanceAcceleratorName:
 		s = t.AcceleratorName
+	case wkInstanceTenancy:
+		if t.Tenancy == "" {
+			// Sorted, as entries keep their values.
+			buf[0], buf[1] = value{s: TenancyDedicated}, value{s: TenancyDefault}
+			return entry{key: LabelInstanceTenancy, wk: wk, values: buf[:2:2]}
+		}
+		s = t.Tenancy
 	default:
 		present = false
 	}
@@ -337,6 +358,15 @@ func runsWindows(family string) bool {
 	return true
 }
 
+// supportedOS is the operating systems EKS nodes of a type run: EC2 does
+// not say, so it follows from the architecture and the family.
+func supportedOS(arch, family string) []string {
+	if arch == ArchAMD64 && runsWindows(family) {
+		return []string{OSLinux, OSWindows}
+	}
+	return []string{OSLinux}
+}
+
 // InstanceTypeFromEC2 converts a DescribeInstanceTypes result. It fails,
 // naming the type and the reason, for a type no EKS node can run on: no
 // x86_64 or arm64 support (i386-only, or a Mac type), no HVM support, or
@@ -389,10 +419,7 @@ func InstanceTypeFromEC2(info ec2types.InstanceTypeInfo) (InstanceType, error) {
 	if ghz := deref(info.ProcessorInfo.SustainedClockSpeedInGhz); ghz > 0 {
 		t.CPUClockSpeedMHz = int(math.Round(ghz * 1000))
 	}
-	t.OS = []string{OSLinux}
-	if t.Arch == ArchAMD64 && runsWindows(t.Family) {
-		t.OS = append(t.OS, OSWindows)
-	}
+	t.OS = supportedOS(t.Arch, t.Family)
 	if s := info.InstanceStorageInfo; s != nil && s.NvmeSupport != ec2types.EphemeralNvmeSupportUnsupported && s.NvmeSupport != "" {
 		t.LocalNVMeGB = deref(s.TotalSizeInGB)
 	}
@@ -401,17 +428,32 @@ func InstanceTypeFromEC2(info ec2types.InstanceTypeInfo) (InstanceType, error) {
 	}
 	if n := info.NetworkInfo; n != nil {
 		t.EncryptionInTransit = deref(n.EncryptionInTransitSupported)
-		var gbps float64
-		for _, card := range n.NetworkCards {
-			gbps += deref(card.BaselineBandwidthInGbps)
-		}
-		t.NetworkBandwidthMbps = int(math.Round(gbps * 1000))
 	}
+	t.NetworkBandwidthMbps = baselineBandwidth(name, info.NetworkInfo)
 	if info.GpuInfo != nil {
 		setGPUs(&t, info.GpuInfo.Gpus)
 	}
 	setAccelerators(&t, info)
 	return t, nil
+}
+
+// baselineBandwidth is the network bandwidth Karpenter labels a type with:
+// its generated table's figure, which EC2 does not state for every type
+// (DescribeInstanceTypes has no baseline for m5.large; the table says 750).
+// For a type newer than the table, EC2's own baseline, summed over network
+// cards, stands in; where both exist they agree (a test checks the catalog).
+func baselineBandwidth(name string, n *ec2types.NetworkInfo) int {
+	if mbps := networkBandwidth(name); mbps > 0 {
+		return mbps
+	}
+	if n == nil {
+		return 0
+	}
+	var gbps float64
+	for _, card := range n.NetworkCards {
+		gbps += deref(card.BaselineBandwidthInGbps)
+	}
+	return int(math.Round(gbps * 1000))
 }
 
 func setGPUs(t *InstanceType, gpus []ec2types.GpuDeviceInfo) {

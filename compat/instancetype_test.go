@@ -232,11 +232,14 @@ func TestLabels(t *testing.T) {
 			LabelInstanceHypervisor: "nitro", LabelInstanceLocalNVMe: "125",
 			LabelInstanceEncryptionInTransit: "true", LabelInstanceCapabilityFlex: "false",
 			LabelInstanceGPUCount: "1", LabelInstanceGPUManufacturer: "nvidia", LabelInstanceGPUName: "t4", LabelInstanceGPUMemory: "16384",
+			// Not in the EC2 info: Karpenter's bandwidth table.
+			LabelInstanceNetworkBandwidth: "5000",
 		}},
 		{metal, map[string]string{
 			LabelInstanceType: "c7i-flex.large", LabelArch: "amd64", LabelInstanceCategory: "c", LabelInstanceFamily: "c7i-flex",
 			LabelInstanceGeneration: "7", LabelInstanceSize: "large", LabelInstanceCPU: "2", LabelInstanceMemory: "4096",
 			LabelInstanceHypervisor: "", LabelInstanceEncryptionInTransit: "false", LabelInstanceCapabilityFlex: "true",
+			LabelInstanceNetworkBandwidth: "390",
 		}},
 	}
 	for _, tt := range tests {
@@ -252,10 +255,11 @@ func TestLabels(t *testing.T) {
 			}
 		}
 		// A node of the type, Linux or Windows, satisfies its requirements.
+		// Karpenter labels each node with its instance's tenancy.
 		linux := it.Labels()
-		linux[LabelOS] = OSLinux
+		linux[LabelOS], linux[LabelInstanceTenancy] = OSLinux, TenancyDefault
 		windows := it.Labels()
-		windows[LabelOS], windows[LabelWindowsBuild] = OSWindows, WindowsBuild2022
+		windows[LabelOS], windows[LabelWindowsBuild], windows[LabelInstanceTenancy] = OSWindows, WindowsBuild2022, TenancyDedicated
 		if !r.Matches(linux) || !r.Matches(windows) {
 			t.Errorf("%s: Requirements() does not match a Linux or Windows node's labels", it.Name)
 		}

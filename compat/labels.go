@@ -59,9 +59,14 @@ const (
 type keyInfo struct {
 	key string
 	// instance marks the keys that describe an instance type itself, every
-	// one of which InstanceType.Requirements defines and FromNodeLabels
-	// turns into DoesNotExist when a node lacks it.
+	// one of which InstanceType.Requirements defines.
 	instance bool
+	// absentWhenUnlabeled marks the instance keys that FromNodeLabels turns
+	// into DoesNotExist when a node lacks them: a node without the label has
+	// no such property. Tenancy is not one: every instance has a tenancy,
+	// and a node without the label (one Karpenter launched before it labeled
+	// tenancy, or one it did not launch) simply does not say which.
+	absentWhenUnlabeled bool
 }
 
 // Positions in the wellKnown table, in its (sorted) order.
@@ -111,43 +116,43 @@ const (
 // its order lets InstanceType.Requirements emit keys already sorted. It is
 // never mutated.
 var wellKnown = [numWellKnown]keyInfo{
-	wkCapacityReservationID:            {LabelCapacityReservationID, false},
-	wkCapacityReservationInterruptible: {LabelCapacityReservationInterruptible, false},
-	wkCapacityReservationType:          {LabelCapacityReservationType, false},
-	wkInstanceAcceleratorCount:         {LabelInstanceAcceleratorCount, true},
-	wkInstanceAcceleratorManufacturer:  {LabelInstanceAcceleratorManufacturer, true},
-	wkInstanceAcceleratorName:          {LabelInstanceAcceleratorName, true},
-	wkInstanceCapabilityFlex:           {LabelInstanceCapabilityFlex, true},
-	wkInstanceCategory:                 {LabelInstanceCategory, true},
-	wkInstanceCPU:                      {LabelInstanceCPU, true},
-	wkInstanceCPUManufacturer:          {LabelInstanceCPUManufacturer, true},
-	wkInstanceCPUClockSpeedMHz:         {LabelInstanceCPUClockSpeedMHz, true},
-	wkInstanceEBSBandwidth:             {LabelInstanceEBSBandwidth, true},
-	wkInstanceEncryptionInTransit:      {LabelInstanceEncryptionInTransit, true},
-	wkInstanceFamily:                   {LabelInstanceFamily, true},
-	wkInstanceGeneration:               {LabelInstanceGeneration, true},
-	wkInstanceGPUCount:                 {LabelInstanceGPUCount, true},
-	wkInstanceGPUManufacturer:          {LabelInstanceGPUManufacturer, true},
-	wkInstanceGPUMemory:                {LabelInstanceGPUMemory, true},
-	wkInstanceGPUName:                  {LabelInstanceGPUName, true},
-	wkInstanceHypervisor:               {LabelInstanceHypervisor, true},
-	wkInstanceLocalNVMe:                {LabelInstanceLocalNVMe, true},
-	wkInstanceMemory:                   {LabelInstanceMemory, true},
-	wkInstanceNetworkBandwidth:         {LabelInstanceNetworkBandwidth, true},
-	wkInstanceSize:                     {LabelInstanceSize, true},
-	wkInstanceTenancy:                  {LabelInstanceTenancy, false},
-	wkNitroSandbox:                     {LabelNitroSandbox, false},
-	wkPlacementGroupID:                 {LabelPlacementGroupID, false},
-	wkPlacementGroupPartition:          {LabelPlacementGroupPartition, false},
-	wkCapacityType:                     {LabelCapacityType, false},
-	wkNodePool:                         {LabelNodePool, false},
-	wkArch:                             {LabelArch, true},
-	wkOS:                               {LabelOS, true},
-	wkInstanceType:                     {LabelInstanceType, true},
-	wkWindowsBuild:                     {LabelWindowsBuild, true},
-	wkAWSZoneID:                        {LabelAWSZoneID, false},
-	wkRegion:                           {LabelRegion, false},
-	wkZone:                             {LabelZone, false},
+	wkCapacityReservationID:            {LabelCapacityReservationID, false, false},
+	wkCapacityReservationInterruptible: {LabelCapacityReservationInterruptible, false, false},
+	wkCapacityReservationType:          {LabelCapacityReservationType, false, false},
+	wkInstanceAcceleratorCount:         {LabelInstanceAcceleratorCount, true, true},
+	wkInstanceAcceleratorManufacturer:  {LabelInstanceAcceleratorManufacturer, true, true},
+	wkInstanceAcceleratorName:          {LabelInstanceAcceleratorName, true, true},
+	wkInstanceCapabilityFlex:           {LabelInstanceCapabilityFlex, true, true},
+	wkInstanceCategory:                 {LabelInstanceCategory, true, true},
+	wkInstanceCPU:                      {LabelInstanceCPU, true, true},
+	wkInstanceCPUManufacturer:          {LabelInstanceCPUManufacturer, true, true},
+	wkInstanceCPUClockSpeedMHz:         {LabelInstanceCPUClockSpeedMHz, true, true},
+	wkInstanceEBSBandwidth:             {LabelInstanceEBSBandwidth, true, true},
+	wkInstanceEncryptionInTransit:      {LabelInstanceEncryptionInTransit, true, true},
+	wkInstanceFamily:                   {LabelInstanceFamily, true, true},
+	wkInstanceGeneration:               {LabelInstanceGeneration, true, true},
+	wkInstanceGPUCount:                 {LabelInstanceGPUCount, true, true},
+	wkInstanceGPUManufacturer:          {LabelInstanceGPUManufacturer, true, true},
+	wkInstanceGPUMemory:                {LabelInstanceGPUMemory, true, true},
+	wkInstanceGPUName:                  {LabelInstanceGPUName, true, true},
+	wkInstanceHypervisor:               {LabelInstanceHypervisor, true, true},
+	wkInstanceLocalNVMe:                {LabelInstanceLocalNVMe, true, true},
+	wkInstanceMemory:                   {LabelInstanceMemory, true, true},
+	wkInstanceNetworkBandwidth:         {LabelInstanceNetworkBandwidth, true, true},
+	wkInstanceSize:                     {LabelInstanceSize, true, true},
+	wkInstanceTenancy:                  {LabelInstanceTenancy, true, false},
+	wkNitroSandbox:                     {LabelNitroSandbox, false, false},
+	wkPlacementGroupID:                 {LabelPlacementGroupID, false, false},
+	wkPlacementGroupPartition:          {LabelPlacementGroupPartition, false, false},
+	wkCapacityType:                     {LabelCapacityType, false, false},
+	wkNodePool:                         {LabelNodePool, false, false},
+	wkArch:                             {LabelArch, true, true},
+	wkOS:                               {LabelOS, true, true},
+	wkInstanceType:                     {LabelInstanceType, true, true},
+	wkWindowsBuild:                     {LabelWindowsBuild, true, true},
+	wkAWSZoneID:                        {LabelAWSZoneID, false, false},
+	wkRegion:                           {LabelRegion, false, false},
+	wkZone:                             {LabelZone, false, false},
 }
 
 // wellKnownIndex returns the position of key in the wellKnown table, or -1.
@@ -284,8 +289,9 @@ func WellKnownLabels() []string {
 
 // InstanceLabels returns the well-known keys that describe an instance type
 // itself, sorted: every one is defined by [InstanceType.Requirements], and
-// [FromNodeLabels] makes each one a node lacks DoesNotExist. The slice is a
-// fresh copy.
+// [FromNodeLabels] makes each one a node lacks DoesNotExist, except
+// [LabelInstanceTenancy] (a node without that label has a tenancy; it just
+// does not say which). The slice is a fresh copy.
 func InstanceLabels() []string {
 	var keys []string
 	for _, k := range wellKnown {

@@ -26,6 +26,11 @@ func genRequirement() *rapid.Generator[Requirement] {
 		case Gt, Lt, Gte, Lte:
 			r.Values = []string{rapid.SampledFrom(propBounds).Draw(t, "bound")}
 		}
+		limit := 3
+		if r.Operator == In {
+			limit = len(slices.Compact(slices.Sorted(slices.Values(r.Values))))
+		}
+		r.MinValues = rapid.IntRange(0, limit).Draw(t, "minValues")
 		return r
 	})
 }
@@ -243,5 +248,29 @@ func TestPropertyNeverPanics(t *testing.T) {
 		_ = other.Compatible(r, AllowUndefinedWellKnown())
 		_ = r.Intersect(other).String()
 		_ = r.Matches(rapid.MapOf(rapid.String(), rapid.String()).Draw(t, "labels"))
+	})
+}
+
+// TestPropertyMinValuesIsMaxPerKey: compiling keeps, on each key, the
+// largest minValues of the requirements on it, whatever else intersecting
+// does to the key.
+func TestPropertyMinValuesIsMaxPerKey(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		rs := genRequirements().Draw(t, "requirements")
+		got := MustRequirements(rs...)
+		for _, key := range got.Keys() {
+			want := 0
+			for _, r := range onKey(normalized(rs), key) {
+				want = max(want, r.MinValues)
+			}
+			listed, _ := got.Get(key)
+			largest := 0
+			for _, r := range listed {
+				largest = max(largest, r.MinValues)
+			}
+			if largest != want {
+				t.Fatalf("(%v).Get(%s) = %v; want minValues %d", got, key, listed, want)
+			}
+		}
 	})
 }

@@ -40,14 +40,29 @@ const (
 //	DoesNotExist   the label is absent
 //	Gt n, Lt n     the label is present and is an integer > n (< n)
 //	Gte n, Lte n   the label is present and is an integer >= n (<= n)
+//
+// MinValues, when positive, is Karpenter's minValues: it does not change
+// which nodes satisfy r, but asks a set of instance types to offer at least
+// that many distinct values of Key (see [Requirements.SatisfiesMinValues]).
+// Zero means none, as Karpenter's nil; Karpenter accepts 1 to 50.
 type Requirement struct {
-	Key      string
-	Operator Operator
-	Values   []string
+	Key       string
+	Operator  Operator
+	Values    []string
+	MinValues int
 }
 
-// String formats r as "key In [v1 v2]", "key Gt 4" or "key Exists".
+// maxMinValues is the largest minValues Karpenter's CRDs accept
+// (kubernetes-sigs/karpenter pkg/apis/v1/nodeclaim.go,
+// NodeSelectorRequirementWithMinValues: +kubebuilder:validation:Maximum:=50).
+const maxMinValues = 50
+
+// String formats r as "key In [v1 v2]", "key Gt 4" or "key Exists", with
+// " minValues n" after it when MinValues is set.
 func (r Requirement) String() string {
+	if r.MinValues != 0 {
+		return r.Key + " " + r.constraint() + " minValues " + strconv.Itoa(r.MinValues)
+	}
 	return r.Key + " " + r.constraint()
 }
 
@@ -125,6 +140,8 @@ type entry struct {
 	hasLte     bool
 	gte, lte   int64
 	values     []value
+	// minValues is the largest MinValues of the requirements on key, or 0.
+	minValues int
 }
 
 func (e *entry) bounded() bool { return e.hasGte || e.hasLte }
@@ -222,7 +239,7 @@ func minBound(a int64, hasA bool, b int64, hasB bool) (int64, bool) {
 // intersect returns the canonical entry accepted by both a and b, which
 // must have the same key.
 func intersect(a, b *entry) entry {
-	out := entry{key: a.key, wk: a.wk, absent: a.absent && b.absent, complement: a.complement && b.complement}
+	out := entry{key: a.key, wk: a.wk, absent: a.absent && b.absent, complement: a.complement && b.complement, minValues: max(a.minValues, b.minValues)}
 	out.gte, out.hasGte = maxBound(a.gte, a.hasGte, b.gte, b.hasGte)
 	out.lte, out.hasLte = minBound(a.lte, a.hasLte, b.lte, b.hasLte)
 	switch {
@@ -251,7 +268,7 @@ func (e *entry) normalize() {
 	}
 	if e.hasGte && e.hasLte && e.gte > e.lte {
 		// No integer fits: nothing but (possibly) absence is accepted.
-		*e = entry{key: e.key, wk: e.wk, absent: e.absent}
+		*e = entry{key: e.key, wk: e.wk, absent: e.absent, minValues: e.minValues}
 		return
 	}
 	if e.bounded() {
@@ -323,7 +340,10 @@ func compile(r Requirement) (entry, error) {
 		return entry{}, fmt.Errorf("compat: requirement %s: key %q is not a valid label key: %v", r, r.Key, err)
 	}
 	key := normalizeKey(r.Key)
-	e := entry{key: key, wk: wellKnownIndex(key)}
+	e := entry{key: key, wk: wellKnownIndex(key), minValues: r.MinValues}
+	if err := checkMinValues(r); err != nil {
+		return entry{}, err
+	}
 	switch r.Operator {
 	case In, NotIn:
 		if len(r.Values) == 0 {
@@ -356,7 +376,7 @@ func compile(r Requirement) (entry, error) {
 		switch r.Operator {
 		case Gt:
 			if n == math.MaxInt64 {
-				return entry{key: key, wk: e.wk}, nil // no integer is greater
+				return entry{key: key, wk: e.wk, minValues: e.minValues}, nil // no integer is greater
 			}
 			e.gte, e.hasGte = n+1, true
 		case Gte:
@@ -375,6 +395,31 @@ func compile(r Requirement) (entry, error) {
 	return e, nil
 }
 
+// checkMinValues applies Karpenter's rules for minValues
+// (kubernetes-sigs/karpenter 2266468104f3): between 1 and 50 when set
+// (pkg/apis/v1/nodeclaim.go:117-119, CRD markers), and with In at most the
+// number of values (pkg/apis/v1/nodeclaim_validation.go:144, and the CEL
+// rule at pkg/apis/v1/nodepool.go:230). Values are counted once each:
+// Karpenter counts "In [a a] minValues 2" as two, though no set of instance
+// types can offer two distinct values of it. Any operator may carry
+// minValues, as in Karpenter ("instance-family Exists minValues 5").
+func checkMinValues(r Requirement) error {
+	if r.MinValues == 0 {
+		return nil
+	}
+	if r.MinValues < 0 || r.MinValues > maxMinValues {
+		return fmt.Errorf("compat: requirement %s: minValues must be between 1 and %d (0 for none), got %d", r, maxMinValues, r.MinValues)
+	}
+	if r.Operator != In {
+		return nil
+	}
+	distinct := len(slices.Compact(slices.Sorted(slices.Values(r.Values))))
+	if distinct < r.MinValues {
+		return fmt.Errorf("compat: requirement %s: minValues %d asks for more values than the %d distinct ones it lists; list more values or lower minValues", r, r.MinValues, distinct)
+	}
+	return nil
+}
+
 func boundValue(r Requirement) (int64, error) {
 	if len(r.Values) != 1 {
 		return 0, fmt.Errorf("compat: requirement %s: %s takes exactly one value, a non-negative integer; got %d", r, r.Operator, len(r.Values))
@@ -390,8 +435,27 @@ func boundValue(r Requirement) (int64, error) {
 	return n, nil
 }
 
-// list states e as the fewest requirements whose intersection is e.
+// list states e as the fewest requirements whose intersection is e, each
+// carrying e's minValues, as Karpenter's BoundedNodeSelectorRequirements
+// does for a range. The exception: an intersection can leave In with fewer
+// values than its minValues, which NewRequirements rejects as written, so
+// such a key is stated as In without it and "Exists minValues n", which
+// intersect back to the same entry.
 func (e *entry) list() []Requirement {
+	rs := e.listConstraints()
+	if e.minValues == 0 {
+		return rs
+	}
+	if len(rs) == 1 && rs[0].Operator == In && len(rs[0].Values) < e.minValues {
+		return append(rs, Requirement{Key: e.key, Operator: Exists, MinValues: e.minValues})
+	}
+	for i := range rs {
+		rs[i].MinValues = e.minValues
+	}
+	return rs
+}
+
+func (e *entry) listConstraints() []Requirement {
 	strs := func() []string {
 		ss := make([]string, len(e.values))
 		for i, v := range e.values {
@@ -431,7 +495,7 @@ func (e *entry) list() []Requirement {
 }
 
 func (e *entry) equal(o *entry) bool {
-	return e.key == o.key && e.absent == o.absent && e.complement == o.complement &&
+	return e.key == o.key && e.minValues == o.minValues && e.absent == o.absent && e.complement == o.complement &&
 		e.hasGte == o.hasGte && e.hasLte == o.hasLte && e.gte == o.gte && e.lte == o.lte &&
 		slices.EqualFunc(e.values, o.values, func(a, b value) bool { return a.s == b.s })
 }

@@ -225,7 +225,7 @@ func FromLabels(labels map[string]string) Requirements {
 
 // FromNodeLabels is [FromLabels] for the labels of a real node: when the
 // node has an instance-type label, every instance label it lacks (see
-// [InstanceLabels]) becomes DoesNotExist. A node Karpenter launched on an
+// [InstanceLabels]; tenancy excepted) becomes DoesNotExist. A node Karpenter launched on an
 // m5.large carries no instance-gpu-count label because it has no GPU; this
 // states that fact, so a strict comparison with an NVIDIA AMI's
 // "instance-gpu-count Exists" fails instead of passing as "unknown".
@@ -261,7 +261,7 @@ func labelEntries(labels map[string]string, absentInstanceKeys bool) []entry {
 			if c > 0 || c == 0 && !inclusive {
 				return
 			}
-			if wellKnown[wk].instance && c < 0 {
+			if wellKnown[wk].absentWhenUnlabeled && c < 0 {
 				entries = append(entries, entry{key: wellKnown[wk].key, wk: wk, absent: true})
 			}
 		}

@@ -321,7 +321,7 @@ func TestFromNodeLabels(t *testing.T) {
 	plain := map[string]string{LabelInstanceType: "m5.large", LabelArch: ArchAMD64, LabelOS: OSLinux, "team": "a"}
 	r := FromNodeLabels(plain)
 	for _, key := range InstanceLabels() {
-		if _, ok := plain[key]; ok {
+		if _, ok := plain[key]; ok || key == LabelInstanceTenancy {
 			continue
 		}
 		got, ok := r.Get(key)

@@ -157,7 +157,7 @@ func TestPutInstanceTypeValidates(t *testing.T) {
 
 func TestLoadIsAllOrNothing(t *testing.T) {
 	b := New(Options{})
-	images, types := DefaultCatalog()
+	images, types := firstWaveCatalog(t)
 	images = append(images, ec2types.Image{ImageId: aws.String("bad")})
 	err := b.Load(images, types)
 	if err == nil || !strings.Contains(err.Error(), "ec2fake: images[60]: image ID \"bad\" is not an AMI ID") {

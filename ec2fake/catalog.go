@@ -1,12 +1,12 @@
 package ec2fake
 
 import (
-	"bytes"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/ec2select/ec2select/ec2fake/internal/catalogfile"
 )
 
 // Owners of the catalog's public AMIs in us-east-1. All three carry the
@@ -48,33 +48,29 @@ const (
 	ImageTeamBaseDisabled = "ami-0c0ffee0000000201"
 )
 
-//go:embed catalog/images.json
-var catalogImages []byte
+//go:generate go run ./internal/gencatalog -page catalog/upstream/karpenter-v1.14-instance-types.md -base-types catalog/upstream/first-wave-instance-types.json -base-images catalog/upstream/first-wave-images.json -image-spec catalog/upstream/images.spec -out catalog
 
-//go:embed catalog/instance_types.json
-var catalogInstanceTypes []byte
+//go:embed catalog/images.tsv
+var catalogImages string
 
-// DefaultCatalog returns the embedded catalog, freshly decoded on every call
-// so callers may modify what they get. The data is written in the AWS CLI's
-// output shape (aws ec2 describe-images / describe-instance-types), which
-// encoding/json decodes straight into the SDK types. See the package
-// documentation for its contents.
+//go:embed catalog/instance_types.tsv
+var catalogInstanceTypes string
+
+// DefaultCatalog returns the embedded catalog: every instance type in
+// Karpenter's generated instance-types reference (v1.14) and the public
+// EKS AMIs for every Kubernetes version EKS supports on 2026-11-22, plus
+// the custom images named by the Image* constants. Nothing is decoded
+// until the first call, and every call decodes afresh (decoding is faster
+// than deep-copying a cached copy), so callers may modify what they get.
+// Provenance, and which facts are synthetic: catalog/README.md.
 func DefaultCatalog() ([]ec2types.Image, []ec2types.InstanceTypeInfo) {
-	var images struct{ Images []ec2types.Image }
-	var types struct{ InstanceTypes []ec2types.InstanceTypeInfo }
-	if err := decodeStrict(catalogImages, &images); err != nil {
-		panic(fmt.Sprintf("ec2fake: embedded catalog/images.json: %v", err)) // guarded by TestCatalogLoads
+	images, err := catalogfile.DecodeImages(catalogImages)
+	if err != nil {
+		panic(fmt.Sprintf("ec2fake: embedded catalog/images.tsv: %v", err)) // guarded by TestCatalogLoads
 	}
-	if err := decodeStrict(catalogInstanceTypes, &types); err != nil {
-		panic(fmt.Sprintf("ec2fake: embedded catalog/instance_types.json: %v", err)) // guarded by TestCatalogLoads
+	types, err := catalogfile.DecodeTypes(catalogInstanceTypes)
+	if err != nil {
+		panic(fmt.Sprintf("ec2fake: embedded catalog/instance_types.tsv: %v", err)) // guarded by TestCatalogLoads
 	}
-	return images.Images, types.InstanceTypes
-}
-
-// decodeStrict rejects unknown fields, so a misspelt key in the catalog
-// fails the tests instead of silently dropping a fact.
-func decodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	return dec.Decode(v)
+	return images, types
 }

@@ -192,7 +192,7 @@ func TestDescribeImages(t *testing.T) {
 func TestDescribeImagesAsAnotherAccount(t *testing.T) {
 	// The catalog's custom images are private to DefaultAccountID: another
 	// caller sees only the public ones, even when it asks by ID.
-	b := NewWithCatalog(Options{AccountID: otherAccount, Now: func() time.Time { return testNow }})
+	b := newFirstWave(t, Options{AccountID: otherAccount})
 	p := newPair(t, b)
 	for _, in := range []*ec2.DescribeImagesInput{
 		{Filters: []ec2types.Filter{filter("name", "team-*")}},

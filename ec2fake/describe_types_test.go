@@ -92,7 +92,7 @@ func TestDescribeInstanceTypes(t *testing.T) {
 
 func TestInstanceTypePagesReturnEveryTypeExactlyOnce(t *testing.T) {
 	p := newPair(t, newFixture(t))
-	_, types := DefaultCatalog()
+	_, types := firstWaveCatalog(t)
 	var want []string
 	for _, info := range types {
 		want = append(want, string(info.InstanceType))

@@ -42,7 +42,7 @@ func isExported(name string) bool { return name != "" && strings.ToUpper(name[:1
 
 func newFixture(t testing.TB) *Backend {
 	t.Helper()
-	b := NewWithCatalog(Options{Now: func() time.Time { return testNow }})
+	b := newFirstWave(t, Options{})
 	extras := []ec2types.Image{
 		{ImageId: aws.String(imgCommunityDeprecated), Name: aws.String("community-tool-2024"), OwnerId: aws.String(otherAccount), Public: aws.Bool(true),
 			Architecture: "x86_64", CreationDate: aws.String("2024-01-01T00:00:00.000Z"), DeprecationTime: aws.String("2025-01-01T00:00:00.000Z"), ImageType: "machine"},

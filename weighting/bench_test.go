@@ -76,11 +76,11 @@ func BenchmarkNodePools(b *testing.B) {
 	}
 }
 
-func BenchmarkMarshalYAML(b *testing.B) {
+func BenchmarkEncodeYAML(b *testing.B) {
 	np := fullPool()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := np.MarshalYAML(); err != nil {
+		if _, err := np.EncodeYAML(); err != nil {
 			b.Fatal(err)
 		}
 	}

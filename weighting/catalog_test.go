@@ -132,16 +132,17 @@ func TestTiersOverCatalog(t *testing.T) {
 	checkGolden(t, "tiers.golden.yaml", pools)
 }
 
-// TestNewFamily adds a family AWS has not launched in the catalog and
-// checks it lands in the right tier with no change to the policy.
+// TestNewFamily adds a family AWS has not launched (c9i-flex; the catalog
+// already has c8i-flex) and checks it lands in the right tier with no
+// change to the policy.
 func TestNewFamily(t *testing.T) {
 	catalog := defaultCatalog(t)
 	var added []string
 	for _, it := range catalog {
 		if it.Family == "c7i-flex" {
-			it.Name = "c8i-flex." + it.Size
-			it.Family = "c8i-flex"
-			it.Generation = 8
+			it.Name = "c9i-flex." + it.Size
+			it.Family = "c9i-flex"
+			it.Generation = 9
 			catalog = append(catalog, it)
 			added = append(added, it.Name)
 		}
@@ -165,7 +166,7 @@ func TestNewFamily(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkPartition(t, glob, catalog, pools)
-	want := []compat.Requirement{{Key: compat.LabelInstanceFamily, Operator: compat.In, Values: []string{"c7i-flex", "c8i-flex"}}}
+	want := []compat.Requirement{{Key: compat.LabelInstanceFamily, Operator: compat.In, Values: []string{"c7i-flex", "c8i-flex", "c9i-flex"}}}
 	if diff := cmp.Diff(want, pools[0].Requirements); diff != "" {
 		t.Errorf("flex NodePool requirements mismatch (-want +got):\n%s", diff)
 	}
@@ -187,13 +188,13 @@ func checkGolden(t *testing.T, name string, pools []NodePool) {
 	t.Helper()
 	var b bytes.Buffer
 	for _, np := range pools {
-		y, err := np.MarshalYAML()
+		y, err := np.EncodeYAML()
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkCRD(t, y)
-		var back NodePool
-		if err := back.UnmarshalYAML(y); err != nil {
+		back, err := DecodeNodePool(y)
+		if err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(np, back); diff != "" {
@@ -236,11 +237,11 @@ func checkCRD(t *testing.T, doc []byte) {
 	if top["apiVersion"] != "karpenter.sh/v1" || top["kind"] != "NodePool" {
 		fail("apiVersion %v, kind %v", top["apiVersion"], top["kind"])
 	}
-	meta := object(top["metadata"], "metadata", "name")
+	meta, _ := top["metadata"].(map[string]any) // the CRD leaves metadata to the API server
 	if name, _ := meta["name"].(string); name == "" || !labelValue.MatchString(name) || len(name) > 63 {
 		fail("metadata.name %q", meta["name"])
 	}
-	spec := object(top["spec"], "spec", "template", "weight", "disruption", "limits")
+	spec := object(top["spec"], "spec", "template", "weight", "disruption", "limits", "replicas")
 	if w, ok := spec["weight"]; ok {
 		if n, isNum := w.(float64); !isNum || n != float64(int32(n)) || n < 1 || n > 100 {
 			fail("spec.weight %v is not an integer in 1–100", w)

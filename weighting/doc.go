@@ -53,10 +53,14 @@
 //
 // # NodePools
 //
-// [NodePool] mirrors the fields of a karpenter.sh/v1 NodePool that tiers
-// need, and reads and writes its YAML. [Policy.NodePools] makes one per
-// tier, named after the base NodePool and the tier, weighted as the tier,
-// with requirements generated from the catalog:
+// [NodePool] is a karpenter.sh/v1 NodePool as a plain value: every field
+// of the resource, and fields it does not interpret kept in
+// [NodePool.Unknown]. [DecodeNodePool] and [NodePool.EncodeYAML] read and
+// write a document; NodePool also implements the JSON and YAML marshaling
+// interfaces, so it encodes as the whole resource wherever it is embedded.
+// [Policy.NodePools] makes one per tier from a base NodePool, named after
+// the base and the tier, weighted as the tier, carrying every other field
+// of the base, with requirements generated from the catalog:
 //
 //	karpenter.k8s.aws/instance-family In [families the tier's patterns match]
 //	karpenter.k8s.aws/instance-family NotIn [families higher tiers took]  ; for a "*" tier
@@ -75,13 +79,15 @@
 // function and method only reads its arguments and returns results that
 // share no memory with them (except [Order], whose NodePools keep their own
 // slices and maps), so all are safe for concurrent use as long as no one
-// modifies the arguments meanwhile. There are no globals and no goroutines.
+// modifies the arguments meanwhile. There are no mutable globals and no
+// goroutines.
 // The zero [RankOptions] ranks without prices; the zero [Policy] has no
 // tiers and is invalid.
 //
-// Nothing panics. An invalid policy is reported by every method that takes
-// it, as one *[TierError] per problem (joined with [errors.Join]), each
-// naming the tier and the fix; [Policy.Validate] checks a policy on its
-// own. NodePools are checked against Karpenter's rules whenever they are
-// made, encoded or decoded ([NodePool.Validate]).
+// Nothing panics. A NodePool is checked against Karpenter v1.14's rules
+// whenever it is made, encoded or decoded ([NodePool.Validate]), and its
+// errors name the field by its path in the resource. An invalid policy is
+// reported by every method that takes it, as one *[TierError] per problem
+// (joined with [errors.Join]), each naming the tier and the fix;
+// [Policy.Validate] checks a policy on its own.
 package weighting

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/weighting"
+	"sigs.k8s.io/yaml"
 )
 
 // catalog is a few instance types as compat.InstanceTypeFromEC2 would
@@ -34,7 +35,7 @@ func Example() {
 		return
 	}
 	for _, np := range pools {
-		y, err := np.MarshalYAML()
+		y, err := np.EncodeYAML()
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -134,9 +135,8 @@ func ExampleOrder() {
 	// 0 default
 }
 
-func ExampleNodePool_UnmarshalYAML() {
-	var np weighting.NodePool
-	err := np.UnmarshalYAML([]byte(`
+func ExampleDecodeNodePool() {
+	_, err := weighting.DecodeNodePool([]byte(`
 apiVersion: karpenter.sh/v1
 kind: NodePool
 metadata:
@@ -153,5 +153,78 @@ spec:
 `))
 	fmt.Println(err)
 	// Output:
-	// weighting: NodePool flex: requirement karpenter.k8s.aws/instance-family In [c7i-flex *]: value "*" is not a valid label value, and Karpenter has no wildcards; list the values, or write the preference as a Policy tier and let Policy.NodePools list them
+	// weighting: NodePool flex: spec.template.spec.requirements[0]: karpenter.k8s.aws/instance-family In [c7i-flex *]: value "*" is not a valid label value, and Karpenter has no wildcards; list the values, or write the preference as a Policy tier and let Policy.NodePools list them
+}
+
+// A base NodePool read from a cluster keeps everything it had: the tiers'
+// NodePools carry its limits, disruption and annotations, and fields
+// NodePool does not interpret; status and what the API server wrote about
+// the base itself are left behind.
+func ExampleNodePool_embedded() {
+	base, err := weighting.DecodeNodePool([]byte(`
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: default
+  uid: 0b2f1c8e-6a51-4f0e-9d43-2a5d8c1e7f90
+  annotations: {example.com/owner: web-team}
+spec:
+  limits: {cpu: 1000}
+  disruption: {consolidationPolicy: WhenEmpty, consolidateAfter: 5m}
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      requirements: []
+      expireAfter: Never
+status: {nodes: 4}
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(base.Unknown)
+	policy := weighting.Policy{Tiers: []weighting.Tier{{Name: "flex", Weight: 100, Families: []string{"c7i-flex"}}}}
+	pools, err := policy.NodePools(catalog(), base)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// NodePool implements json.Marshaler, so inside another value it is
+	// still a whole, validated karpenter.sh/v1 resource.
+	out, err := yaml.Marshal(struct {
+		Pools []weighting.NodePool `json:"pools"`
+	}{pools})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(string(out))
+	// Output:
+	// map[/metadata/uid:0b2f1c8e-6a51-4f0e-9d43-2a5d8c1e7f90]
+	// pools:
+	// - apiVersion: karpenter.sh/v1
+	//   kind: NodePool
+	//   metadata:
+	//     annotations:
+	//       example.com/owner: web-team
+	//     name: default-flex
+	//   spec:
+	//     disruption:
+	//       consolidateAfter: 5m
+	//       consolidationPolicy: WhenEmpty
+	//     limits:
+	//       cpu: "1000"
+	//     template:
+	//       spec:
+	//         expireAfter: Never
+	//         nodeClassRef:
+	//           group: karpenter.k8s.aws
+	//           kind: EC2NodeClass
+	//           name: default
+	//         requirements:
+	//         - key: karpenter.k8s.aws/instance-family
+	//           operator: In
+	//           values:
+	//           - c7i-flex
+	//     weight: 100
 }

@@ -2,170 +2,351 @@ package weighting
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/internal/golden"
+	"github.com/ec2select/ec2select/userdata"
 	"github.com/google/go-cmp/cmp"
+	yamlv2 "go.yaml.in/yaml/v2"
+	"sigs.k8s.io/yaml"
 )
 
+// The Karpenter release whose rules NodePool.Validate follows, cited below
+// as crd:LINE (pkg/apis/crds/karpenter.sh_nodepools.yaml) and file:LINE
+// (pkg/apis/v1/...) in kubernetes-sigs/karpenter at v1.14.1,
+// 6e7eab7a0f485d7225eb98995fad9b66c79b322b.
+
+// fullPool sets every field NodePool maps.
 func fullPool() NodePool {
 	return NodePool{
-		Name:   "default-flex",
-		Weight: 100,
+		Name:              "default-flex",
+		ObjectLabels:      map[string]string{"team": "web"},
+		ObjectAnnotations: map[string]string{"example.com/owner": "web-team"},
+		Weight:            100,
+		Limits:            map[string]string{"cpu": "1000", "memory": "1000Gi"},
+		Disruption: Disruption{
+			ConsolidationPolicy: WhenEmptyOrUnderutilized,
+			ConsolidateAfter:    "1m",
+			Budgets: []Budget{
+				{Nodes: "10%"},
+				{Nodes: "0", Schedule: "0 9 * * mon-fri", Duration: "8h", Reasons: []DisruptionReason{Drifted, Underutilized}},
+			},
+		},
+		Labels:      map[string]string{"team": "web", "example.com/tier": "flex", "on": "yes"},
+		Annotations: map[string]string{"example.com/purpose": "flex"},
 		Requirements: []compat.Requirement{
 			{Key: compat.LabelCapacityType, Operator: compat.In, Values: []string{"spot", "on-demand"}},
 			{Key: compat.LabelInstanceFamily, Operator: compat.In, Values: []string{"c7i-flex", "m7i-flex"}},
 			{Key: compat.LabelInstanceCPU, Operator: compat.Gt, Values: []string{"1"}},
 			{Key: compat.LabelInstanceGPUCount, Operator: compat.DoesNotExist},
 		},
-		MinValues:     map[string]int{compat.LabelInstanceFamily: 2},
-		NodeClassRef:  NodeClassRef{Group: DefaultNodeClassGroup, Kind: DefaultNodeClassKind, Name: "default"},
-		Taints:        []Taint{{Key: "example.com/flex", Value: "true", Effect: TaintEffectNoSchedule}},
-		StartupTaints: []Taint{{Key: "example.com/warming", Effect: TaintEffectNoExecute}},
-		Labels:        map[string]string{"team": "web", "example.com/tier": "flex", "on": "yes"},
+		MinValues:              map[string]int{compat.LabelInstanceFamily: 2},
+		NodeClassRef:           NodeClassRef{Group: DefaultNodeClassGroup, Kind: DefaultNodeClassKind, Name: "default"},
+		Taints:                 []userdata.Taint{{Key: "example.com/flex", Value: "true", Effect: userdata.NoSchedule}},
+		StartupTaints:          []userdata.Taint{{Key: "example.com/warming", Effect: userdata.NoExecute}},
+		ExpireAfter:            "720h",
+		TerminationGracePeriod: "48h",
+		Unknown:                map[string]any{"/metadata/uid": "0b2f1c8e", "/metadata/finalizers": []any{"example.com/cleanup"}},
 	}
 }
 
-const fullPoolYAML = `apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata:
-  name: default-flex
-spec:
-  template:
-    metadata:
-      labels:
-        example.com/tier: flex
-        "on": "yes"
-        team: web
-    spec:
-      nodeClassRef:
-        group: karpenter.k8s.aws
-        kind: EC2NodeClass
-        name: default
-      requirements:
-      - key: karpenter.sh/capacity-type
-        operator: In
-        values:
-        - spot
-        - on-demand
-      - key: karpenter.k8s.aws/instance-family
-        minValues: 2
-        operator: In
-        values:
-        - c7i-flex
-        - m7i-flex
-      - key: karpenter.k8s.aws/instance-cpu
-        operator: Gt
-        values:
-        - "1"
-      - key: karpenter.k8s.aws/instance-gpu-count
-        operator: DoesNotExist
-      startupTaints:
-      - effect: NoExecute
-        key: example.com/warming
-      taints:
-      - effect: NoSchedule
-        key: example.com/flex
-        value: "true"
-  weight: 100
-`
-
-func TestNodePoolYAML(t *testing.T) {
-	np := fullPool()
-	got, err := np.MarshalYAML()
-	if err != nil {
-		t.Fatal(err)
+// TestNodePoolDocuments decodes realistic NodePools (testdata/nodepools,
+// written in the shape of Karpenter's documentation examples), encodes
+// them, and checks that the encoding is the golden one and stable:
+// decoding it gives the same NodePool and encoding that the same bytes.
+func TestNodePoolDocuments(t *testing.T) {
+	inputs, err := filepath.Glob("testdata/nodepools/*.[jy]*")
+	if err != nil || len(inputs) < 4 {
+		t.Fatalf("testdata/nodepools: %v, %d files", err, len(inputs))
 	}
-	if diff := cmp.Diff(fullPoolYAML, string(got)); diff != "" {
-		t.Errorf("MarshalYAML mismatch (-want +got):\n%s", diff)
-	}
-	var back NodePool
-	if err := back.UnmarshalYAML(got); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(np, back); diff != "" {
-		t.Errorf("round trip mismatch (-want +got):\n%s", diff)
-	}
-
-	// JSON, directly or inside another value.
-	j, err := json.Marshal(struct{ Pools []NodePool }{[]NodePool{np}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wrapped struct{ Pools []NodePool }
-	if err := json.Unmarshal(j, &wrapped); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]NodePool{np}, wrapped.Pools); diff != "" {
-		t.Errorf("JSON round trip mismatch (-want +got):\n%s", diff)
-	}
-
-	// The smallest NodePool: requirements are required by the CRD, so an
-	// empty list is written.
-	min := NodePool{Name: "x", NodeClassRef: NodeClassRef{Group: "g", Kind: "K", Name: "n"}}
-	got, err = min.MarshalYAML()
-	if err != nil {
-		t.Fatal(err)
-	}
-	const wantMin = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: x\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        group: g\n        kind: K\n        name: \"n\"\n      requirements: []\n"
-	if diff := cmp.Diff(wantMin, string(got)); diff != "" {
-		t.Errorf("MarshalYAML of the smallest NodePool mismatch (-want +got):\n%s", diff)
-	}
-	back = NodePool{}
-	if err := back.UnmarshalYAML(got); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(min, back); diff != "" {
-		t.Errorf("round trip mismatch (-want +got):\n%s", diff)
+	for _, in := range inputs {
+		if strings.HasSuffix(in, ".golden.yaml") {
+			continue
+		}
+		t.Run(filepath.Base(in), func(t *testing.T) {
+			data, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			np, err := DecodeNodePool(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := np.EncodeYAML()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !unknownInSpec(np) { // the CRD has no place for those
+				checkCRD(t, out)
+			}
+			golden.Check(t, strings.TrimSuffix(in, filepath.Ext(in))+".golden.yaml", out, *update)
+			back, err := DecodeNodePool(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(np, back); diff != "" {
+				t.Errorf("decode(encode(decode(doc))) mismatch (-want +got):\n%s", diff)
+			}
+			again, err := back.EncodeYAML()
+			if err != nil || string(again) != string(out) {
+				t.Errorf("encoding is not stable (%v):\n%s\n---\n%s", err, out, again)
+			}
+		})
 	}
 }
+
+func unknownInSpec(np NodePool) bool {
+	for k := range np.Unknown {
+		if strings.HasPrefix(k, "/spec/") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestNodePoolDocumentFields pins what the documents decode to, field by
+// field, so that the golden files cannot silently lose one.
+func TestNodePoolDocumentFields(t *testing.T) {
+	decode := func(name string) NodePool {
+		data, err := os.ReadFile(filepath.Join("testdata/nodepools", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		np, err := DecodeNodePool(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return np
+	}
+	gp := decode("general-purpose.yaml")
+	want := NodePool{
+		Name:              "general-purpose",
+		ObjectLabels:      map[string]string{"team": "platform"},
+		ObjectAnnotations: map[string]string{"example.com/owner": "platform-team"},
+		Weight:            50,
+		// cpu is written as an integer: it keeps its text.
+		Limits: map[string]string{"cpu": "1000", "memory": "1000Gi", "nvidia.com/gpu": "4"},
+		Disruption: Disruption{ConsolidationPolicy: WhenEmptyOrUnderutilized, ConsolidateAfter: "1m", Budgets: []Budget{
+			{Nodes: "10%"},
+			{Nodes: "0", Schedule: "0 9 * * mon-fri", Duration: "8h", Reasons: []DisruptionReason{Drifted, Underutilized}},
+			{Nodes: "5", Reasons: []DisruptionReason{Empty}},
+		}},
+		Labels:      map[string]string{"billing-team": "checkout", "on": "yes"},
+		Annotations: map[string]string{"example.com/purpose": "general"},
+		Requirements: []compat.Requirement{
+			{Key: "karpenter.k8s.aws/instance-category", Operator: compat.In, Values: []string{"c", "m", "r"}},
+			{Key: "karpenter.k8s.aws/instance-family", Operator: compat.Exists},
+			{Key: "karpenter.k8s.aws/instance-generation", Operator: compat.Gt, Values: []string{"5"}},
+			{Key: "karpenter.k8s.aws/instance-cpu", Operator: compat.Lte, Values: []string{"64"}},
+			{Key: "kubernetes.io/arch", Operator: compat.In, Values: []string{"amd64", "arm64"}},
+			{Key: "kubernetes.io/os", Operator: compat.In, Values: []string{"linux"}},
+			{Key: "karpenter.sh/capacity-type", Operator: compat.In, Values: []string{"spot", "on-demand"}},
+			{Key: "topology.kubernetes.io/zone", Operator: compat.NotIn, Values: []string{"us-west-2d"}},
+			{Key: "karpenter.k8s.aws/instance-gpu-count", Operator: compat.DoesNotExist},
+		},
+		MinValues:              map[string]int{"karpenter.k8s.aws/instance-category": 2, "karpenter.k8s.aws/instance-family": 5},
+		NodeClassRef:           NodeClassRef{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass", Name: "default"},
+		Taints:                 []userdata.Taint{{Key: "example.com/dedicated", Value: "web", Effect: userdata.NoSchedule}},
+		StartupTaints:          []userdata.Taint{{Key: "example.com/agent-not-ready", Effect: userdata.NoExecute}},
+		ExpireAfter:            "720h",
+		TerminationGracePeriod: "48h",
+	}
+	if diff := cmp.Diff(want, gp); diff != "" {
+		t.Errorf("general-purpose.yaml (-want +got):\n%s", diff)
+	}
+
+	fc := decode("from-cluster.yaml")
+	wantUnknown := map[string]any{
+		"/metadata/creationTimestamp": "2026-03-02T10:15:00Z",
+		"/metadata/generation":        float64(3),
+		"/metadata/managedFields": []any{map[string]any{
+			"apiVersion": "karpenter.sh/v1", "fieldsType": "FieldsV1", "manager": "kubectl-client-side-apply",
+			"operation": "Update", "time": "2026-03-02T10:15:00Z",
+		}},
+		"/metadata/resourceVersion":   "4815162342",
+		"/metadata/uid":               "0b2f1c8e-6a51-4f0e-9d43-2a5d8c1e7f90",
+		"/spec/template/spec/kubelet": map[string]any{"maxPods": float64(110)},
+	}
+	if diff := cmp.Diff(wantUnknown, fc.Unknown); diff != "" {
+		t.Errorf("from-cluster.yaml Unknown (-want +got):\n%s", diff)
+	}
+	if fc.ExpireAfter != "Never" || fc.Disruption.ConsolidationPolicy != WhenEmpty || len(fc.ObjectAnnotations) != 3 {
+		t.Errorf("from-cluster.yaml: expireAfter %q, policy %q, %d annotations", fc.ExpireAfter, fc.Disruption.ConsolidationPolicy, len(fc.ObjectAnnotations))
+	}
+
+	st := decode("static.yaml")
+	if st.Replicas == nil || *st.Replicas != 3 || st.Weight != 0 || st.Limits["nodes"] != "5" {
+		t.Errorf("static.yaml: replicas %v, weight %d, limits %v", st.Replicas, st.Weight, st.Limits)
+	}
+
+	// What Karpenter's own Go types write for a bare NodePool: an empty
+	// template metadata, requirements null, expireAfter and consolidateAfter
+	// Never, a null creationTimestamp and an empty status.
+	bare := decode("go-types.json")
+	wantBare := NodePool{
+		Name:         "bare",
+		Disruption:   Disruption{ConsolidateAfter: "Never"},
+		NodeClassRef: NodeClassRef{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass", Name: "default"},
+		ExpireAfter:  "Never",
+		Unknown:      map[string]any{"/metadata/creationTimestamp": nil},
+	}
+	if diff := cmp.Diff(wantBare, bare); diff != "" {
+		t.Errorf("go-types.json (-want +got):\n%s", diff)
+	}
+}
+
+// TestNodePoolEmbedded encodes a NodePool inside another value with every
+// encoder a caller may use: each writes the whole resource, apiVersion and
+// kind included, through NodePool's own methods, and so refuses an invalid
+// NodePool rather than writing it.
+func TestNodePoolEmbedded(t *testing.T) {
+	type doc struct {
+		Pools []NodePool `json:"pools" yaml:"pools"`
+	}
+	in := doc{Pools: []NodePool{fullPool()}}
+	bad := doc{Pools: []NodePool{{Name: "bad"}}}
+	encoders := []struct {
+		name      string
+		marshal   func(any) ([]byte, error)
+		unmarshal func([]byte, any) error
+	}{
+		{"encoding/json", json.Marshal, json.Unmarshal},
+		{"sigs.k8s.io/yaml", yaml.Marshal, func(b []byte, v any) error { return yaml.Unmarshal(b, v) }},
+		{"go.yaml.in/yaml/v2", yamlv2.Marshal, yamlv2.Unmarshal},
+	}
+	for _, e := range encoders {
+		t.Run(e.name, func(t *testing.T) {
+			out, err := e.marshal(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{"apiVersion", "karpenter.sh/v1", "kind", "NodePool", "nodeClassRef", "consolidateAfter"} {
+				if !strings.Contains(string(out), want) {
+					t.Errorf("output lacks %q:\n%s", want, out)
+				}
+			}
+			var back doc
+			if err := e.unmarshal(out, &back); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(in, back); diff != "" {
+				t.Errorf("round trip mismatch (-want +got):\n%s", diff)
+			}
+			if _, err := e.marshal(bad); err == nil || !strings.Contains(err.Error(), "weighting: NodePool bad: spec.template.spec.nodeClassRef needs") {
+				t.Errorf("encoding an invalid NodePool: %v; want the validation error", err)
+			}
+			invalid := strings.Replace(string(out), "default-flex", "Default-Flex", 1)
+			if err := e.unmarshal([]byte(invalid), &back); err == nil || !strings.Contains(err.Error(), "is not a DNS-1123 subdomain") {
+				t.Errorf("decoding an invalid NodePool: %v; want the validation error", err)
+			}
+		})
+	}
+}
+
+// cite names the source of a rule: a line of the v1.14.1 CRD (crd:) or of
+// a file under pkg/apis/v1.
+type cite string
 
 func TestNodePoolValidate(t *testing.T) {
 	tests := []struct {
 		name   string
+		source cite
 		modify func(*NodePool)
 		want   string
 	}{
-		{"no name", func(np *NodePool) { np.Name = "" }, "NodePool (unnamed): the name is empty"},
-		{"bad name", func(np *NodePool) { np.Name = "Default" }, "is not a DNS-1123 subdomain"},
-		{"long name", func(np *NodePool) { np.Name = strings.Repeat("a", 64) }, "is 64 characters; Karpenter writes it into the karpenter.sh/nodepool label"},
-		{"weight", func(np *NodePool) { np.Weight = 101 }, "weight 101 is outside 1–100"},
-		{"wildcard value", func(np *NodePool) { np.Requirements[1].Values = []string{"c7i-flex", "*"} }, `"*"`},
-		{"too many requirements", func(np *NodePool) {
-			for range 100 {
-				np.Requirements = append(np.Requirements, np.Requirements[0])
-			}
-		}, "104 requirements; Karpenter allows at most 100"},
-		{"long key", func(np *NodePool) {
-			np.Requirements[0].Key = strings.Repeat("a.", 126) + "b/" + strings.Repeat("c", 63)
-		}, "is 317 characters; Karpenter allows at most 316"},
-		{"nodepool key", func(np *NodePool) {
-			np.Requirements[0] = compat.Requirement{Key: compat.LabelNodePool, Operator: compat.In, Values: []string{"x"}}
-		}, "Karpenter sets karpenter.sh/nodepool itself"},
-		{"hostname key", func(np *NodePool) {
-			np.Requirements[0] = compat.Requirement{Key: compat.LabelHostname, Operator: compat.Exists}
-		}, "kubernetes.io/hostname is restricted"},
-		{"kubernetes.io domain", func(np *NodePool) {
-			np.Requirements[0] = compat.Requirement{Key: "kubernetes.io/foo", Operator: compat.Exists}
-		}, "the domain kubernetes.io is restricted"},
-		{"k8s.io domain", func(np *NodePool) { np.Labels["x.k8s.io/y"] = "z" }, "label x.k8s.io/y: the domain x.k8s.io is restricted"},
-		{"karpenter.sh domain", func(np *NodePool) { np.Labels["karpenter.sh/foo"] = "z" }, "the domain karpenter.sh is restricted except for karpenter.sh/capacity-type"},
-		{"minValues without requirement", func(np *NodePool) { np.MinValues["foo"] = 1 }, "minValues is set for foo, which no requirement constrains"},
-		{"minValues too large", func(np *NodePool) { np.MinValues[compat.LabelInstanceFamily] = 51 }, "minValues 51 for karpenter.k8s.aws/instance-family is outside 1–50"},
-		{"minValues above values", func(np *NodePool) { np.MinValues[compat.LabelInstanceFamily] = 3 }, "exceeds the 2 values"},
-		{"no node class", func(np *NodePool) { np.NodeClassRef.Name = "" }, "nodeClassRef needs a group, a kind and a name"},
-		{"node class group", func(np *NodePool) { np.NodeClassRef.Group = "karpenter.k8s.aws/v1" }, "has a '/'"},
-		{"taint effect", func(np *NodePool) { np.Taints[0].Effect = "NoEffect" }, `effect "NoEffect" is not one of`},
-		{"taint key", func(np *NodePool) { np.StartupTaints[0].Key = "" }, "taint key"},
-		{"taint value", func(np *NodePool) { np.Taints[0].Value = "a/b" }, "taint example.com/flex value"},
-		{"label value", func(np *NodePool) { np.Labels["team"] = "-web" }, `label team value "-web"`},
-		{"label key", func(np *NodePool) { np.Labels["a b"] = "x" }, `label key "a b"`},
-		{"too many labels", func(np *NodePool) {
+		{"no name", "apimachinery ValidateObjectMeta", func(np *NodePool) { np.Name = "" }, "NodePool (unnamed): metadata.name is empty"},
+		{"bad name", "apimachinery NameIsDNSSubdomain", func(np *NodePool) { np.Name = "Default" }, "is not a DNS-1123 subdomain"},
+		{"long name", "the karpenter.sh/nodepool label is a label value", func(np *NodePool) { np.Name = strings.Repeat("a", 64) }, "is 64 characters; Karpenter writes it into the karpenter.sh/nodepool label"},
+		{"object label key", "apimachinery ValidateLabels", func(np *NodePool) { np.ObjectLabels["a b"] = "x" }, `metadata.labels: key "a b"`},
+		{"object label value", "apimachinery ValidateLabels", func(np *NodePool) { np.ObjectLabels["team"] = "a/b" }, `metadata.labels[team]: value "a/b"`},
+		{"object annotation key", "apimachinery ValidateAnnotations", func(np *NodePool) { np.ObjectAnnotations["a b"] = "x" }, `metadata.annotations: key "a b"`},
+		{"annotations too large", "apimachinery ValidateAnnotations: 256 KiB", func(np *NodePool) { np.Annotations["big"] = strings.Repeat("x", 256*1024) }, "spec.template.metadata.annotations: 262170 bytes"},
+		{"weight", "crd:452-455", func(np *NodePool) { np.Weight = 101 }, "spec.weight: 101 is outside 1–100"},
+		{"negative weight", "crd:452-455", func(np *NodePool) { np.Weight = -1 }, "spec.weight: -1 is outside 1–100"},
+		{"negative replicas", "crd:190-192", func(np *NodePool) { r := int64(-1); np.Weight = 0; np.Replicas = &r }, "spec.replicas: -1 is negative"},
+		{"static with weight", "crd:464-465, nodepool.go:41", func(np *NodePool) { r := int64(2); np.Replicas = &r }, "a static NodePool (spec.replicas set) cannot have a weight"},
+		{"static with cpu limit", "crd:462-463, nodepool.go:40", func(np *NodePool) { r := int64(2); np.Weight = 0; np.Replicas = &r }, "spec.limits[cpu]: a static NodePool (spec.replicas set) supports only limits.nodes"},
+		{"limit not a quantity", "crd:169-174", func(np *NodePool) { np.Limits["memory"] = "1000GB" }, `spec.limits[memory]: "1000GB" is not a Kubernetes quantity`},
+		{"consolidation policy", "crd:160-163", func(np *NodePool) { np.Disruption.ConsolidationPolicy = "Always" }, `spec.disruption.consolidationPolicy: "Always" is not one of`},
+		{"consolidateAfter missing", "crd:165-166", func(np *NodePool) { np.Disruption.ConsolidateAfter = "" }, "spec.disruption.consolidateAfter is required once spec.disruption is written"},
+		{"consolidateAfter missing, unknown field", "crd:165-166", func(np *NodePool) {
+			np.Disruption = Disruption{}
+			np.Unknown["/spec/disruption/future"] = true
+		}, "spec.disruption.consolidateAfter is required"},
+		{"consolidateAfter days", "crd:151", func(np *NodePool) { np.Disruption.ConsolidateAfter = "1d" }, `spec.disruption.consolidateAfter: "1d" is not a duration Karpenter accepts`},
+		{"consolidateAfter overflows", "duration.go:58-61 (time.ParseDuration)", func(np *NodePool) { np.Disruption.ConsolidateAfter = "9999999999h" }, "is too long for Karpenter to read"},
+		{"too many budgets", "crd:139", func(np *NodePool) { np.Disruption.Budgets = make([]Budget, 51) }, "spec.disruption.budgets: 51 budgets"},
+		{"budget nodes", "crd:111", func(np *NodePool) { np.Disruption.Budgets[0].Nodes = "101%" }, `spec.disruption.budgets[0].nodes: "101%" is neither`},
+		{"schedule without duration", "crd:142-144", func(np *NodePool) { np.Disruption.Budgets[1].Duration = "" }, "spec.disruption.budgets[1]: schedule and duration go together"},
+		{"duration without schedule", "crd:142-144", func(np *NodePool) { np.Disruption.Budgets[0].Duration = "1h" }, "spec.disruption.budgets[0]: schedule and duration go together"},
+		{"schedule", "crd:134", func(np *NodePool) { np.Disruption.Budgets[1].Schedule = "weekdays" }, `spec.disruption.budgets[1].schedule: "weekdays" is not a cron schedule`},
+		{"budget duration in seconds", "crd:99", func(np *NodePool) { np.Disruption.Budgets[1].Duration = "30s" }, `spec.disruption.budgets[1].duration: "30s" is not a duration`},
+		{"reason", "crd:119-124", func(np *NodePool) { np.Disruption.Budgets[1].Reasons[0] = "Expired" }, `spec.disruption.budgets[1].reasons[0]: "Expired" is not one of`},
+		{"reason twice", "crd:127 (x-kubernetes-list-type: set)", func(np *NodePool) { np.Disruption.Budgets[1].Reasons[1] = Drifted }, "spec.disruption.budgets[1].reasons[1]: Drifted is listed twice"},
+		{"too many labels", "crd:222", func(np *NodePool) {
 			for i := range 98 {
 				np.Labels["k"+strings.Repeat("x", i)] = "v"
 			}
-		}, "101 labels"},
+		}, "spec.template.metadata.labels: 101 labels"},
+		{"label value", "crd:213-214", func(np *NodePool) { np.Labels["team"] = "-web" }, `spec.template.metadata.labels[team]: value "-web"`},
+		{"label key", "nodepool_validation.go:38-40", func(np *NodePool) { np.Labels["a b"] = "x" }, `spec.template.metadata.labels: key "a b"`},
+		{"label in karpenter.sh", "crd:224-225", func(np *NodePool) { np.Labels["karpenter.sh/foo"] = "z" }, "spec.template.metadata.labels[karpenter.sh/foo]: the domain karpenter.sh is restricted except for karpenter.sh/capacity-type"},
+		{"label in a karpenter.sh subdomain", "crd:224-225", func(np *NodePool) { np.Labels["x.karpenter.sh/foo"] = "z" }, "the domain x.karpenter.sh is restricted"},
+		{"nodepool label", "crd:226-227", func(np *NodePool) { np.Labels[compat.LabelNodePool] = "z" }, "Karpenter sets karpenter.sh/nodepool itself"},
+		{"hostname label", "crd:228-229", func(np *NodePool) { np.Labels[compat.LabelHostname] = "z" }, "kubernetes.io/hostname is restricted"},
+		{"wildcard value", "crd:329-330, nodeclaim_validation.go:135-139", func(np *NodePool) { np.Requirements[1].Values = []string{"c7i-flex", "*"} }, `spec.template.spec.requirements[1]: karpenter.k8s.aws/instance-family In [c7i-flex *]: value "*" is not a valid label value`},
+		{"too many requirements", "crd:335", func(np *NodePool) {
+			for range 100 {
+				np.Requirements = append(np.Requirements, np.Requirements[0])
+			}
+		}, "spec.template.spec.requirements: 104 requirements; Karpenter allows at most 100"},
+		{"long key", "crd:288", func(np *NodePool) {
+			np.Requirements[0].Key = strings.Repeat("a.", 126) + "b/" + strings.Repeat("c", 63)
+		}, "is 317 characters; Karpenter allows at most 316"},
+		{"nodepool key", "crd:293-294, nodepool_validation.go:51-58", func(np *NodePool) {
+			np.Requirements[0] = compat.Requirement{Key: compat.LabelNodePool, Operator: compat.In, Values: []string{"x"}}
+		}, "spec.template.spec.requirements[0]: karpenter.sh/nodepool In [x]: Karpenter sets karpenter.sh/nodepool itself"},
+		{"hostname key", "crd:295-296", func(np *NodePool) {
+			np.Requirements[0] = compat.Requirement{Key: compat.LabelHostname, Operator: compat.Exists}
+		}, "kubernetes.io/hostname is restricted"},
+		{"karpenter.sh key", "crd:291-292, labels.go:137-153", func(np *NodePool) {
+			np.Requirements[0] = compat.Requirement{Key: "karpenter.sh/initialized", Operator: compat.Exists}
+		}, "the domain karpenter.sh is restricted"},
+		{"In without values", "crd:339-340", func(np *NodePool) { np.Requirements[1].Values = nil }, "spec.template.spec.requirements: compat:"},
+		{"Gt with a word", "crd:341-342", func(np *NodePool) { np.Requirements[2].Values = []string{"two"} }, "spec.template.spec.requirements: compat:"},
+		{"bad operator", "crd:308-316", func(np *NodePool) { np.Requirements[2].Operator = "Near" }, "spec.template.spec.requirements: compat:"},
+		{"unknown capacity type", "nodeclaim_validation.go:167-187, labels.go:98-104", func(np *NodePool) { np.Requirements[0].Values = []string{"preemptible"} }, "no value is a capacity type Karpenter knows"},
+		{"minValues without requirement", "minValues lives on a requirement", func(np *NodePool) { np.MinValues["foo"] = 1 }, "minValues is set for foo, which no requirement constrains"},
+		{"minValues too large", "crd:301-302", func(np *NodePool) { np.MinValues[compat.LabelInstanceFamily] = 51 }, "spec.template.spec.requirements[1].minValues: 51 for karpenter.k8s.aws/instance-family is outside 1–50"},
+		{"minValues zero", "crd:301-302", func(np *NodePool) { np.MinValues[compat.LabelInstanceFamily] = 0 }, "0 for karpenter.k8s.aws/instance-family is outside 1–50"},
+		{"minValues above values", "crd:343-344, nodeclaim_validation.go:144-146", func(np *NodePool) { np.MinValues[compat.LabelInstanceFamily] = 3 }, "exceeds the 2 values"},
+		{"minValues above known capacity types", "nodeclaim_validation.go:189-193", func(np *NodePool) {
+			np.Requirements[0].Values = []string{"spot", "preemptible"}
+			np.MinValues[compat.LabelCapacityType] = 2
+		}, "exceeds the 1 capacity types Karpenter knows"},
+		{"no node class", "crd:262-267", func(np *NodePool) { np.NodeClassRef.Name = "" }, "spec.template.spec.nodeClassRef needs a group, a kind and a name"},
+		{"no node class group", "crd:249-255", func(np *NodePool) { np.NodeClassRef.Group = "" }, "spec.template.spec.nodeClassRef needs"},
+		{"node class group", "crd:251", func(np *NodePool) { np.NodeClassRef.Group = "karpenter.k8s.aws/v1" }, "spec.template.spec.nodeClassRef.group: \"karpenter.k8s.aws/v1\" has a '/'"},
+		{"taint effect", "crd:362-365", func(np *NodePool) { np.Taints[0].Effect = "NoEffect" }, `spec.template.spec.taints[0]: taint "example.com/flex=true:NoEffect": effect "NoEffect" is not one of`},
+		{"taint key", "crd:369-370", func(np *NodePool) { np.StartupTaints[0].Key = "" }, "spec.template.spec.startupTaints[0]: taint"},
+		{"taint value", "the kubelet and the API server take label values", func(np *NodePool) { np.Taints[0].Value = "a/b" }, `spec.template.spec.taints[0]: taint "example.com/flex=a/b:NoSchedule": value "a/b"`},
+		{"taint twice", "nodeclaim_validation.go:66-103", func(np *NodePool) {
+			np.StartupTaints = append(np.StartupTaints, userdata.Taint{Key: "example.com/flex", Value: "other", Effect: userdata.NoSchedule})
+		}, "spec.template.spec.startupTaints[1]: example.com/flex=other:NoSchedule has the key and effect of spec.template.spec.taints[0]"},
+		{"expireAfter", "crd:244", func(np *NodePool) { np.ExpireAfter = "30d" }, `spec.template.spec.expireAfter: "30d" is not a duration`},
+		{"terminationGracePeriod Never", "crd:436", func(np *NodePool) { np.TerminationGracePeriod = "Never" }, `spec.template.spec.terminationGracePeriod: "Never" is not a duration`},
+		{"unknown not a pointer", "RFC 6901", func(np *NodePool) { np.Unknown["metadata/uid"] = "x" }, `Unknown: "metadata/uid" is not a JSON Pointer`},
+		{"unknown shadows a field", "", func(np *NodePool) { np.Unknown["/spec/weight"] = float64(3) }, "Unknown[/spec/weight]: spec.weight is a field this type maps"},
+		{"unknown differs in case", "", func(np *NodePool) { np.Unknown["/spec/Weight"] = float64(3) }, "field names are case-sensitive, so write spec.weight"},
+		{"unknown inside a field", "", func(np *NodePool) { np.Unknown["/spec/limits/cpu"] = "1" }, "Unknown[/spec/limits/cpu]: spec.limits is not an object this type maps"},
+		{"unknown in a list item", "", func(np *NodePool) { np.Unknown["/spec/template/spec/taints/0/timeAdded"] = "x" }, "spec.template.spec.taints is not an object this type maps"},
+		{"unknown status", "", func(np *NodePool) { np.Unknown["/status"] = map[string]any{} }, "Unknown[/status]: status is a field this type maps"},
+		{"unknown value", "", func(np *NodePool) { np.Unknown["/metadata/generation"] = 3 }, "Unknown[/metadata/generation]: a int is not a JSON value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -173,58 +354,128 @@ func TestNodePoolValidate(t *testing.T) {
 			tt.modify(&np)
 			err := np.Validate()
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "weighting: NodePool ") {
-				t.Fatalf("Validate() = %v; want an error containing %q", err, tt.want)
+				t.Fatalf("Validate() = %v; want an error containing %q (rule: %s)", err, tt.want, tt.source)
 			}
-			if _, merr := np.MarshalYAML(); merr == nil || merr.Error() != err.Error() {
-				t.Errorf("MarshalYAML error = %v; want %v", merr, err)
+			if _, merr := np.EncodeYAML(); merr == nil || merr.Error() != err.Error() {
+				t.Errorf("EncodeYAML error = %v; want %v", merr, err)
 			}
 		})
 	}
-	// Allowed keys in restricted domains.
-	np := fullPool()
-	np.Requirements = append(np.Requirements,
-		compat.Requirement{Key: "node.kubernetes.io/instance-type", Operator: compat.In, Values: []string{"m5.large"}},
-		compat.Requirement{Key: "topology.kubernetes.io/zone", Operator: compat.In, Values: []string{"us-east-1a"}},
-		compat.Requirement{Key: "beta.kubernetes.io/arch", Operator: compat.In, Values: []string{"amd64"}},
-		compat.Requirement{Key: "example.node-restriction.kubernetes.io/x", Operator: compat.Exists},
-		compat.Requirement{Key: "kops.k8s.io/instancegroup", Operator: compat.Exists},
-		compat.Requirement{Key: "karpenter.k8s.aws/instance-size", Operator: compat.NotIn, Values: []string{"metal"}},
-		compat.Requirement{Key: compat.LabelInstanceCPU, Operator: compat.Lte, Values: []string{"64"}},
-	)
-	if err := np.Validate(); err != nil {
-		t.Errorf("Validate() = %v; want nil", err)
-	}
 }
 
-func TestNodePoolUnmarshalErrors(t *testing.T) {
-	valid := "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: x\nspec:\n  template:\n    spec:\n      nodeClassRef: {group: g, kind: K, name: n}\n      requirements: []\n"
-	tests := []struct{ name, yaml, want string }{
-		{"wrong kind", strings.Replace(valid, "kind: NodePool", "kind: NodeClaim", 1), `kind "NodeClaim"; want apiVersion karpenter.sh/v1, kind NodePool`},
-		{"old version", strings.Replace(valid, "karpenter.sh/v1", "karpenter.sh/v1beta1", 1), `apiVersion "karpenter.sh/v1beta1"`},
-		{"unknown field", valid + "  disruption:\n    consolidateAfter: 30s\n", `unknown field "spec.disruption"`},
-		{"status", valid + "status: {}\n", `unknown field "status"`},
-		{"field case", valid + "  Weight: 5\n", `unknown field "spec.Weight"`},
-		{"nested field", strings.Replace(valid, "requirements: []", "requirements: [{key: a, operator: Exists}, {key: a, operator: Exists, minvalues: 1}]", 1), `unknown field "spec.template.spec.requirements[1].minvalues"`},
-		{"object metadata", strings.Replace(valid, "  name: x\n", "  name: x\n  labels: {a: b}\n", 1), `unknown field "metadata.labels"`},
-		{"weight 0", valid + "  weight: 0\n", "weight 0 is below 1; omit spec.weight"},
-		{"weight 200", valid + "  weight: 200\n", "weight 200 is outside"},
-		{"weight text", valid + "  weight: high\n", "decoding a NodePool"},
-		{"duplicate field", valid + "  weight: 1\n  weight: 2\n", "decoding a NodePool"},
-		{"bad operator", strings.Replace(valid, "requirements: []", "requirements: [{key: a, operator: Near}]", 1), "requirements: compat:"},
-		{"minValues twice", strings.Replace(valid, "requirements: []", "requirements: [{key: a, operator: Exists, minValues: 1}, {key: a, operator: Exists, minValues: 2}]", 1), "requirements on a set minValues 1 and 2; set it once"},
-		{"not yaml", "{", "decoding a NodePool"},
-		{"a list", "- a\n", "decoding a NodePool"},
-		{"empty", "", "apiVersion \"\""},
+// TestNodePoolValidateAccepts pins what Karpenter v1.14 accepts and an
+// older release, or a stricter reading, might refuse.
+func TestNodePoolValidateAccepts(t *testing.T) {
+	tests := []struct {
+		name   string
+		source cite
+		modify func(*NodePool)
+	}{
+		{"kubernetes.io and k8s.io keys", "labels.go:67-71; nodepool_validation_cel_test.go:501-524 (restricted before v1.9, #2586)", func(np *NodePool) {
+			np.Requirements = append(np.Requirements,
+				compat.Requirement{Key: "kubernetes.io/test", Operator: compat.In, Values: []string{"test"}},
+				compat.Requirement{Key: "subdomain.k8s.io/test", Operator: compat.Exists})
+			np.Labels["kubernetes.io/key"] = "v"
+			np.Labels["subdomain.k8s.io"] = "v"
+		}},
+		{"well-known keys", "labels.go:75-84", func(np *NodePool) {
+			np.Requirements = append(np.Requirements,
+				compat.Requirement{Key: "node.kubernetes.io/instance-type", Operator: compat.In, Values: []string{"m5.large"}},
+				compat.Requirement{Key: "topology.kubernetes.io/zone", Operator: compat.In, Values: []string{"us-east-1a"}},
+				compat.Requirement{Key: "beta.kubernetes.io/arch", Operator: compat.In, Values: []string{"amd64"}},
+				compat.Requirement{Key: "karpenter.k8s.aws/instance-size", Operator: compat.NotIn, Values: []string{"metal"}},
+				compat.Requirement{Key: compat.LabelInstanceCPU, Operator: compat.Lte, Values: []string{"64"}})
+			np.Labels[compat.LabelCapacityType] = "spot"
+		}},
+		{"static NodePool with a node limit", "crd:462-465", func(np *NodePool) {
+			r := int64(0)
+			np.Replicas, np.Weight, np.Limits = &r, 0, map[string]string{"nodes": "5"}
+		}},
+		{"quantities", "crd:173", func(np *NodePool) {
+			np.Limits = map[string]string{"cpu": "500m", "memory": "1.5Ti", "a": "+.5", "b": "1e3", "c": "-1", "d": "2E"}
+		}},
+		{"durations", "crd:99, 151, 244, 436", func(np *NodePool) {
+			np.Disruption.ConsolidateAfter = "Never"
+			np.Disruption.Budgets[1].Duration = "1h30m0s"
+			np.ExpireAfter = "1h2m3s"
+			np.TerminationGracePeriod = "90s"
+		}},
+		{"budget forms", "crd:111, 134", func(np *NodePool) {
+			np.Disruption.Budgets = []Budget{{Nodes: "100%"}, {Nodes: "250"}, {Schedule: "@daily", Duration: "10m"}, {}}
+		}},
+		{"no budgets", "crd:78-80 (an empty list is not defaulted)", func(np *NodePool) { np.Disruption.Budgets = []Budget{} }},
+		{"no disruption", "crd:74-75 (defaulted)", func(np *NodePool) { np.Disruption = Disruption{} }},
+		{"reserved capacity", "labels.go:98-104", func(np *NodePool) {
+			np.Requirements[0].Values = []string{"reserved"}
+		}},
+		{"minValues on Exists", "crd:343-344 (In only)", func(np *NodePool) {
+			np.Requirements[1] = compat.Requirement{Key: compat.LabelInstanceFamily, Operator: compat.Exists}
+			np.MinValues[compat.LabelInstanceFamily] = 50
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			np := fullPool()
-			err := np.UnmarshalYAML([]byte(tt.yaml))
+			tt.modify(&np)
+			if err := np.Validate(); err != nil {
+				t.Fatalf("Validate() = %v; want nil (rule: %s)", err, tt.source)
+			}
+			y, err := np.EncodeYAML()
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkCRD(t, y)
+			back, err := DecodeNodePool(y)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(np, back); diff != "" {
+				t.Errorf("round trip mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestDecodeNodePoolErrors(t *testing.T) {
+	valid := "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: x\nspec:\n  template:\n    spec:\n      nodeClassRef: {group: g, kind: K, name: n}\n      requirements: []\n"
+	req := func(s string) string { return strings.Replace(valid, "requirements: []", "requirements: "+s, 1) }
+	tests := []struct{ name, yaml, want string }{
+		{"wrong kind", strings.Replace(valid, "kind: NodePool", "kind: NodeClaim", 1), `kind "NodeClaim"; want apiVersion karpenter.sh/v1, kind NodePool`},
+		{"old version", strings.Replace(valid, "karpenter.sh/v1", "karpenter.sh/v1beta1", 1), `apiVersion "karpenter.sh/v1beta1"`},
+		{"field case", valid + "  Weight: 5\n", `unknown field "spec.Weight"; field names are case-sensitive, so write spec.weight`},
+		{"field case in a list item", req("[{key: a, operator: Exists}, {key: a, operator: Exists, minvalues: 1}]"), `unknown field "spec.template.spec.requirements[1].minvalues"; field names are case-sensitive`},
+		{"unknown field in a list item", req("[{key: a, operator: Exists, weight: 1}]"), `unknown field "spec.template.spec.requirements[0].weight": a list item has only the fields key, minValues, operator, values`},
+		{"taint timeAdded", strings.Replace(valid, "      requirements: []\n", "      requirements: []\n      taints: [{key: a, effect: NoSchedule, timeAdded: '2026-01-01T00:00:00Z'}]\n", 1), `field "spec.template.spec.taints[0].timeAdded": the node lifecycle controller stamps it`},
+		{"unknown budget field", valid + "  disruption: {consolidateAfter: 1m, budgets: [{nodes: '1', when: never}]}\n", `unknown field "spec.disruption.budgets[0].when"`},
+		{"weight 0", valid + "  weight: 0\n", "spec.weight: 0 is below 1; omit spec.weight"},
+		{"weight 200", valid + "  weight: 200\n", "spec.weight: 200 is outside"},
+		{"weight text", valid + "  weight: high\n", "decoding a NodePool"},
+		{"duplicate field", valid + "  weight: 1\n  weight: 2\n", "decoding a NodePool"},
+		{"bad operator", req("[{key: a, operator: Near}]"), "spec.template.spec.requirements: compat:"},
+		{"minValues twice", req("[{key: a, operator: Exists, minValues: 1}, {key: a, operator: Exists, minValues: 2}]"), "spec.template.spec.requirements[1].minValues: requirements on a set minValues 1 and 2; set it once"},
+		{"limit not a quantity", valid + "  limits: {cpu: true}\n", `spec.limits[cpu]: "true" is not a Kubernetes quantity`},
+		{"disruption without consolidateAfter", valid + "  disruption: {consolidationPolicy: WhenEmpty}\n", "spec.disruption.consolidateAfter is required"},
+		{"disruption with only an unknown field", valid + "  disruption: {future: 1}\n", "spec.disruption.consolidateAfter is required"},
+		{"not yaml", "{", "decoding a NodePool"},
+		{"a list", "- a\n", "decoding a NodePool"},
+		{"empty", "", `apiVersion ""`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := DecodeNodePool([]byte(tt.yaml))
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "weighting: ") {
-				t.Fatalf("UnmarshalYAML() = %v; want an error containing %q", err, tt.want)
+				t.Fatalf("DecodeNodePool() = %v; want an error containing %q", err, tt.want)
+			}
+			j, jerr := yaml.YAMLToJSON([]byte(tt.yaml))
+			if jerr != nil || tt.name == "duplicate field" {
+				return
+			}
+			np := fullPool()
+			if err := np.UnmarshalJSON(j); err == nil {
+				t.Errorf("UnmarshalJSON(%s) = nil; want an error like DecodeNodePool's", j)
 			}
 			if diff := cmp.Diff(fullPool(), np); diff != "" {
-				t.Errorf("UnmarshalYAML changed its receiver on failure (-want +got):\n%s", diff)
+				t.Errorf("UnmarshalJSON changed its receiver on failure (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -239,38 +490,127 @@ func TestNodePoolUnmarshalErrors(t *testing.T) {
 		t.Errorf("UnmarshalJSON of broken JSON = %v", err)
 	}
 	// minValues repeated with one value is the same NodePool.
-	same := strings.Replace(valid, "requirements: []", "requirements: [{key: a, operator: Exists, minValues: 2}, {key: a, operator: Exists, minValues: 2}]", 1)
-	if err := np.UnmarshalYAML([]byte(same)); err != nil || np.MinValues["a"] != 2 {
-		t.Errorf("UnmarshalYAML(%q) = %v, MinValues %v", same, err, np.MinValues)
+	same := req("[{key: a, operator: Exists, minValues: 2}, {key: a, operator: Exists, minValues: 2}]")
+	if np, err := DecodeNodePool([]byte(same)); err != nil || np.MinValues["a"] != 2 {
+		t.Errorf("DecodeNodePool(%q) = %v, MinValues %v", same, err, np.MinValues)
 	}
 }
 
-// FuzzNodePoolYAML decodes arbitrary text: it must never panic, and what it
-// accepts must encode, and decode again to the same NodePool.
-func FuzzNodePoolYAML(f *testing.F) {
-	full, _ := fullPool().MarshalYAML()
+// TestNodePoolSmallest pins the encoding of the least a NodePool needs:
+// requirements are required by the CRD, so an empty list is written.
+func TestNodePoolSmallest(t *testing.T) {
+	min := NodePool{Name: "x", NodeClassRef: NodeClassRef{Group: "g", Kind: "K", Name: "n"}}
+	got, err := min.EncodeYAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: x\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        group: g\n        kind: K\n        name: \"n\"\n      requirements: []\n"
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("EncodeYAML of the smallest NodePool mismatch (-want +got):\n%s", diff)
+	}
+	back, err := DecodeNodePool(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(min, back); diff != "" {
+		t.Errorf("round trip mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// FuzzDecodeNodePool decodes arbitrary text: it must never panic, and what
+// it accepts must encode, and decode again to the same NodePool, and encode
+// again to the same bytes.
+func FuzzDecodeNodePool(f *testing.F) {
+	full, _ := fullPool().EncodeYAML()
 	f.Add(string(full))
-	f.Add("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: x}\nspec: {template: {spec: {nodeClassRef: {group: g, kind: K, name: n}, requirements: []}}}\n")
+	for _, name := range []string{"general-purpose.yaml", "from-cluster.yaml", "static.yaml", "go-types.json"} {
+		data, err := os.ReadFile(filepath.Join("testdata/nodepools", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(data))
+	}
 	f.Add("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: x}\nspec: {weight: 3, template: {metadata: {labels: {a: 'no'}}, spec: {nodeClassRef: {group: g, kind: K, name: n}, requirements: [{key: a, operator: In, values: ['1', 'y']}]}}}\n")
 	f.Fuzz(func(t *testing.T, text string) {
-		var np NodePool
-		if err := np.UnmarshalYAML([]byte(text)); err != nil {
+		np, err := DecodeNodePool([]byte(text))
+		if err != nil {
 			return
 		}
-		out, err := np.MarshalYAML()
+		out, err := np.EncodeYAML()
 		if err != nil {
-			t.Fatalf("MarshalYAML of a decoded NodePool: %v\ninput:\n%s", err, text)
+			t.Fatalf("EncodeYAML of a decoded NodePool: %v\ninput:\n%s", err, text)
 		}
-		var back NodePool
-		if err := back.UnmarshalYAML(out); err != nil {
-			t.Fatalf("UnmarshalYAML of our own output: %v\n%s", err, out)
+		back, err := DecodeNodePool(out)
+		if err != nil {
+			t.Fatalf("DecodeNodePool of our own output: %v\n%s", err, out)
 		}
 		if diff := cmp.Diff(np, back); diff != "" {
 			t.Fatalf("round trip mismatch (-want +got):\n%s", diff)
 		}
-		again, _ := back.MarshalYAML()
+		again, _ := back.EncodeYAML()
 		if string(again) != string(out) {
 			t.Fatalf("encoding is not stable:\n%s\n%s", out, again)
 		}
 	})
+}
+
+// TestNodePoolLimitsIntOrString: spec.limits takes integers or strings
+// (crd:169-174, x-kubernetes-int-or-string); a JSON number keeps its text,
+// and anything else is an error.
+func TestNodePoolLimitsIntOrString(t *testing.T) {
+	doc := func(limits string) []byte {
+		return []byte(`{"apiVersion":"karpenter.sh/v1","kind":"NodePool","metadata":{"name":"x"},"spec":{"limits":` + limits +
+			`,"template":{"spec":{"nodeClassRef":{"group":"g","kind":"K","name":"n"},"requirements":[]}}}}`)
+	}
+	var np NodePool
+	if err := json.Unmarshal(doc(`{"cpu":1000,"memory":"1000Gi","pods":1.5e3,"nodes":-0}`), &np); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"cpu": "1000", "memory": "1000Gi", "pods": "1.5e3", "nodes": "-0"}
+	if diff := cmp.Diff(want, np.Limits); diff != "" {
+		t.Errorf("Limits (-want +got):\n%s", diff)
+	}
+	for _, bad := range []string{`{"cpu":true}`, `{"cpu":[1]}`, `{"cpu":null}`, `{"cpu":"1 CPU"}`} {
+		if err := json.Unmarshal(doc(bad), &np); err == nil || !strings.Contains(err.Error(), "weighting: ") {
+			t.Errorf("limits %s: error %v; want one", bad, err)
+		}
+	}
+}
+
+// TestNodePoolMarshalYAMLValue: the value MarshalYAML hands a YAML encoder
+// holds numbers as int64 or float64, never json.Number, which
+// go.yaml.in/yaml/v3 would write as a quoted string (its encoder has no
+// case for it, unlike v2's: encode.go in v3.0.3 and v2.4.2).
+func TestNodePoolMarshalYAMLValue(t *testing.T) {
+	np := fullPool()
+	np.Weight = 0
+	replicas := int64(1<<62 + 1) // beyond a float64's integers
+	np.Replicas, np.Limits = &replicas, map[string]string{"nodes": "5"}
+	v, err := np.MarshalYAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := v.(map[string]any)["spec"].(map[string]any)
+	if got := spec["replicas"]; got != replicas {
+		t.Errorf("spec.replicas = %#v; want int64 %d", got, replicas)
+	}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case json.Number:
+			t.Errorf("%s is a json.Number", path)
+		case map[string]any:
+			for k, e := range v {
+				walk(path+"."+k, e)
+			}
+		case []any:
+			for i, e := range v {
+				walk(path+"["+strconv.Itoa(i)+"]", e)
+			}
+		}
+	}
+	walk("", v)
+	if _, err := (NodePool{Name: "bad"}).MarshalYAML(); err == nil {
+		t.Error("MarshalYAML of an invalid NodePool succeeded")
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/internal/validation"
@@ -34,15 +35,33 @@ import (
 // both NodePools until NodePools runs again (Karpenter then prefers the
 // higher weight).
 //
-// base.Weight must be 0, since the tiers set it. An empty
+// Every other field of base is carried into each NodePool: limits,
+// disruption, expiry, taints, labels, annotations, minValues and unknown
+// fields. Limits apply to each NodePool on its own, so the tiers together
+// may launch up to their number times base's limits. What the API server
+// wrote about base itself is not carried, since it would be wrong for a new
+// object: the metadata fields uid, resourceVersion, generation,
+// creationTimestamp, deletionTimestamp, deletionGracePeriodSeconds,
+// managedFields and selfLink, and kubectl's last-applied-configuration
+// annotation.
+//
+// base.Weight must be 0, since the tiers set it, and base.Replicas nil,
+// since a static NodePool cannot have a weight. An empty
 // base.NodeClassRef.Group or Kind means karpenter.k8s.aws and EC2NodeClass;
 // the name is required.
+//
+// A minValues of base on a key that describes an instance type (see
+// [compat.InstanceLabels]) must be met by each NodePool within the catalog:
+// a tier whose NodePool admits fewer distinct values of the key than
+// minValues is an error naming the tier and the key, since Karpenter would
+// launch nothing from it. minValues on other keys, such as zones, depends
+// on offerings the catalog does not know and is not checked.
 //
 // NodePools fails, naming the tier and the fix, when p is invalid (see
 // [Policy.Validate]), when a tier's NodePool would admit no type of the
 // catalog, when p.Strict is set and a pattern matches no type of the
 // catalog, or when a NodePool would break Karpenter's rules (see
-// [NodePool.Validate]); and it fails for a catalog with a nameless,
+// [NodePool.Validate]) or miss base's minValues; and it fails for a catalog with a nameless,
 // familyless or repeated type, or one whose name or family is not a valid
 // label value.
 func (p Policy) NodePools(catalog []compat.InstanceType, base NodePool) ([]NodePool, error) {
@@ -87,8 +106,11 @@ func checkCatalog(catalog []compat.InstanceType) error {
 // checkBase validates base as far as it can before names and weights are
 // set, fills in the default node class, and returns a deep copy.
 func checkBase(base NodePool) (NodePool, error) {
-	if base.Weight != 0 {
-		return NodePool{}, fmt.Errorf("weighting: base NodePool %s: weight %d is set; leave it 0, since each NodePool takes its tier's weight", base.Name, base.Weight)
+	switch {
+	case base.Weight != 0:
+		return NodePool{}, fmt.Errorf("weighting: base NodePool %s: spec.weight: %d is set; leave it 0, since each NodePool takes its tier's weight", base.Name, base.Weight)
+	case base.Replicas != nil:
+		return NodePool{}, fmt.Errorf("weighting: base NodePool %s: spec.replicas is set; a static NodePool cannot have a weight, so leave it nil", base.Name)
 	}
 	if base.NodeClassRef.Group == "" {
 		base.NodeClassRef.Group = DefaultNodeClassGroup
@@ -103,16 +125,72 @@ func checkBase(base NodePool) (NodePool, error) {
 	if err := probe.validate(); err != nil {
 		return NodePool{}, fmt.Errorf("weighting: base NodePool %s: %v", probe.Name, err)
 	}
-	return clonePool(base), nil
+	base = clonePool(base)
+	for k := range base.Unknown {
+		if slices.Contains(serverMetadata, k) {
+			delete(base.Unknown, k)
+		}
+	}
+	delete(base.ObjectAnnotations, lastApplied)
+	if len(base.Unknown) == 0 {
+		base.Unknown = nil
+	}
+	if len(base.ObjectAnnotations) == 0 {
+		base.ObjectAnnotations = nil
+	}
+	return base, nil
 }
 
+// serverMetadata are the metadata fields the API server writes about an
+// object, which a new object must not carry.
+var serverMetadata = []string{"/metadata/creationTimestamp", "/metadata/deletionGracePeriodSeconds", "/metadata/deletionTimestamp",
+	"/metadata/generation", "/metadata/managedFields", "/metadata/resourceVersion", "/metadata/selfLink", "/metadata/uid"}
+
+// lastApplied is kubectl's record of what was last applied to an object.
+const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
+
+// clonePool returns a deep copy of np.
 func clonePool(np NodePool) NodePool {
+	np.ObjectLabels = maps.Clone(np.ObjectLabels)
+	np.ObjectAnnotations = maps.Clone(np.ObjectAnnotations)
+	if np.Replicas != nil {
+		n := *np.Replicas
+		np.Replicas = &n
+	}
+	np.Limits = maps.Clone(np.Limits)
+	np.Disruption.Budgets = slices.Clone(np.Disruption.Budgets)
+	for i := range np.Disruption.Budgets {
+		np.Disruption.Budgets[i].Reasons = slices.Clone(np.Disruption.Budgets[i].Reasons)
+	}
+	np.Labels = maps.Clone(np.Labels)
+	np.Annotations = maps.Clone(np.Annotations)
 	np.Requirements = cloneRequirements(np.Requirements)
 	np.MinValues = maps.Clone(np.MinValues)
 	np.Taints = slices.Clone(np.Taints)
 	np.StartupTaints = slices.Clone(np.StartupTaints)
-	np.Labels = maps.Clone(np.Labels)
+	if np.Unknown != nil {
+		np.Unknown = cloneJSON(np.Unknown).(map[string]any)
+	}
 	return np
+}
+
+// cloneJSON deep-copies a value encoding/json decoded into an any.
+func cloneJSON(v any) any {
+	switch v := v.(type) {
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = cloneJSON(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = cloneJSON(e)
+		}
+		return out
+	}
+	return v
 }
 
 func cloneRequirements(rs []compat.Requirement) []compat.Requirement {
@@ -185,7 +263,14 @@ func (x *expansion) pool(t int, strict bool, base NodePool) (NodePool, error) {
 	if err := np.validate(); err != nil {
 		return NodePool{}, fail(fmt.Sprintf("its NodePool %s is invalid: %v", np.Name, err), "change the tier or the base NodePool as the message says")
 	}
-	if err := x.checkAdmits(t, np); err != nil {
+	reqs, err := compat.NewRequirements(np.Requirements...)
+	if err != nil { // validate has already compiled them
+		return NodePool{}, fail(err.Error(), "fix the requirement")
+	}
+	if err := x.checkAdmits(t, reqs); err != nil {
+		return NodePool{}, fail(err.reason, err.fix)
+	}
+	if err := x.checkMinValues(np, reqs); err != nil {
 		return NodePool{}, fail(err.reason, err.fix)
 	}
 	for i, a := range x.assigned {
@@ -300,11 +385,7 @@ type admitError struct{ reason, fix string }
 // checkAdmits makes sure np, tier t's NodePool, admits at least one type of
 // the catalog, and otherwise says why not. Keys a type does not define,
 // such as a zone or capacity type from base, are not held against it.
-func (x *expansion) checkAdmits(t int, np NodePool) *admitError {
-	reqs, err := compat.NewRequirements(np.Requirements...)
-	if err != nil { // validate has already compiled them
-		return &admitError{reason: err.Error(), fix: "fix the requirement"}
-	}
+func (x *expansion) checkAdmits(t int, reqs compat.Requirements) *admitError {
 	allow := compat.AllowUndefined(reqs.Keys()...)
 	for i := range x.catalog {
 		if _, conflict := x.catalog[i].Conflict(reqs, allow); !conflict {
@@ -340,4 +421,40 @@ func (x *expansion) checkAdmits(t int, np NodePool) *admitError {
 			fix:    "loosen the base requirements, or change the tier's patterns",
 		}
 	}
+}
+
+// checkMinValues makes sure that np, whose requirements are reqs, admits
+// within the catalog at least minValues distinct values of each key that
+// describes an instance type.
+func (x *expansion) checkMinValues(np NodePool, reqs compat.Requirements) *admitError {
+	if len(np.MinValues) == 0 {
+		return nil
+	}
+	allow := compat.AllowUndefined(reqs.Keys()...)
+	var labels []map[string]string // of the admitted types
+	for i := range x.catalog {
+		if _, conflict := x.catalog[i].Conflict(reqs, allow); !conflict {
+			labels = append(labels, x.catalog[i].Labels())
+		}
+	}
+	instance := compat.InstanceLabels()
+	for _, key := range slices.Sorted(maps.Keys(np.MinValues)) {
+		if _, ok := slices.BinarySearch(instance, key); !ok {
+			continue // zones and capacity types come from offerings
+		}
+		seen := make(map[string]bool)
+		for _, l := range labels {
+			if v, ok := l[key]; ok {
+				seen[v] = true
+			}
+		}
+		if want := np.MinValues[key]; len(seen) < want {
+			return &admitError{
+				reason: fmt.Sprintf("its NodePool admits %d distinct values of %s from the catalog (%s), fewer than the base NodePool's minValues %d, so Karpenter would launch nothing from it",
+					len(seen), key, strings.Join(slices.Sorted(maps.Keys(seen)), ", "), want),
+				fix: fmt.Sprintf("lower minValues on the base requirement on %s, or widen the tier", key),
+			}
+		}
+	}
+	return nil
 }

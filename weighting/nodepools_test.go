@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/userdata"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -105,7 +106,7 @@ func TestNodePools(t *testing.T) {
 				Name:         "web",
 				Requirements: []compat.Requirement{{Key: compat.LabelCapacityType, Operator: compat.In, Values: []string{"spot"}}},
 				NodeClassRef: NodeClassRef{Group: "example.com", Kind: "MyClass", Name: "web"},
-				Taints:       []Taint{{Key: "web", Effect: TaintEffectNoSchedule}},
+				Taints:       []userdata.Taint{{Key: "web", Effect: userdata.NoSchedule}},
 				Labels:       map[string]string{"team": "web"},
 			},
 			want: func() []NodePool {
@@ -114,7 +115,7 @@ func TestNodePools(t *testing.T) {
 					return NodePool{
 						Name: name, Weight: weight, Requirements: append([]compat.Requirement{spot}, reqs...),
 						NodeClassRef: NodeClassRef{Group: "example.com", Kind: "MyClass", Name: "web"},
-						Taints:       []Taint{{Key: "web", Effect: TaintEffectNoSchedule}},
+						Taints:       []userdata.Taint{{Key: "web", Effect: userdata.NoSchedule}},
 						Labels:       map[string]string{"team": "web"},
 					}
 				}
@@ -193,7 +194,7 @@ func TestNodePoolsSharesNothing(t *testing.T) {
 		Requirements: []compat.Requirement{{Key: compat.LabelArch, Operator: compat.In, Values: []string{compat.ArchAMD64}}},
 		NodeClassRef: NodeClassRef{Name: "default"},
 		Labels:       map[string]string{"a": "b"},
-		Taints:       []Taint{{Key: "k", Effect: TaintEffectNoSchedule}},
+		Taints:       []userdata.Taint{{Key: "k", Effect: userdata.NoSchedule}},
 		MinValues:    map[string]int{compat.LabelArch: 1},
 	}
 	pools, err := flexPolicy().NodePools(catalog, base)
@@ -239,10 +240,19 @@ func TestNodePoolsErrors(t *testing.T) {
 		{"requirements exclude everything", narrow, catalog, base, "arm", "0 are taken by higher-weight tiers and 2 fail its requirements"},
 		{"base excludes a tier", flexPolicy(), catalog, armBase, "flex", "the base NodePool's requirements exclude all 2 instance types"},
 		{"name too long", longName, catalog, NodePool{Name: "default", NodeClassRef: base.NodeClassRef}, strings.Repeat("t", 60), "is 68 characters"},
-		{"base weight", flexPolicy(), catalog, NodePool{Weight: 5, NodeClassRef: base.NodeClassRef}, "", "weight 5 is set; leave it 0"},
-		{"base without node class", flexPolicy(), catalog, NodePool{}, "", "base NodePool base: nodeClassRef needs"},
-		{"base with a bad taint", flexPolicy(), catalog, NodePool{NodeClassRef: base.NodeClassRef, Taints: []Taint{{Key: "k"}}}, "", `taint k effect ""`},
-		{"base name", flexPolicy(), catalog, NodePool{Name: "Web", NodeClassRef: base.NodeClassRef}, "", "base NodePool Web: name \"Web\" is not a DNS-1123 subdomain"},
+		{"base weight", flexPolicy(), catalog, NodePool{Weight: 5, NodeClassRef: base.NodeClassRef}, "", "spec.weight: 5 is set; leave it 0"},
+		{"base without node class", flexPolicy(), catalog, NodePool{}, "", "base NodePool base: spec.template.spec.nodeClassRef needs"},
+		{"base with a bad taint", flexPolicy(), catalog, NodePool{NodeClassRef: base.NodeClassRef, Taints: []userdata.Taint{{Key: "k"}}}, "", `spec.template.spec.taints[0]: taint "k:": the effect is missing`},
+		{"static base", flexPolicy(), catalog, NodePool{Replicas: new(int64), NodeClassRef: base.NodeClassRef}, "", "spec.replicas is set; a static NodePool cannot have a weight"},
+		{"base minValues a tier cannot meet", flexPolicy(), catalog, NodePool{NodeClassRef: base.NodeClassRef,
+			Requirements: []compat.Requirement{{Key: compat.LabelInstanceFamily, Operator: compat.Exists}},
+			MinValues:    map[string]int{compat.LabelInstanceFamily: 3}},
+			"flex", "its NodePool admits 2 distinct values of karpenter.k8s.aws/instance-family from the catalog (c7i-flex, m7i-flex), fewer than the base NodePool's minValues 3"},
+		{"base minValues on types a tier cannot meet", flexPolicy(), catalog, NodePool{NodeClassRef: base.NodeClassRef,
+			Requirements: []compat.Requirement{{Key: compat.LabelInstanceType, Operator: compat.Exists}},
+			MinValues:    map[string]int{compat.LabelInstanceType: 3}},
+			"flex", "admits 2 distinct values of node.kubernetes.io/instance-type from the catalog (c7i-flex.large, m7i-flex.large)"},
+		{"base name", flexPolicy(), catalog, NodePool{Name: "Web", NodeClassRef: base.NodeClassRef}, "", "base NodePool Web: metadata.name \"Web\" is not a DNS-1123 subdomain"},
 		{"duplicate type", flexPolicy(), mkTypes(t, "m5.large", "m5.large"), base, "", "m5.large appears twice"},
 		{"type name not a label value", flexPolicy(), badValue, base, "", `instance type "m5.large!": the name is not a valid label value`},
 	}
@@ -275,4 +285,136 @@ func TestNodePoolsErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkPartition(t, lenient, catalog, pools)
+}
+
+// TestNodePoolsMinValues: minValues on a base key that describes instance
+// types is met tier by tier within the catalog; on other keys it is left
+// to offerings.
+func TestNodePoolsMinValues(t *testing.T) {
+	catalog := mkTypes(t, "c7i-flex.large", "m7i-flex.large", "c7i.large", "m5.large", "m5.xlarge")
+	base := NodePool{
+		Name: "default",
+		Requirements: []compat.Requirement{
+			{Key: compat.LabelInstanceFamily, Operator: compat.Exists},
+			{Key: compat.LabelZone, Operator: compat.In, Values: []string{"us-east-1a", "us-east-1b", "us-east-1c"}},
+		},
+		MinValues:    map[string]int{compat.LabelInstanceFamily: 2, compat.LabelZone: 3},
+		NodeClassRef: NodeClassRef{Name: "default"},
+	}
+	pools, err := flexPolicy().NodePools(catalog, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, np := range pools {
+		if diff := cmp.Diff(base.MinValues, np.MinValues); diff != "" {
+			t.Errorf("NodePool %s minValues (-want +got):\n%s", np.Name, diff)
+		}
+	}
+	// Three families in the rest tier, two in flex: 3 fails for flex only.
+	base.MinValues[compat.LabelInstanceFamily] = 3
+	_, err = flexPolicy().NodePools(catalog, base)
+	var te *TierError
+	if !errors.As(err, &te) || te.Tier != "flex" || !strings.Contains(te.Reason, compat.LabelInstanceFamily) {
+		t.Errorf("NodePools() error = %v; want a *TierError for tier flex naming %s", err, compat.LabelInstanceFamily)
+	}
+}
+
+// richBase is a base NodePool as read from a cluster: every field set,
+// with what the API server and kubectl wrote about it.
+func richBase(t *testing.T) NodePool {
+	t.Helper()
+	np, err := DecodeNodePool([]byte(`
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: default
+  labels: {team: web}
+  annotations:
+    example.com/owner: web-team
+    kubectl.kubernetes.io/last-applied-configuration: "{}"
+  uid: 0b2f1c8e-6a51-4f0e-9d43-2a5d8c1e7f90
+  resourceVersion: "42"
+  generation: 7
+  creationTimestamp: "2026-03-02T10:15:00Z"
+  managedFields: [{manager: kubectl}]
+  finalizers: [example.com/cleanup]
+spec:
+  limits: {cpu: "1000", memory: 1000Gi}
+  disruption:
+    consolidationPolicy: WhenEmpty
+    consolidateAfter: 5m
+    budgets: [{nodes: "10%"}, {nodes: "0", schedule: "0 9 * * mon-fri", duration: 8h, reasons: [Drifted]}]
+  template:
+    metadata:
+      labels: {example.com/app: web}
+      annotations: {example.com/purpose: web}
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      requirements:
+      - {key: karpenter.sh/capacity-type, operator: In, values: [spot, on-demand]}
+      - {key: karpenter.k8s.aws/instance-family, operator: Exists, minValues: 2}
+      taints: [{key: example.com/web, effect: NoSchedule}]
+      startupTaints: [{key: example.com/agent, effect: NoExecute}]
+      expireAfter: 336h
+      terminationGracePeriod: 24h
+      kubelet: {maxPods: 110}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return np
+}
+
+// TestNodePoolsCarryBase: each generated NodePool is the base with its own
+// name, weight and generated requirements, and nothing else changed but
+// what the API server and kubectl wrote about the base itself.
+func TestNodePoolsCarryBase(t *testing.T) {
+	catalog := mkTypes(t, "c7i-flex.large", "m7i-flex.large", "c7i.large", "m5.large", "m6g.large")
+	base := richBase(t)
+	pools, err := flexPolicy().NodePools(catalog, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPartition(t, flexPolicy(), catalog, pools)
+	want := base
+	want.ObjectAnnotations = map[string]string{"example.com/owner": "web-team"}
+	want.Unknown = map[string]any{
+		"/metadata/finalizers":        []any{"example.com/cleanup"},
+		"/spec/template/spec/kubelet": map[string]any{"maxPods": float64(110)},
+	}
+	for _, np := range pools {
+		got := np
+		got.Name, got.Weight, got.Requirements = want.Name, want.Weight, got.Requirements[:len(base.Requirements)]
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("NodePool %s differs from its base beyond name, weight and requirements (-want +got):\n%s", np.Name, diff)
+		}
+		if diff := cmp.Diff(base.Requirements, np.Requirements[:len(base.Requirements)]); diff != "" {
+			t.Errorf("NodePool %s does not start with the base's requirements (-want +got):\n%s", np.Name, diff)
+		}
+		y, err := np.EncodeYAML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := DecodeNodePool(y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(np, back); diff != "" {
+			t.Errorf("NodePool %s round trip mismatch (-want +got):\n%s", np.Name, diff)
+		}
+	}
+	if base.Unknown["/metadata/uid"] == nil || base.ObjectAnnotations[lastApplied] == "" {
+		t.Errorf("NodePools changed its base: %v, %v", base.Unknown, base.ObjectAnnotations)
+	}
+	// Nothing is shared: changing a generated NodePool's nested values
+	// leaves the base and the other NodePools alone.
+	pools[0].Disruption.Budgets[1].Reasons[0] = Empty
+	pools[0].Limits["cpu"] = "1"
+	pools[0].Unknown["/spec/template/spec/kubelet"].(map[string]any)["maxPods"] = float64(1)
+	for _, np := range []NodePool{base, pools[1]} {
+		if np.Disruption.Budgets[1].Reasons[0] != Drifted || np.Limits["cpu"] != "1000" ||
+			np.Unknown["/spec/template/spec/kubelet"].(map[string]any)["maxPods"] != float64(110) {
+			t.Errorf("changing one NodePool changed another: %+v", np)
+		}
+	}
 }

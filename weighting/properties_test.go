@@ -278,7 +278,11 @@ func TestNodePoolsProperties(t *testing.T) {
 				}
 			}
 		}
-		pools, err := p.NodePools(types, NodePool{Name: "np", NodeClassRef: NodeClassRef{Name: "default"}})
+		// A base with every field but those the tiers set; its requirements
+		// are left out so that only the tiers decide which fail.
+		base := drawNodePool(t)
+		base.Name, base.Weight, base.Replicas, base.Requirements, base.MinValues = "np", 0, nil, nil, nil
+		pools, err := p.NodePools(types, base)
 		if err != nil {
 			var te *TierError
 			if !errors.As(err, &te) || !bad[te.Tier] {
@@ -301,13 +305,24 @@ func TestNodePoolsProperties(t *testing.T) {
 			}
 		}
 		checkPartition(t, p, types, pools)
+		want := clonePool(base) // what the API server wrote about base is dropped
+		delete(want.Unknown, "/metadata/uid")
+		delete(want.Unknown, "/metadata/generation")
+		if len(want.Unknown) == 0 {
+			want.Unknown = nil
+		}
 		for _, np := range pools {
-			y, err := np.MarshalYAML()
+			carried := np
+			carried.Name, carried.Weight, carried.Requirements = want.Name, 0, nil
+			if diff := gocmp.Diff(want, carried); diff != "" {
+				t.Fatalf("NodePool %s does not carry its base (-want +got):\n%s", np.Name, diff)
+			}
+			y, err := np.EncodeYAML()
 			if err != nil {
 				t.Fatal(err)
 			}
-			var back NodePool
-			if err := back.UnmarshalYAML(y); err != nil {
+			back, err := DecodeNodePool(y)
+			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := gocmp.Diff(np, back); diff != "" {

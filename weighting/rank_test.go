@@ -304,7 +304,7 @@ func TestConcurrentUse(t *testing.T) {
 				Order(pools)
 				r.Explain("m5.large")
 				Fallback(r, nil)
-				if _, err = pools[0].MarshalYAML(); err != nil {
+				if _, err = pools[0].EncodeYAML(); err != nil {
 					break
 				}
 			}

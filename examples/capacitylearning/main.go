@@ -130,10 +130,10 @@ image, recorded nothing, and kept launching nodes too small for the pod.`)
 // overhead; the smallest type that fits wins.
 func launch(w io.Writer, cache *capacity.Cache, mapping amiselect.Mapping) {
 	chosen := "nothing"
-	for _, it := range cache.Apply(mapping) {
-		ami, _ := mapping.AMIFor(it.Name)
-		estimate, source := it.MemoryMiB, "learned"
-		if _, ok := cache.Memory(it.Name, ami.ID); !ok {
+	for _, c := range cache.Apply(mapping) {
+		it := c.InstanceType
+		estimate, source := c.MemoryBytes>>20, "learned"
+		if !c.Learned {
 			estimate = int64(float64(it.MemoryMiB) * (100 - overheadPercent) / 100)
 			source = fmt.Sprintf("catalog %d MiB less %.1f%%", it.MemoryMiB, overheadPercent)
 		}

@@ -27,11 +27,11 @@ func TestRun(t *testing.T) {
 	observe, second, stale := golden.Section(t, got, "capacity.Cache.Observe"), golden.Section(t, got, "Second launch"), golden.Section(t, got, "A node still")
 	for _, c := range []struct{ in, text, why string }{
 		{order, "5 AMIs from 4 images", "the alias resolves to four images, the x86_64 one serving standard and Neuron"},
-		{order, "in selection order:\n  2025-10-07 16:25  ami-0103053eef770bb28 arm64 nvidia   ", "the newest AMI, NVIDIA, comes first"},
-		{first, "launches m5.large\nThe node runs ami-08ee4a0deae5f04ca (bottlerocket amd64 standard)", "m5.large maps to the standard x86_64 AMI"},
-		{old, "picks ami-0f52182b72b398691 (bottlerocket amd64 nvidia)", "Karpenter's lenient first match picks the NVIDIA AMI (#7925)"},
+		{order, "in selection order:\n  2026-05-18 16:15  ami-0ddd9bbe8873c3788 arm64 nvidia   ", "the newest AMI, NVIDIA, comes first"},
+		{first, "launches m5.large\nThe node runs ami-0d67da32011745106 (bottlerocket amd64 standard)", "m5.large maps to the standard x86_64 AMI"},
+		{old, "picks ami-09e25088510049924 (bottlerocket amd64 nvidia)", "Karpenter's lenient first match picks the NVIDIA AMI (#7925)"},
 		{observe, "needs karpenter.k8s.aws/instance-gpu-count Exists;\n  the node has karpenter.k8s.aws/instance-gpu-count DoesNotExist", "the node's labels must say it has no GPU"},
-		{observe, "recorded true: m5.large under ami-08ee4a0deae5f04ca = 7558 MiB", "Observe records under the standard AMI"},
+		{observe, "recorded true: m5.large under ami-0d67da32011745106 = 7558 MiB", "Observe records under the standard AMI"},
 		{second, "m5.large     7558 MiB (learned)", "Apply puts the learned memory in place of the catalog's"},
 		{second, "launches m5.xlarge", "the second launch is sized by the learned memory"},
 		{stale, "refused (ErrUnknownImage: true)", "a node on an AMI no longer selected is refused"},

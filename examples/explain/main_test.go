@@ -51,9 +51,9 @@ func TestScenarios(t *testing.T) {
 				ec2fake.ImageTeamBaseDeprecated + "  team-base-al2023-20250315  available  superseded: deprecated; " + ec2fake.ImageTeamBaseAvailable,
 				ec2fake.ImageTeamBaseMalformedDate + "  team-base-al2023-broken    available  invalid-creation-date:",
 				ec2fake.ImageTeamBaseDisabled + "  team-base-al2023-20250201  disabled   not-available",
-				"Which AMI each instance type gets: 192 mapped, 0 without one",
+				"Which AMI each instance type gets: 1364 mapped, 0 without one",
 				"mac1.metal  compat: instance type mac1.metal",
-				"note: a custom AMI states only its architecture, so 38 types with a GPU or accelerator map here",
+				"note: a custom AMI states only its architecture, so 78 types with a GPU or accelerator map here",
 			},
 		},
 		{
@@ -62,12 +62,12 @@ func TestScenarios(t *testing.T) {
 			args:   []string{"-alias", "al2@latest", "-types", "g5g.xlarge,m6g.large,m5.large"},
 			want: []string{
 				"Which AMI each instance type gets: 2 mapped, 1 without one",
-				"amazon-eks-arm64-node-1.32-v20250403 (AL2 arm64 standard): 1 type\n    m6g.large\n",
-				"amazon-eks-node-1.32-v20250403 (AL2 amd64 standard): 1 type\n    m5.large\n",
-				"  g5g.xlarge\n    ami-0f9a6883ebbdd99ff (al2 amd64 nvidia)\n      kubernetes.io/arch: instance In [arm64], AMI In [amd64]: no value satisfies both\n",
+				"amazon-eks-arm64-node-1.32-v20251209 (AL2 arm64 standard): 1 type\n    m6g.large\n",
+				"amazon-eks-node-1.32-v20251209 (AL2 amd64 standard): 1 type\n    m5.large\n",
+				"  g5g.xlarge\n    ami-043768762e42f2342 (al2 amd64 nvidia)\n      kubernetes.io/arch: instance In [arm64], AMI In [amd64]: no value satisfies both\n",
 				"karpenter.k8s.aws/instance-gpu-count: instance In [1], AMI DoesNotExist",
 				"fix: no arm64 NVIDIA AMI in family al2; use bottlerocket or al2023",
-				"superseded: older than ami-0776be1f2c70596f0",
+				"superseded: older than ami-0efaa6f621ff6dcfd",
 			},
 		},
 		{
@@ -98,7 +98,7 @@ func TestScenarios(t *testing.T) {
 			args:   []string{"-terms", "testdata/terms.json", "-types", "g5g.xlarge,inf2.xlarge,g4ad.8xlarge,m5.large"},
 			want: []string{
 				"0  {alias: bottlerocket@latest}",
-				"bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.49.0-713f44ce (Bottlerocket arm64 nvidia): 1 type\n    g5g.xlarge\n",
+				"bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.61.0-9a3f5d07 (Bottlerocket arm64 nvidia): 1 type\n    g5g.xlarge\n",
 				"(Bottlerocket amd64 neuron): 1 type\n    inf2.xlarge\n",
 				"fix: no amd64 amd GPU AMI in family bottlerocket; no EKS AMI family publishes one, so keep these types out with karpenter.k8s.aws/instance-gpu-manufacturer NotIn [amd]",
 			},

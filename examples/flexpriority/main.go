@@ -1,7 +1,8 @@
 // Command flexpriority shows problem 4 (karpenter-provider-aws #7751):
 // "prefer c7i-flex and m7i-flex, fall back to anything" cannot be written as
 // instance-family In ["c7i-flex", "*"]. A weighting.Policy states it once,
-// ranks the catalog by it, and expands it into two disjoint NodePools.
+// ranks the catalog by it, and expands it into two disjoint NodePools made
+// from the NodePool the user already runs, which keep its other fields.
 package main
 
 import (
@@ -24,6 +25,28 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// baseNodePool is the NodePool a user already runs, status and all; the
+// tiers' NodePools are made from it.
+const baseNodePool = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: default
+  annotations: {example.com/owner: platform-team}
+spec:
+  limits: {cpu: 1000, memory: 1000Gi}
+  disruption:
+    consolidationPolicy: WhenEmptyOrUnderutilized
+    consolidateAfter: 1m
+    budgets: [{nodes: 10%}]
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      expireAfter: 720h
+      requirements:
+      - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+status: {nodes: 3}
+`
 
 // prices are us-east-1 on-demand prices (USD per hour) for a few types;
 // within a tier, priced types come first, cheapest first, then the rest by
@@ -65,16 +88,19 @@ are no wildcards, so users hand-list families or hand-write two weighted NodePoo
 		fmt.Fprintf(w, "    %s\n", ranking.Explain(name))
 	}
 
-	pools, err := policy.NodePools(catalog, weighting.NodePool{
-		Name:         "default",
-		NodeClassRef: weighting.NodeClassRef{Name: "default"},
-	})
+	base, err := weighting.DecodeNodePool([]byte(baseNodePool))
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "\n3. policy.NodePools, in the order Karpenter tries them:")
+	pools, err := policy.NodePools(catalog, base)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\n3. policy.NodePools from the base NodePool below, in the order Karpenter tries them;")
+	fmt.Fprintln(w, "   each keeps the base's limits, disruption, annotations and expiry:")
+	fmt.Fprint(w, baseNodePool)
 	for _, np := range weighting.Order(pools) {
-		y, err := np.MarshalYAML()
+		y, err := np.EncodeYAML()
 		if err != nil {
 			return err
 		}
@@ -117,7 +143,8 @@ func disjoint(w io.Writer, pools []weighting.NodePool, catalog []compat.Instance
 	for _, it := range catalog {
 		var admitted []string
 		for i, np := range pools {
-			if _, conflict := it.Conflict(reqs[i]); !conflict {
+			// The capacity type comes from offerings, not from the type.
+			if _, conflict := it.Conflict(reqs[i], compat.AllowUndefined(compat.LabelCapacityType)); !conflict {
 				admitted = append(admitted, np.Name)
 			}
 		}

@@ -4,7 +4,7 @@
 // its AMI, rank the types by weighted tiers, learn one node's memory, render
 // the node's userData and lint it.
 //
-//	go run ./examples/quickstart [-alias bottlerocket@latest] [-k8s 1.32] [-family AL2023] [-policy 'flex=100:c7i-flex;rest=1:*']
+//	go run ./examples/quickstart [-alias bottlerocket@latest] [-k8s 1.36] [-family AL2023] [-policy 'flex=100:c7i-flex;rest=1:*']
 //
 // It needs no AWS account and no setup; run it with -h for the flags.
 package main
@@ -25,7 +25,7 @@ import (
 
 const (
 	defaultAlias  = "bottlerocket@latest"
-	defaultK8s    = "1.32"
+	defaultK8s    = "1.36"
 	defaultPolicy = "flex=100:c7i-flex,m7i-flex;rest=1:*"
 )
 
@@ -89,7 +89,7 @@ func parseFlags(args []string) (opts options, help string, err error) {
 	alias := fs.String("alias", defaultAlias,
 		"AMI alias to resolve, `family@version`: family al2, al2023, bottlerocket, windows2019 or windows2022;\n"+
 			"version latest or a release (v20250403 for al2 and al2023, 1.42.0 for bottlerocket)")
-	k8s := fs.String("k8s", defaultK8s, "Kubernetes minor `version` the AMIs are built for (the catalog has 1.31 and 1.32)")
+	k8s := fs.String("k8s", defaultK8s, "Kubernetes minor `version` the AMIs are built for (the catalog has 1.31 to 1.36)")
 	family := fs.String("family", "",
 		"userData `format`: AL2, AL2023, Bottlerocket or Windows (default: the family of the AMI the m5.large node runs)")
 	policy := fs.String("policy", defaultPolicy, "weighted `tiers` to rank instance types by, in this grammar:\n"+indent(policyGrammar, "  ")+"\n ")

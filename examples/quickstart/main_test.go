@@ -54,14 +54,14 @@ func TestDefaultReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"1. AMIs: alias bottlerocket@latest for Kubernetes 1.32 (5 selected, 0 refused)",
-		"2 pages, 194 types; 192 converted",
+		"1. AMIs: alias bottlerocket@latest for Kubernetes 1.36 (5 selected, 0 refused)",
+		"14 pages, 1366 types; 1364 converted",
 		"mac1.metal  compat: instance type mac1.metal: architectures [x86_64_mac] are not supported",
-		"2      g4ad.8xlarge, g4ad.16xlarge  no amd64 amd GPU AMI in family bottlerocket",
+		"g4ad.xlarge, g4ad.2xlarge, g4ad.4xlarge, ... (+2)  no amd64 amd GPU AMI in family bottlerocket",
 		"default-flex  100     karpenter.k8s.aws/instance-family In [c7i-flex m7i-flex]",
 		"default-rest  1       karpenter.k8s.aws/instance-family NotIn [c7i-flex m7i-flex]",
-		"m5.large  ami-08ee4a0deae5f04ca  8192         7764",
-		"6. userData: Bottlerocket (the family of ami-08ee4a0deae5f04ca)",
+		"m5.large  ami-023d83e40900bc9ca  8192         7764",
+		"6. userData: Bottlerocket (the family of ami-023d83e40900bc9ca)",
 		"'node.cilium.io/agent-not-ready' = ['true:NoExecute']",
 		"karpenter.sh/unregistered            NoExecute  required (Karpenter)",
 		"node.cilium.io/agent-not-ready=true  NoExecute  startup taint",
@@ -87,7 +87,7 @@ func TestHelp(t *testing.T) {
 		for _, want := range []string{
 			"Usage: go run ./examples/quickstart [flags]",
 			"-alias family@version", `(default "bottlerocket@latest")`,
-			"-k8s version", `(default "1.32")`,
+			"-k8s version", `(default "1.36")`,
 			"-family format", "AL2, AL2023, Bottlerocket or Windows",
 			"-policy tiers", `policy  = tier { ";" tier }`, `tier    = name "=" weight ":" pattern { "," pattern }`,
 			`(default "flex=100:c7i-flex,m7i-flex;rest=1:*")`,
@@ -149,7 +149,7 @@ func TestCatalogLacksVersion(t *testing.T) {
 	if err == nil || exitCode(err) != 1 {
 		t.Fatalf("run(-k8s 1.30) = %v (exit %d), want a failure with exit status 1", err, exitCode(err))
 	}
-	if !strings.Contains(err.Error(), "1.31 and 1.32") {
+	if !strings.Contains(err.Error(), "1.31 to 1.36") {
 		t.Errorf("error %q does not say which versions the catalog has", err)
 	}
 	if out != "" {

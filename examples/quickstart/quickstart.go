@@ -74,7 +74,7 @@ func quickstart(ctx context.Context, out io.Writer, opts options) error {
 		return fmt.Errorf("step 1: %w", err)
 	}
 	if len(sel.AMIs) == 0 {
-		return fmt.Errorf("step 1: %s for Kubernetes %s selects no AMI in the catalog, which has releases for Kubernetes 1.31 and 1.32; change -alias or -k8s", opts.alias, opts.k8s)
+		return fmt.Errorf("step 1: %s for Kubernetes %s selects no AMI in the catalog, which has releases for Kubernetes 1.31 to 1.36; change -alias or -k8s", opts.alias, opts.k8s)
 	}
 	r.selection(opts, sel)
 
@@ -373,13 +373,13 @@ func (r *report) capacity(m amiselect.Mapping, amis []amiselect.AMI) (demoNode, 
 
 	r.title("5. Capacity: node %s (%s, %s) reports memory %dKi", nodeHostname, nodeInstanceType, ami.ID, int64(nodeMemoryKiB))
 	rows := [][]string{{"TYPE", "AMI", "CATALOG MiB", "LEARNED MiB", "LESS"}}
-	for _, it := range cache.Apply(m) {
-		if it.Name != nodeInstanceType {
+	for _, c := range cache.Apply(m) {
+		if c.InstanceType.Name != nodeInstanceType || !c.Learned {
 			continue
 		}
-		catalog := node.instanceType.MemoryMiB
-		rows = append(rows, []string{it.Name, ami.ID, strconv.FormatInt(catalog, 10), strconv.FormatInt(it.MemoryMiB, 10),
-			fmt.Sprintf("%.1f%%", 100*float64(catalog-it.MemoryMiB)/float64(catalog))})
+		catalog, learned := c.InstanceType.MemoryMiB, c.MemoryBytes>>20
+		rows = append(rows, []string{c.InstanceType.Name, ami.ID, strconv.FormatInt(catalog, 10), strconv.FormatInt(learned, 10),
+			fmt.Sprintf("%.1f%%", 100*float64(catalog-learned)/float64(catalog))})
 	}
 	r.table(rows)
 	st := cache.Stats()

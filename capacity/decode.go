@@ -1,0 +1,453 @@
+package capacity
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"unicode/utf8"
+)
+
+// decodeSnapshot reads and validates a whole snapshot (see
+// [Cache.Snapshot] for the encoding). Any JSON spelling of it is read:
+// whitespace, members in any order, escaped characters in strings.
+// Integers must be written as integers (no fraction or exponent). An entry
+// listed twice is allowed and counts as its better figure, as if merged
+// twice.
+func decodeSnapshot(data []byte) ([]record, error) {
+	if len(data) > MaxSnapshotSize {
+		return nil, fmt.Errorf("capacity: the snapshot is %d bytes, more than MaxSnapshotSize (%d); it was not written by Cache.Snapshot", len(data), MaxSnapshotSize)
+	}
+	d := decoder{data: data, names: make(map[string]string)}
+	entries, err := d.snapshot()
+	if err != nil {
+		if v, ok := versionOf(data); ok && v != SnapshotVersion {
+			return nil, versionError(v)
+		}
+		return nil, err
+	}
+	return entries, nil
+}
+
+// versionOf finds the version of a snapshot the decoder refused, so that
+// a newer encoding is reported as newer rather than as corrupted.
+func versionOf(data []byte) (int64, bool) {
+	var v struct{ Version *int64 }
+	if json.Unmarshal(data, &v) != nil || v.Version == nil {
+		return 0, false
+	}
+	return *v.Version, true
+}
+
+func versionError(v int64) error {
+	if v > SnapshotVersion {
+		return fmt.Errorf("capacity: the snapshot is version %d, newer than the version %d this library reads; upgrade ec2select on this replica, or merge snapshots from replicas of the same version", v, SnapshotVersion)
+	}
+	return fmt.Errorf("capacity: the snapshot has version %d; only version %d exists; merge a snapshot written by Cache.Snapshot", v, SnapshotVersion)
+}
+
+// decoder reads one snapshot. names interns instance-type names, which
+// repeat under every AMI.
+type decoder struct {
+	data  []byte
+	pos   int
+	names map[string]string
+}
+
+func (d *decoder) errorf(format string, args ...any) error {
+	where := fmt.Sprintf("byte %d", d.pos)
+	if d.pos >= len(d.data) {
+		where = "the end"
+	}
+	return fmt.Errorf("capacity: the snapshot is truncated or corrupted at %s: %s; merge a snapshot written by Cache.Snapshot", where, fmt.Sprintf(format, args...))
+}
+
+// parts are the members of a snapshot as read, before they are checked
+// against each other.
+type parts struct {
+	version int64
+	sum     uint64
+	amis    []string
+	entries []record
+	indices []int64 // each entry's AMI index, resolved once amis is read
+	seen    [4]bool // version, sum, amis, entries
+}
+
+var members = [4]string{"version", "sum", "amis", "entries"}
+
+// snapshot reads the top-level object.
+func (d *decoder) snapshot() ([]record, error) {
+	var p parts
+	if err := d.expect('{'); err != nil {
+		return nil, err
+	}
+	for first := true; !d.consume('}'); first = false {
+		if !first {
+			if err := d.expect(','); err != nil {
+				return nil, err
+			}
+		}
+		if err := d.member(&p); err != nil {
+			return nil, err
+		}
+	}
+	if err := d.end(); err != nil {
+		return nil, err
+	}
+	return p.check()
+}
+
+// member reads one member of the top-level object into p.
+func (d *decoder) member(p *parts) error {
+	name, err := d.memberName()
+	if err != nil {
+		return err
+	}
+	i := 0
+	for i < len(members) && members[i] != name {
+		i++
+	}
+	switch {
+	case i == len(members):
+		return d.errorf("unknown member %q; version %d has %q, %q, %q and %q", name, SnapshotVersion, members[0], members[1], members[2], members[3])
+	case p.seen[i]:
+		return d.errorf("member %q appears twice", name)
+	}
+	p.seen[i] = true
+	switch i {
+	case 0:
+		p.version, err = d.integer("version")
+	case 1:
+		p.sum, err = d.sum()
+	case 2:
+		p.amis, err = d.amis()
+	default:
+		p.entries, p.indices, err = d.entries()
+	}
+	return err
+}
+
+// check checks what only the whole object shows, and resolves AMI indices.
+func (p *parts) check() ([]record, error) {
+	for i, name := range members {
+		if !p.seen[i] {
+			return nil, fmt.Errorf("capacity: the snapshot has no %q member; merge a snapshot written by Cache.Snapshot", name)
+		}
+	}
+	if p.version != SnapshotVersion {
+		return nil, versionError(p.version)
+	}
+	h := newSum()
+	for i, ami := range p.indices {
+		if ami >= int64(len(p.amis)) {
+			return nil, fmt.Errorf("capacity: snapshot entry %d (%s) refers to AMI %d, but amis has %d; the snapshot is corrupted", i, p.entries[i].instanceType, ami, len(p.amis))
+		}
+		p.entries[i].amiID = p.amis[ami]
+		h.entry(p.entries[i], ami)
+	}
+	for _, id := range p.amis {
+		h.name(id)
+	}
+	if uint64(h) != p.sum {
+		return nil, fmt.Errorf("capacity: the snapshot's sum is %016x, but its content sums to %016x; it was altered or corrupted after Cache.Snapshot wrote it", p.sum, uint64(h))
+	}
+	return p.entries, nil
+}
+
+// sum reads the "sum" member: 16 lowercase hex digits.
+func (d *decoder) sum() (uint64, error) {
+	raw, err := d.str()
+	if err != nil {
+		return 0, err
+	}
+	var n uint64
+	for _, c := range raw {
+		switch {
+		case '0' <= c && c <= '9':
+			n = n<<4 | uint64(c-'0')
+		case 'a' <= c && c <= 'f':
+			n = n<<4 | uint64(c-'a'+10)
+		default:
+			return 0, d.errorf("sum %q is not 16 lowercase hex digits", raw)
+		}
+	}
+	if len(raw) != 16 {
+		return 0, d.errorf("sum %q is not 16 lowercase hex digits", raw)
+	}
+	return n, nil
+}
+
+func (d *decoder) memberName() (string, error) {
+	raw, err := d.str()
+	if err != nil {
+		return "", err
+	}
+	if err := d.expect(':'); err != nil {
+		return "", err
+	}
+	return string(raw), nil
+}
+
+// amis reads the AMI table: distinct valid IDs.
+func (d *decoder) amis() ([]string, error) {
+	var amis []string
+	seen := make(map[string]bool)
+	err := d.array(func() error {
+		raw, err := d.str()
+		if err != nil {
+			return err
+		}
+		id := string(raw)
+		switch {
+		case !validName(id):
+			return d.errorf("AMI ID %q: %v", id, ErrInvalidName)
+		case seen[id]:
+			return d.errorf("AMI ID %s is listed twice", id)
+		}
+		seen[id] = true
+		amis = append(amis, id)
+		return nil
+	})
+	return amis, err
+}
+
+// entries reads the entries, each [type, AMI index, memory, observed].
+func (d *decoder) entries() ([]record, []int64, error) {
+	// A typical entry takes 40 bytes.
+	entries := make([]record, 0, (len(d.data)-d.pos)/40)
+	indices := make([]int64, 0, cap(entries))
+	err := d.array(func() error {
+		e, ami, err := d.entry(len(entries))
+		entries = append(entries, e)
+		indices = append(indices, ami)
+		return err
+	})
+	return entries, indices, err
+}
+
+func (d *decoder) entry(n int) (e record, ami int64, err error) {
+	if err = d.expect('['); err != nil {
+		return e, 0, err
+	}
+	raw, err := d.str()
+	if err != nil {
+		return e, 0, err
+	}
+	name, ok := d.names[string(raw)]
+	if !ok {
+		if name = string(raw); !validName(name) {
+			return e, 0, d.errorf("entry %d: instance type %q: %v", n, name, ErrInvalidName)
+		}
+		d.names[name] = name
+	}
+	e.instanceType = name
+	if ami, err = d.field(n, name, "AMI index", 0); err != nil {
+		return e, 0, err
+	}
+	if e.memory, err = d.field(n, name, "memory", 1); err != nil {
+		return e, 0, err
+	}
+	if e.observed, err = d.field(n, name, "observation time", 0); err != nil {
+		return e, 0, err
+	}
+	return e, ami, d.expect(']')
+}
+
+// field reads the comma and integer of one field of entry n, which must
+// be at least least.
+func (d *decoder) field(n int, name, what string, least int64) (int64, error) {
+	if err := d.expect(','); err != nil {
+		return 0, err
+	}
+	v, err := d.integer(what)
+	if err == nil && v < least {
+		err = d.errorf("entry %d (%s): %s %d is below %d", n, name, what, v, least)
+	}
+	return v, err
+}
+
+// array reads a JSON array, calling elem for each element.
+func (d *decoder) array(elem func() error) error {
+	if err := d.expect('['); err != nil {
+		return err
+	}
+	if d.consume(']') {
+		return nil
+	}
+	for {
+		if err := elem(); err != nil {
+			return err
+		}
+		if d.consume(']') {
+			return nil
+		}
+		if err := d.expect(','); err != nil {
+			return err
+		}
+	}
+}
+
+func (d *decoder) space() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+// consume skips whitespace and c, if c is next.
+func (d *decoder) consume(c byte) bool {
+	d.space()
+	if d.pos < len(d.data) && d.data[d.pos] == c {
+		d.pos++
+		return true
+	}
+	return false
+}
+
+func (d *decoder) expect(c byte) error {
+	if d.consume(c) {
+		return nil
+	}
+	if d.pos >= len(d.data) {
+		return d.errorf("expected %q", c)
+	}
+	return d.errorf("expected %q, found %q", c, d.data[d.pos])
+}
+
+func (d *decoder) end() error {
+	d.space()
+	if d.pos != len(d.data) {
+		return d.errorf("unexpected data after the snapshot")
+	}
+	return nil
+}
+
+// str reads a JSON string. Without escapes, the result aliases data.
+func (d *decoder) str() ([]byte, error) {
+	if err := d.expect('"'); err != nil {
+		return nil, err
+	}
+	start := d.pos
+	for d.pos < len(d.data) {
+		switch c := d.data[d.pos]; {
+		case c == '"':
+			d.pos++
+			return d.data[start : d.pos-1], nil
+		case c == '\\':
+			return d.escaped(start)
+		case c < 0x20:
+			return nil, d.errorf("control character %q in a string", c)
+		}
+		d.pos++
+	}
+	return nil, d.errorf("unterminated string")
+}
+
+// escaped finishes a string that has escapes, from its first backslash.
+func (d *decoder) escaped(start int) ([]byte, error) {
+	out := append([]byte(nil), d.data[start:d.pos]...)
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		switch {
+		case c == '"':
+			d.pos++
+			return out, nil
+		case c < 0x20:
+			return nil, d.errorf("control character %q in a string", c)
+		case c != '\\':
+			out = append(out, c)
+			d.pos++
+			continue
+		}
+		if d.pos+1 >= len(d.data) {
+			break
+		}
+		d.pos += 2
+		if r, ok := simpleEscape(d.data[d.pos-1]); ok {
+			out = append(out, r)
+			continue
+		}
+		if d.data[d.pos-1] != 'u' || d.pos+4 > len(d.data) {
+			return nil, d.errorf("bad escape in a string")
+		}
+		r, ok := hex4(d.data[d.pos : d.pos+4])
+		if !ok {
+			return nil, d.errorf("bad \\u escape in a string")
+		}
+		d.pos += 4
+		// Names are ASCII, so a surrogate need not be paired: whatever it
+		// decodes to, the name is refused.
+		out = utf8.AppendRune(out, r)
+	}
+	return nil, d.errorf("unterminated string")
+}
+
+func simpleEscape(c byte) (byte, bool) {
+	switch c {
+	case '"', '\\', '/':
+		return c, true
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	}
+	return 0, false
+}
+
+func hex4(b []byte) (rune, bool) {
+	var r rune
+	for _, c := range b {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// integer reads a JSON number that must be an integer within int64.
+func (d *decoder) integer(what string) (int64, error) {
+	d.space()
+	start := d.pos
+	neg := d.pos < len(d.data) && d.data[d.pos] == '-'
+	if neg {
+		d.pos++
+	}
+	digits := d.pos
+	var n uint64
+	for d.pos < len(d.data) && '0' <= d.data[d.pos] && d.data[d.pos] <= '9' {
+		c := uint64(d.data[d.pos] - '0')
+		if n > (math.MaxInt64-c)/10 {
+			return 0, d.errorf("%s %s… is out of range", what, d.data[start:d.pos+1])
+		}
+		n = n*10 + c
+		d.pos++
+	}
+	switch {
+	case d.pos == digits:
+		return 0, d.errorf("expected a number for %s", what)
+	case d.data[digits] == '0' && d.pos-digits > 1:
+		return 0, d.errorf("%s %s has a leading zero", what, d.data[start:d.pos])
+	case d.pos < len(d.data) && (d.data[d.pos] == '.' || d.data[d.pos] == 'e' || d.data[d.pos] == 'E'):
+		return 0, d.errorf("%s must be an integer", what)
+	case neg:
+		return -int64(n), nil
+	}
+	return int64(n), nil
+}

@@ -1,0 +1,211 @@
+package capacity
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// SnapshotVersion is the version of the encoding [Cache.Snapshot] writes
+// and the only one [Cache.Merge] reads.
+const SnapshotVersion = 1
+
+// MaxSnapshotSize is the largest snapshot, in bytes, that Merge reads and
+// Snapshot writes: about 450,000 entries of typical names, far beyond
+// every instance type of EC2 under a dozen AMIs, and small enough that a
+// corrupted snapshot cannot make a controller allocate without bound. (A
+// Kubernetes ConfigMap holds at most 1 MiB: about 28,000 entries.)
+const MaxSnapshotSize = 16 << 20
+
+// Snapshot encodes the live entries of c for [Cache.Merge], in a replica or
+// after a restart. The encoding is one JSON object, an entry a line:
+//
+//	{"version":1,"entries":[
+//	["m5.large",0,7926000000,1763820000],
+//	["m6g.large",1,7810000000,1763820060]
+//	],"amis":["ami-0abc","ami-0def"],"sum":"08e85d720d52587a"}
+//
+// version is [SnapshotVersion]. entries holds an array per (instance type,
+// AMI): the instance type, the index of its AMI in amis, the lowest memory
+// seen in bytes, and when that was last recorded or confirmed, in Unix
+// seconds (the TTL runs from it). Entries run from least to most recently
+// used, so merging a snapshot into an empty Cache restores the LRU order
+// too. amis lists each AMI ID the entries use, once. sum guards the
+// content against corruption: FNV-1a 64, as 16 lowercase hex digits, of
+// each entry in order (the instance type's bytes and a zero byte, then
+// the AMI index, memory and time as 8-byte big-endian integers) and then
+// each AMI ID's bytes and a zero byte.
+//
+// Names are printable ASCII without quotes, backslashes or spaces (Observe
+// refuses others), so nothing needs escaping. Expired entries are left
+// out. Snapshot fails only when the encoding would exceed
+// [MaxSnapshotSize], which a Cache of the default size cannot reach.
+func (c *Cache) Snapshot() ([]byte, error) {
+	out, amis, h, n := c.encodeEntries()
+	out = append(out, `],"amis":[`...)
+	for i, id := range amis {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, '"')
+		out = append(out, id...)
+		out = append(out, '"')
+		h.name(id)
+	}
+	out = append(out, `],"sum":"`...)
+	out = h.appendHex(out)
+	out = append(out, `"}`...)
+	if len(out) > MaxSnapshotSize {
+		return nil, fmt.Errorf("capacity: a snapshot of %d entries is %d bytes, more than the MaxSnapshotSize (%d) Merge reads; lower Options.Size", n, len(out), MaxSnapshotSize)
+	}
+	return out, nil
+}
+
+// encodeEntries starts a snapshot with its live entries, least recently
+// used first, an entry a line, and returns it with the AMI table their
+// indices refer to, their sum so far and their count. It holds the write
+// lock so that the snapshot is of one moment.
+func (c *Cache) encodeEntries() (out []byte, amis []string, h sum, n int) {
+	c.write.Lock()
+	defer c.write.Unlock()
+	now := c.now()
+	records := c.entries.Values()
+	index := make(map[string]int)
+	out = make([]byte, 0, 64+len(records)*48)
+	out = append(out, `{"version":`...)
+	out = strconv.AppendInt(out, SnapshotVersion, 10)
+	out = append(out, `,"entries":[`...)
+	h = newSum()
+	for _, r := range records {
+		if !c.live(r, now) {
+			continue
+		}
+		i, seen := index[r.amiID]
+		if !seen {
+			i = len(amis)
+			index[r.amiID] = i
+			amis = append(amis, r.amiID)
+		}
+		if n > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, "\n[\""...)
+		out = append(out, r.instanceType...)
+		out = append(out, `",`...)
+		out = strconv.AppendInt(out, int64(i), 10)
+		out = append(out, ',')
+		out = strconv.AppendInt(out, r.memory, 10)
+		out = append(out, ',')
+		out = strconv.AppendInt(out, r.observed, 10)
+		out = append(out, ']')
+		h.entry(r, int64(i))
+		n++
+	}
+	if n > 0 {
+		out = append(out, '\n')
+	}
+	return out, amis, h, n
+}
+
+// sum is the hash a snapshot's "sum" holds: FNV-1a 64 (as hash/fnv's
+// New64a computes it). Each step is a bijection of the running hash, so a
+// change to any one byte of the stream always changes the sum.
+type sum uint64
+
+const fnvPrime = 1099511628211
+
+func newSum() sum { return 14695981039346656037 }
+
+// name hashes s and a zero byte.
+func (h *sum) name(s string) {
+	for i := 0; i < len(s); i++ {
+		*h = (*h ^ sum(s[i])) * fnvPrime
+	}
+	*h *= fnvPrime
+}
+
+// int hashes n as 8 bytes, big-endian.
+func (h *sum) int(n int64) {
+	for shift := 56; shift >= 0; shift -= 8 {
+		*h = (*h ^ sum(byte(n>>shift))) * fnvPrime
+	}
+}
+
+func (h *sum) entry(r record, ami int64) {
+	h.name(r.instanceType)
+	h.int(ami)
+	h.int(r.memory)
+	h.int(r.observed)
+}
+
+func (h sum) appendHex(b []byte) []byte {
+	const digits = "0123456789abcdef"
+	for shift := 60; shift >= 0; shift -= 4 {
+		b = append(b, digits[(h>>shift)&0xf])
+	}
+	return b
+}
+
+// Merge adds what another Cache learned, from its [Cache.Snapshot]. The
+// snapshot is decoded and checked whole first: if any of it is malformed,
+// truncated, altered (its sum disagrees), larger than [MaxSnapshotSize] or
+// of another version, Merge returns an error saying so and changes
+// nothing. Any JSON spelling of the encoding is read (whitespace, members
+// in any order, escapes), but integers must be written as integers.
+//
+// Each entry then joins the one held for its key by the rule Observe
+// follows: the lower memory wins, with its own observation time; on equal
+// memory the later time wins (an equal figure refreshes the TTL). Entries
+// expired at the time of the merge take no part: a live figure beats an
+// expired lower one, and an expired one is not merged. A time ahead of
+// this Cache's clock counts as now, so a replica whose clock runs ahead,
+// or a bad time, cannot make a figure outlive its TTL here.
+//
+// Keeping, per key, the best under one fixed order makes merging
+// commutative, associative and idempotent: replicas may exchange snapshots
+// through any store, in any order, any number of times, and hold the same
+// figures once each has merged the others' (at the same clock). Only the
+// Size bound breaks this, because a bound forgets, and what it forgets
+// depends on what came first: merged entries are added in the snapshot's
+// order as the most recently used, and the least recently used entries
+// are evicted to keep within Size.
+func (c *Cache) Merge(snapshot []byte) error {
+	records, err := decodeSnapshot(snapshot)
+	if err != nil {
+		return err
+	}
+	now := c.now()
+	c.write.Lock()
+	defer c.write.Unlock()
+	for _, r := range records {
+		c.join(r, now)
+	}
+	return nil
+}
+
+// join puts in under its key unless it is expired or the live record
+// there is at least as good. The caller holds the write lock.
+func (c *Cache) join(in record, now time.Time) {
+	in.observed = min(in.observed, now.Unix())
+	if !c.live(in, now) {
+		return
+	}
+	old, ok, evicted := c.entries.PeekOrAdd(in.key, in)
+	switch {
+	case !ok: // added
+	case c.live(old, now) && !in.beats(old):
+		return
+	default:
+		c.entries.Add(in.key, in)
+	}
+	if evicted {
+		c.evictions.Add(1)
+	}
+	c.merged.Add(1)
+}
+
+// beats reports whether r wins over old: less memory, or as little and
+// observed later.
+func (r record) beats(old record) bool {
+	return r.memory < old.memory || r.memory == old.memory && r.observed > old.observed
+}
