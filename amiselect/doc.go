@@ -89,7 +89,9 @@
 // requirements it satisfies strictly (compat.InstanceType.Conflict, no
 // leniency for undefined keys): non-GPU types take standard AMIs, NVIDIA
 // types NVIDIA ones, Neuron types Neuron ones, and the architecture always
-// matches. When nothing maps, [Mapping.Err] returns a
+// matches; a type the AMI's family does not run (compat.AMIFamily.Support:
+// AL2023 and a1) is refused with that reason. [Choose] is that rule for
+// one type or node. When nothing maps, [Mapping.Err] returns a
 // [*NoCompatibleAMIError] naming, per AMI, the key most types conflict on,
 // with counts, and the NodePool requirement or family that would fix it.
 // [Mapping.LaunchGroups] merges the groups of one image (its variants)

@@ -349,7 +349,7 @@ func TestMapProperties(t *testing.T) {
 		wantAMI := func(it compat.InstanceType) int {
 			full := it.Requirements()
 			for j, a := range amis {
-				if full.Compatible(a.Requirements) == nil {
+				if full.Compatible(a.Requirements) == nil && !al2023OnA1(a, it) {
 					return j
 				}
 			}
