@@ -76,7 +76,7 @@
 // ID, or have a malformed date; each date is parsed once. Of the images
 // with the same requirements it keeps one: not deprecated before
 // deprecated, then newest, then greatest name, then smallest ID; the
-// others are [Selection].Superseded, each with its winner and
+// others are [Selection.Superseded], each with its winner and
 // [Superseded.Reason]. Each AMI carries its [AMI].Release, read from
 // its name. The
 // result is in newest-available order, which is total: not deprecated

@@ -80,7 +80,7 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 	keys := compat.KeysOf(reqs...)
 	// Distinct answers are few (about a class of types per AMI); sizing
 	// for them up front saves the map its first growth steps.
-	memo := make(map[memoKey]int32, 4*len(amis))
+	memo := make(map[memoKey]int32)
 	var last memoKey
 	lastJ := int32(-2) // none yet
 	for i := range instanceTypes {

@@ -116,7 +116,7 @@ func passedOver(ctx context.Context, client ec2.DescribeImagesAPIClient, terms [
 		out = append(out, notSelected{id: rej.ImageID, name: rej.Name, state: "available", why: rej.Kind.String() + ": " + rej.Reason})
 	}
 	seen := map[string]bool{}
-	for _, s := range sel.Superseded {
+	for _, s := range sel.Superseded() {
 		if seen[s.AMI.ID] { // an image serving two variants lost both
 			continue
 		}
