@@ -345,7 +345,7 @@ func TestSelectSuperseded(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []loss
-			for _, s := range Select(tt.images, at(fixedNow)).Superseded {
+			for _, s := range Select(tt.images, at(fixedNow)).Superseded() {
 				got = append(got, loss{s.AMI.ID, s.Winner.ID, s.AMI.Variant, s.Reason()})
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
