@@ -35,6 +35,8 @@ type Cache struct {
 	entries *lru.Cache[key, record]
 	ttl     time.Duration
 	now     func() time.Time
+	// limit is MaxSnapshotSize; tests lower it to reach it cheaply.
+	limit int
 	// write serializes every read-modify-write (Observe, Merge, expiry) and
 	// Snapshot, so that "keep the minimum" holds under concurrency and a
 	// snapshot is of one moment; lookups do not take it.
@@ -78,7 +80,7 @@ func New(o Options) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("capacity: %w", err)
 	}
-	return &Cache{entries: entries, ttl: o.TTL, now: o.Now}, nil
+	return &Cache{entries: entries, ttl: o.TTL, now: o.Now, limit: MaxSnapshotSize}, nil
 }
 
 // Memory returns the memory, in bytes, learned for nodes of instanceType

@@ -13,9 +13,9 @@ import (
 // Integers must be written as integers (no fraction or exponent). An entry
 // listed twice is allowed and counts as its better figure, as if merged
 // twice.
-func decodeSnapshot(data []byte) ([]record, error) {
-	if len(data) > MaxSnapshotSize {
-		return nil, fmt.Errorf("capacity: the snapshot is %d bytes, more than MaxSnapshotSize (%d); it was not written by Cache.Snapshot", len(data), MaxSnapshotSize)
+func decodeSnapshot(data []byte, limit int) ([]record, error) {
+	if len(data) > limit {
+		return nil, fmt.Errorf("capacity: the snapshot is %d bytes, more than MaxSnapshotSize (%d); it was not written by Cache.Snapshot", len(data), limit)
 	}
 	d := decoder{data: data, names: make(map[string]string)}
 	entries, err := d.snapshot()
@@ -65,7 +65,7 @@ func (d *decoder) errorf(format string, args ...any) error {
 // against each other.
 type parts struct {
 	version int64
-	sum     uint64
+	sum     uint32
 	amis    []string
 	entries []record
 	indices []int64 // each entry's AMI index, resolved once amis is read
@@ -147,31 +147,31 @@ func (p *parts) check() ([]record, error) {
 	for _, id := range p.amis {
 		h.name(id)
 	}
-	if uint64(h) != p.sum {
-		return nil, fmt.Errorf("capacity: the snapshot's sum is %016x, but its content sums to %016x; it was altered or corrupted after Cache.Snapshot wrote it", p.sum, uint64(h))
+	if got := h.value(); got != p.sum {
+		return nil, fmt.Errorf("capacity: the snapshot's sum is %08x, but its content sums to %08x; it was altered or corrupted after Cache.Snapshot wrote it", p.sum, got)
 	}
 	return p.entries, nil
 }
 
-// sum reads the "sum" member: 16 lowercase hex digits.
-func (d *decoder) sum() (uint64, error) {
+// sum reads the "sum" member: 8 lowercase hex digits.
+func (d *decoder) sum() (uint32, error) {
 	raw, err := d.str()
 	if err != nil {
 		return 0, err
 	}
-	var n uint64
+	var n uint32
 	for _, c := range raw {
 		switch {
 		case '0' <= c && c <= '9':
-			n = n<<4 | uint64(c-'0')
+			n = n<<4 | uint32(c-'0')
 		case 'a' <= c && c <= 'f':
-			n = n<<4 | uint64(c-'a'+10)
+			n = n<<4 | uint32(c-'a'+10)
 		default:
-			return 0, d.errorf("sum %q is not 16 lowercase hex digits", raw)
+			return 0, d.errorf("sum %q is not 8 lowercase hex digits", raw)
 		}
 	}
-	if len(raw) != 16 {
-		return 0, d.errorf("sum %q is not 16 lowercase hex digits", raw)
+	if len(raw) != 8 {
+		return 0, d.errorf("sum %q is not 8 lowercase hex digits", raw)
 	}
 	return n, nil
 }
@@ -433,7 +433,7 @@ func (d *decoder) integer(what string) (int64, error) {
 	var n uint64
 	for d.pos < len(d.data) && '0' <= d.data[d.pos] && d.data[d.pos] <= '9' {
 		c := uint64(d.data[d.pos] - '0')
-		if n > (math.MaxInt64-c)/10 {
+		if n >= math.MaxInt64/10 && n > (math.MaxInt64-c)/10 {
 			return 0, d.errorf("%s %s… is out of range", what, d.data[start:d.pos+1])
 		}
 		n = n*10 + c

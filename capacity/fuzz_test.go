@@ -11,7 +11,7 @@ import (
 
 // FuzzMerge feeds Merge arbitrary bytes. It must never panic; what it
 // refuses must leave the cache empty; what it accepts, encoding/json must
-// read too, with the same entries and a sum hash/fnv agrees with, and the
+// read too, with the same entries and a sum hash/crc32 agrees with, and the
 // cache must then hold their naive join.
 func FuzzMerge(f *testing.F) {
 	c, _ := New(Options{Now: func() time.Time { return epoch }})
@@ -37,7 +37,7 @@ func FuzzMerge(f *testing.F) {
 		}
 		facts, err := refDecode(data)
 		if err != nil {
-			t.Fatalf("Merge accepted what encoding/json and hash/fnv refuse (%v):\n%q", err, data)
+			t.Fatalf("Merge accepted what encoding/json and hash/crc32 refuse (%v):\n%q", err, data)
 		}
 		if diff := gocmp.Diff(joinModel(epoch, ttl, facts), contents(c)); diff != "" {
 			t.Fatalf("Merge disagrees with the naive join of what encoding/json read (-model +merge):\n%s", diff)
