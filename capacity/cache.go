@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -57,9 +58,14 @@ type record struct {
 	observed int64
 }
 
-// live reports whether r is still within the TTL at now.
-func (c *Cache) live(r record, now time.Time) bool {
-	return c.ttl == 0 || now.Before(time.Unix(r.observed, 0).Add(c.ttl))
+// horizon returns the time, in Unix seconds, that a record must have been
+// observed after to be live at now: observed + TTL > now exactly when
+// observed > now - TTL, and observed is whole seconds.
+func (c *Cache) horizon(now time.Time) int64 {
+	if c.ttl == 0 {
+		return math.MinInt64
+	}
+	return now.Add(-c.ttl).Unix()
 }
 
 // New returns an empty Cache, or an error naming the bad option.
@@ -89,7 +95,7 @@ func New(o Options) (*Cache, error) {
 func (c *Cache) Memory(instanceType, amiID string) (int64, bool) {
 	k := key{instanceType, amiID}
 	r, ok := c.entries.Get(k)
-	if ok && c.ttl > 0 && !c.live(r, c.now()) {
+	if ok && c.ttl > 0 && r.observed <= c.horizon(c.now()) {
 		c.expire(k)
 		ok = false
 	}
@@ -106,7 +112,7 @@ func (c *Cache) Memory(instanceType, amiID string) (int64, bool) {
 func (c *Cache) expire(k key) {
 	c.write.Lock()
 	defer c.write.Unlock()
-	if r, ok := c.entries.Peek(k); ok && !c.live(r, c.now()) {
+	if r, ok := c.entries.Peek(k); ok && r.observed <= c.horizon(c.now()) {
 		c.entries.Remove(k)
 		c.expired.Add(1)
 	}

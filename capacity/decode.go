@@ -3,7 +3,6 @@ package capacity
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"unicode/utf8"
 )
 
@@ -286,19 +285,24 @@ func (d *decoder) array(elem func() error) error {
 	}
 }
 
+// The scanning functions copy d.data and d.pos into locals: through the
+// pointer, the compiler reloads both on every byte.
+
 func (d *decoder) space() {
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
-			return
-		}
+	data, i := d.data, d.pos
+	for i < len(data) && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+		i++
 	}
+	d.pos = i
 }
 
 // consume skips whitespace and c, if c is next.
 func (d *decoder) consume(c byte) bool {
+	data, i := d.data, d.pos
+	if i < len(data) && data[i] == c { // the common case: no whitespace
+		d.pos = i + 1
+		return true
+	}
 	d.space()
 	if d.pos < len(d.data) && d.data[d.pos] == c {
 		d.pos++
@@ -330,19 +334,21 @@ func (d *decoder) str() ([]byte, error) {
 	if err := d.expect('"'); err != nil {
 		return nil, err
 	}
-	start := d.pos
-	for d.pos < len(d.data) {
-		switch c := d.data[d.pos]; {
+	data, start := d.data, d.pos
+	for i := start; i < len(data); i++ {
+		switch c := data[i]; {
 		case c == '"':
-			d.pos++
-			return d.data[start : d.pos-1], nil
+			d.pos = i + 1
+			return data[start:i], nil
 		case c == '\\':
+			d.pos = i
 			return d.escaped(start)
 		case c < 0x20:
+			d.pos = i
 			return nil, d.errorf("control character %q in a string", c)
 		}
-		d.pos++
 	}
+	d.pos = len(data)
 	return nil, d.errorf("unterminated string")
 }
 
@@ -424,30 +430,42 @@ func hex4(b []byte) (rune, bool) {
 // integer reads a JSON number that must be an integer within int64.
 func (d *decoder) integer(what string) (int64, error) {
 	d.space()
-	start := d.pos
-	neg := d.pos < len(d.data) && d.data[d.pos] == '-'
+	data, start := d.data, d.pos
+	i := start
+	neg := i < len(data) && data[i] == '-'
 	if neg {
-		d.pos++
+		i++
 	}
-	digits := d.pos
-	var n uint64
-	for d.pos < len(d.data) && '0' <= d.data[d.pos] && d.data[d.pos] <= '9' {
-		c := uint64(d.data[d.pos] - '0')
-		if n >= math.MaxInt64/10 && n > (math.MaxInt64-c)/10 {
-			return 0, d.errorf("%s %s… is out of range", what, d.data[start:d.pos+1])
+	digits := i
+	var n uint64 // 18 digits cannot overflow it; more are checked below
+	for ; i < len(data); i++ {
+		c := data[i] - '0'
+		if c > 9 {
+			break
 		}
-		n = n*10 + c
-		d.pos++
+		n = n*10 + uint64(c)
 	}
+	d.pos = i
 	switch {
-	case d.pos == digits:
+	case i-digits > 18 && !fits(data[digits:i]):
+		return 0, d.errorf("%s %s is out of range", what, data[start:i])
+	case i == digits:
 		return 0, d.errorf("expected a number for %s", what)
-	case d.data[digits] == '0' && d.pos-digits > 1:
-		return 0, d.errorf("%s %s has a leading zero", what, d.data[start:d.pos])
-	case d.pos < len(d.data) && (d.data[d.pos] == '.' || d.data[d.pos] == 'e' || d.data[d.pos] == 'E'):
+	case data[digits] == '0' && i-digits > 1:
+		return 0, d.errorf("%s %s has a leading zero", what, data[start:i])
+	case i < len(data) && (data[i] == '.' || data[i] == 'e' || data[i] == 'E'):
 		return 0, d.errorf("%s must be an integer", what)
 	case neg:
 		return -int64(n), nil
 	}
 	return int64(n), nil
+}
+
+// fits reports whether the decimal digits fit in an int64.
+func fits(digits []byte) bool {
+	const max = "9223372036854775807"
+	for len(digits) > 1 && digits[0] == '0' {
+		digits = digits[1:] // a leading zero is refused after this check
+	}
+	return len(digits) < len(max) || len(digits) == len(max) && string(digits) <= max
 }

@@ -16,9 +16,9 @@ import (
 func FuzzMerge(f *testing.F) {
 	c, _ := New(Options{Now: func() time.Time { return epoch }})
 	for i, name := range []string{"m5.large", "c5.xlarge", "m6g.large"} {
-		c.join(record{key: key{name, "ami-0a"}, memory: int64(7 + i), observed: epoch.Unix() - int64(i)}, epoch)
+		put(c, record{key: key{name, "ami-0a"}, memory: int64(7 + i), observed: epoch.Unix() - int64(i)}, epoch)
 	}
-	c.join(record{key: key{"g4dn.xlarge", "ami-0b"}, memory: 15 << 30, observed: epoch.Unix()}, epoch)
+	put(c, record{key: key{"g4dn.xlarge", "ami-0b"}, memory: 15 << 30, observed: epoch.Unix()}, epoch)
 	good, _ := c.Snapshot()
 	var indented bytes.Buffer
 	_ = json.Indent(&indented, good, "", "  ")

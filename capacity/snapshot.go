@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"strconv"
-	"time"
 )
 
 // SnapshotVersion is the version of the encoding [Cache.Snapshot] writes
@@ -70,7 +69,7 @@ func (c *Cache) Snapshot() ([]byte, error) {
 func (c *Cache) encodeEntries() (out []byte, amis []string, h sum, n int) {
 	c.write.Lock()
 	defer c.write.Unlock()
-	now := c.now()
+	horizon := c.horizon(c.now())
 	records := c.entries.Values()
 	index := make(map[string]int)
 	last, lastAMI := 0, "" // entries often share the previous one's AMI
@@ -80,8 +79,8 @@ func (c *Cache) encodeEntries() (out []byte, amis []string, h sum, n int) {
 	out = append(out, `,"entries":[`...)
 	h = newSum()
 	for _, r := range records {
-		if !c.live(r, now) {
-			continue
+		if r.observed <= horizon {
+			continue // expired
 		}
 		i, seen := last, r.amiID == lastAMI
 		if !seen {
@@ -183,25 +182,27 @@ func (c *Cache) Merge(snapshot []byte) error {
 		return err
 	}
 	now := c.now()
+	latest, horizon := now.Unix(), c.horizon(now)
 	c.write.Lock()
 	defer c.write.Unlock()
 	for _, r := range records {
-		c.join(r, now)
+		c.join(r, latest, horizon)
 	}
 	return nil
 }
 
 // join puts in under its key unless it is expired or the live record
-// there is at least as good. The caller holds the write lock.
-func (c *Cache) join(in record, now time.Time) {
-	in.observed = min(in.observed, now.Unix())
-	if !c.live(in, now) {
+// there is at least as good; times after latest (now) count as latest.
+// The caller holds the write lock.
+func (c *Cache) join(in record, latest, horizon int64) {
+	in.observed = min(in.observed, latest)
+	if in.observed <= horizon {
 		return
 	}
 	old, ok, evicted := c.entries.PeekOrAdd(in.key, in)
 	switch {
 	case !ok: // added
-	case c.live(old, now) && !in.beats(old):
+	case old.observed > horizon && !in.beats(old):
 		return
 	default:
 		c.entries.Add(in.key, in)

@@ -76,13 +76,20 @@ func refDecode(data []byte) ([]fact, error) {
 	return facts, nil
 }
 
+// put joins r into c as Merge would at now.
+func put(c *Cache, r record, now time.Time) {
+	c.write.Lock()
+	defer c.write.Unlock()
+	c.join(r, now.Unix(), c.horizon(now))
+}
+
 // contents lists the live entries of c, sorted, without touching the LRU
 // order.
 func contents(c *Cache) []fact {
 	var out []fact
 	now := c.now()
 	for _, r := range c.entries.Values() {
-		if c.live(r, now) {
+		if r.observed > c.horizon(now) {
 			out = append(out, fact{r.instanceType, r.amiID, r.memory, r.observed})
 		}
 	}
@@ -138,7 +145,7 @@ func drawSnapshot(t *rapid.T, label string) []byte {
 		}
 		r := record{key: k, memory: rapid.Int64Range(1, 3).Draw(t, label+" memory"),
 			observed: at.Unix() - rapid.Int64Range(0, 7200).Draw(t, label+" age")}
-		c.join(r, at)
+		put(c, r, at)
 	}
 	s, err := c.Snapshot()
 	if err != nil {
@@ -250,7 +257,7 @@ func drawCache(t *rapid.T) *Cache {
 	amis := rapid.SliceOfNDistinct(rapid.StringMatching(`ami-[0-9a-f]{8,17}`), 1, 4, rapid.ID[string]).Draw(t, "amis")
 	for range rapid.IntRange(0, 40).Draw(t, "entries") {
 		k := key{rapid.SampledFrom(names).Draw(t, "type"), rapid.SampledFrom(amis).Draw(t, "ami")}
-		c.join(record{key: k, memory: rapid.Int64Range(1, 1<<40).Draw(t, "memory"),
+		put(c, record{key: k, memory: rapid.Int64Range(1, 1<<40).Draw(t, "memory"),
 			observed: epoch.Unix() - rapid.Int64Range(0, 3*3600).Draw(t, "age")}, epoch)
 		if rapid.Bool().Draw(t, "look up another") {
 			c.Memory(rapid.SampledFrom(names).Draw(t, "type"), rapid.SampledFrom(amis).Draw(t, "ami"))
@@ -359,8 +366,8 @@ func refSum(t *testing.T, s []byte) string {
 // reordered and with escaped characters: the same JSON, the same content.
 func TestMergeReadsAnySpelling(t *testing.T) {
 	c, _ := New(Options{Now: func() time.Time { return epoch }})
-	c.join(record{key: key{"m5.large", "ami-0a"}, memory: 7, observed: epoch.Unix()}, epoch)
-	c.join(record{key: key{"c5.xlarge", "ami-0b"}, memory: 9, observed: epoch.Unix() - 5}, epoch)
+	put(c, record{key: key{"m5.large", "ami-0a"}, memory: 7, observed: epoch.Unix()}, epoch)
+	put(c, record{key: key{"c5.xlarge", "ami-0b"}, memory: 9, observed: epoch.Unix() - 5}, epoch)
 	s := snapshot(t, c)
 	var indented bytes.Buffer
 	if err := json.Indent(&indented, s, "\t", "  "); err != nil {
@@ -415,7 +422,9 @@ func TestMergeErrors(t *testing.T) {
 		{"fraction", one(`["m5.large",0,7.5,0]`), `memory must be an integer`},
 		{"exponent", one(`["m5.large",0,7e9,0]`), `memory must be an integer`},
 		{"leading zero", one(`["m5.large",0,07,0]`), `memory 07 has a leading zero`},
-		{"overflow", one(`["m5.large",0,9223372036854775808,0]`), `memory 9223372036854775808… is out of range`},
+		{"overflow", one(`["m5.large",0,9223372036854775808,0]`), `memory 9223372036854775808 is out of range`},
+		{"overflow by length", one(`["m5.large",0,100000000000000000000,0]`), `memory 100000000000000000000 is out of range`},
+		{"largest", one(`["m5.large",0,9223372036854775807,-9223372036854775807]`), `observation time -9223372036854775807 is below 0`},
 		{"string for a number", one(`["m5.large",0,"7",0]`), `expected a number for memory`},
 		{"five fields", one(`["m5.large",0,7,0,0]`), `expected ']', found ','`},
 		{"three fields", one(`["m5.large",0,7]`), `expected ',', found ']'`},
@@ -448,7 +457,7 @@ func TestMergeErrors(t *testing.T) {
 func TestSnapshotTooLarge(t *testing.T) {
 	c, _ := New(Options{})
 	for i := range 10 {
-		c.join(record{key: key{fmt.Sprintf("m5.%dxlarge", i), "ami-0a"}, memory: 1 << 33, observed: 1}, epoch)
+		put(c, record{key: key{fmt.Sprintf("m5.%dxlarge", i), "ami-0a"}, memory: 1 << 33, observed: 1}, epoch)
 	}
 	s := snapshot(t, c)
 	c.limit = len(s) - 1
@@ -469,7 +478,7 @@ func TestSnapshotTooLarge(t *testing.T) {
 func TestMergeClampsFutureTimes(t *testing.T) {
 	clk := &clock{t: epoch}
 	src, _ := New(Options{Now: func() time.Time { return epoch.Add(24 * time.Hour) }})
-	src.join(record{key: key{"m5.large", "ami-0a"}, memory: 7, observed: epoch.Add(24 * time.Hour).Unix()}, epoch.Add(24*time.Hour))
+	put(src, record{key: key{"m5.large", "ami-0a"}, memory: 7, observed: epoch.Add(24 * time.Hour).Unix()}, epoch.Add(24*time.Hour))
 	c, _ := New(Options{TTL: time.Hour, Now: clk.now})
 	if err := c.Merge(snapshot(t, src)); err != nil {
 		t.Fatal(err)
@@ -533,7 +542,7 @@ func TestMergeEvictsLeastRecentlyUsed(t *testing.T) {
 	c.Memory("a.large", "ami-0a") // b is now the least recently used
 	src, _ := New(Options{Now: func() time.Time { return epoch }})
 	for _, name := range []string{"d.large", "e.large"} {
-		src.join(record{key: key{name, "ami-0a"}, memory: 5, observed: epoch.Unix()}, epoch)
+		put(src, record{key: key{name, "ami-0a"}, memory: 5, observed: epoch.Unix()}, epoch)
 	}
 	if err := c.Merge(snapshot(t, src)); err != nil {
 		t.Fatal(err)
