@@ -99,5 +99,5 @@ func ExampleCache_Snapshot() {
 	// Output:
 	// {"version":1,"entries":[
 	// ["m5.large",0,7926000000,1795348800]
-	// ],"amis":["ami-0standard"],"sum":"29eefd7263996058"} <nil>
+	// ],"amis":["ami-0standard"],"sum":"fd752407"} <nil>
 }
