@@ -53,8 +53,9 @@ type typeIndex struct {
 
 // Map assigns each instance type exactly one AMI, the one [Choose] picks:
 // the first in amis (which should be in [Select]'s newest-available order)
-// whose requirements the type satisfies strictly. A type no AMI fits lands in Unmapped with a
-// reason per AMI. Map is pure and does not modify its arguments.
+// whose requirements the type satisfies strictly. A type no AMI fits lands
+// in Unmapped with a reason per AMI. Map is pure and does not modify its
+// arguments.
 //
 // If instance types share a name, AMIFor answers for the first of them
 // that was mapped.
