@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/internal/facts"
 )
 
 // Group is an AMI and the instance types that launch with it.
@@ -77,9 +78,7 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 			supports = append(supports, s)
 		}
 	}
-	keys := compat.KeysOf(reqs...)
-	// Distinct answers are few (about a class of types per AMI); sizing
-	// for them up front saves the map its first growth steps.
+	keys := facts.KeysOf(reqs...)
 	memo := make(map[memoKey]int32)
 	var last memoKey
 	lastJ := int32(-2) // none yet
@@ -87,7 +86,7 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 		it := &instanceTypes[i]
 		// Catalogs list a family's sizes together: try the previous type's
 		// facts before hashing.
-		k := memoKey{facts: it.FactsOn(keys), excluded: exclusions(it, supports)}
+		k := memoKey{facts: facts.On(it, keys), excluded: exclusions(it, supports)}
 		j := lastJ
 		if lastJ == -2 || k != last {
 			var seen bool
@@ -139,7 +138,7 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 // memoKey is what decides a type's AMI in one Map call: its facts on the
 // keys the AMIs constrain, and which family exclusions refuse it.
 type memoKey struct {
-	facts    compat.Facts
+	facts    facts.Digest
 	excluded uint8
 }
 

@@ -139,7 +139,7 @@ func reference(images []ec2types.Image, now time.Time) (amis []AMI, rejected int
 			if b := r.family.WindowsBuild(); b != "" {
 				labels[compat.LabelOS], labels[compat.LabelWindowsBuild] = "windows", b
 			}
-			reqs := v.requirements().Intersect(compat.FromLabels(labels))
+			reqs := v.Requirements().Intersect(compat.FromLabels(labels))
 			a.Requirements = reqs
 			entries = append(entries, entry{a, reqs, n})
 		}

@@ -35,8 +35,8 @@ type AMI struct {
 	// Empty for a Custom AMI.
 	Release string
 	// Requirements are what an instance type must satisfy to run the
-	// image: the variant's requirements (see compat.StandardVariant and
-	// the others) with kubernetes.io/arch In [Arch]; for Windows,
+	// image: the variant's requirements (see [Variant.Requirements])
+	// with kubernetes.io/arch In [Arch]; for Windows,
 	// kubernetes.io/os In [windows] and node.kubernetes.io/windows-build
 	// In [build] with the architecture; for a Custom AMI, only the
 	// architecture.
@@ -419,7 +419,7 @@ func requirementsFor(k setKey) compat.Requirements {
 	}
 	r := compat.FromLabels(labels)
 	if k.variant != Unspecified {
-		r = k.variant.requirements().Intersect(r)
+		r = k.variant.Requirements().Intersect(r)
 	}
 	return r
 }

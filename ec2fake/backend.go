@@ -54,8 +54,9 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Backend is an in-memory EC2 that answers DescribeImages and
-// DescribeInstanceTypes with EC2's semantics. It is safe for concurrent use;
+// Backend is an in-memory EC2 that answers DescribeImages,
+// DescribeInstanceTypes and DisableImage with EC2's semantics, and the SSM
+// Parameter Store reads with SSM's. It is safe for concurrent use;
 // describes run in parallel, mutations are serialized. Every Backend is
 // independent: there is no package state and nothing to reset between tests.
 // The zero Backend is an empty one with the default Options; a Backend must

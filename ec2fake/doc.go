@@ -3,7 +3,8 @@
 // DisableImage with EC2's own semantics, and GetParameter, GetParameters and
 // GetParametersByPath with SSM's, in process (it implements
 // ec2.DescribeImagesAPIClient, ec2.DescribeInstanceTypesAPIClient,
-// ssm.GetParametersByPathAPIClient and [ParameterStore]) and over HTTP, so
+// ssm.GetParametersByPathAPIClient, and GetParameter and GetParameters
+// with *ssm.Client's signatures) and over HTTP, so
 // that a real *ec2.Client or *ssm.Client — its serializers, deserializers
 // and retryer — runs against it. [DefaultCatalog] supplies realistic data: real
 // EKS AMI names and real instance type specifications.

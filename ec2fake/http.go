@@ -23,7 +23,9 @@ import (
 const maxRequestBody = 1 << 20
 
 // Handler returns an http.Handler that speaks the EC2 Query protocol for
-// DescribeImages and DescribeInstanceTypes: the parameters arrive as a
+// DescribeImages, DescribeInstanceTypes and DisableImage, and, for requests
+// with an X-Amz-Target header, SSM's AWS JSON 1.1 for GetParameter,
+// GetParameters and GetParametersByPath. EC2 parameters arrive as a
 // form-encoded POST body (or a GET query string), the answer is EC2's XML,
 // and failures are EC2's error document with the error's HTTP status. A real
 // *ec2.Client pointed at it (see NewClient) behaves as against EC2,

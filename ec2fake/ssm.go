@@ -50,20 +50,22 @@ const (
 	tokenOpParametersByPath = 'p'
 )
 
-var (
-	_ ssm.GetParametersByPathAPIClient = (*Backend)(nil)
-	_ ParameterStore                   = (*Backend)(nil)
-)
-
-// ParameterStore is the part of *ssm.Client a Backend implements in process:
-// the three read operations of Parameter Store. *ssm.Client satisfies it too.
-type ParameterStore interface {
+// parameterStore is the part of *ssm.Client a Backend implements in
+// process, method for method, so that code written against a narrow
+// interface of these methods takes either. (The SDK exports only
+// ssm.GetParametersByPathAPIClient among them; callers declare their own
+// one-method interfaces for the others.)
+type parameterStore interface {
 	GetParameter(context.Context, *ssm.GetParameterInput, ...func(*ssm.Options)) (*ssm.GetParameterOutput, error)
 	GetParameters(context.Context, *ssm.GetParametersInput, ...func(*ssm.Options)) (*ssm.GetParametersOutput, error)
 	GetParametersByPath(context.Context, *ssm.GetParametersByPathInput, ...func(*ssm.Options)) (*ssm.GetParametersByPathOutput, error)
 }
 
-var _ ParameterStore = (*ssm.Client)(nil)
+var (
+	_ ssm.GetParametersByPathAPIClient = (*Backend)(nil)
+	_ parameterStore                   = (*Backend)(nil)
+	_ parameterStore                   = (*ssm.Client)(nil)
+)
 
 // parameterIndex is every parameter the backend serves, sorted by name. It
 // is immutable once built; a Backend rebuilds it on the first SSM call after

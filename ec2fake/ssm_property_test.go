@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -216,6 +218,107 @@ func FuzzParseAMIParameters(f *testing.F) {
 		}
 		if p.release != "" && !strings.Contains(p.release, "/"+name+"/") && !strings.HasPrefix(name, "bottlerocket-") {
 			t.Fatalf("%q: release parameter %q does not carry the name", name, p.release)
+		}
+	})
+}
+
+// genAMI is one generated Amazon image, kept as the fields its name and
+// parameters are built from, so the model never parses a name.
+type genAMI struct {
+	family, k8s, arch, variant string
+	release                    int // ordinal; a higher one is newer
+	state                      string
+	public                     bool
+}
+
+// name and series spell the image name and its recommended/latest
+// parameter from the fields, independently of parseAMIParameters.
+func (g genAMI) name() string {
+	date := fmt.Sprintf("2025%02d%02d", 1+g.release/28, 1+g.release%28)
+	switch g.family {
+	case "al2023":
+		return fmt.Sprintf("amazon-eks-node-al2023-%s-%s-%s-v%s", g.arch, g.variant, g.k8s, date)
+	case "al2":
+		prefix := map[string]string{"x86_64": "", "arm64": "arm64-"}[g.arch]
+		return fmt.Sprintf("amazon-eks-%snode-%s-v%s", prefix, g.k8s, date)
+	case "bottlerocket":
+		arch := map[string]string{"x86_64": "x86_64", "arm64": "aarch64"}[g.arch]
+		return fmt.Sprintf("bottlerocket-aws-k8s-%s%s-%s-v1.%d.0-0123abcd", g.k8s, g.variant, arch, g.release)
+	}
+	return fmt.Sprintf("Windows_Server-2022-English-Core-EKS_Optimized-%s-2025.%02d.%02d", g.k8s, 1+g.release/28, 1+g.release%28)
+}
+
+func (g genAMI) series() string {
+	switch g.family {
+	case "al2023":
+		return "/aws/service/eks/optimized-ami/" + g.k8s + "/amazon-linux-2023/" + g.arch + "/" + g.variant + "/recommended/image_id"
+	case "al2":
+		dir := map[string]string{"x86_64": "amazon-linux-2", "arm64": "amazon-linux-2-arm64"}[g.arch]
+		return "/aws/service/eks/optimized-ami/" + g.k8s + "/" + dir + "/recommended/image_id"
+	case "bottlerocket":
+		return "/aws/service/bottlerocket/aws-k8s-" + g.k8s + g.variant + "/" + g.arch + "/latest/image_id"
+	}
+	return "/aws/service/ami-windows-latest/Windows_Server-2022-English-Core-EKS_Optimized-" + g.k8s + "/image_id"
+}
+
+// recommended/latest names the newest available public release of its
+// series, whatever the order images arrive in and whatever else is there.
+func TestRecommendedIsNewestReleaseProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		b := New(Options{})
+		n := rapid.IntRange(1, 30).Draw(t, "images")
+		ids := map[string]genAMI{}
+		for i := range n {
+			g := genAMI{
+				family:  rapid.SampledFrom([]string{"al2023", "al2", "bottlerocket", "windows"}).Draw(t, "family"),
+				k8s:     rapid.SampledFrom([]string{"1.33", "1.34"}).Draw(t, "k8s"),
+				arch:    rapid.SampledFrom([]string{"x86_64", "arm64"}).Draw(t, "arch"),
+				release: rapid.IntRange(0, 300).Draw(t, "release"),
+				state:   rapid.SampledFrom([]string{"available", "available", "pending", "disabled"}).Draw(t, "state"),
+				public:  rapid.Bool().Draw(t, "public"),
+			}
+			switch g.family {
+			case "al2023":
+				g.variant = rapid.SampledFrom([]string{"standard", "nvidia"}).Draw(t, "variant")
+			case "bottlerocket":
+				g.variant = rapid.SampledFrom([]string{"", "-nvidia", "-fips"}).Draw(t, "variant")
+			case "windows":
+				g.arch = "x86_64"
+			}
+			g.public = g.public && g.state != "disabled"
+			id := fmt.Sprintf("ami-%017x", i)
+			err := b.PutImage(ec2types.Image{ImageId: aws.String(id), Name: aws.String(g.name()), Architecture: ec2types.ArchitectureValues(g.arch),
+				ImageOwnerAlias: aws.String("amazon"), OwnerId: aws.String(EKSOwnerID), Public: aws.Bool(g.public), State: ec2types.ImageState(g.state),
+				CreationDate: aws.String("2025-06-01T00:00:00.000Z")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids[id] = g
+		}
+		// The model: per series, the greatest release among available
+		// public images; ties go to the greater image ID.
+		want := map[string]string{}
+		best := map[string]int{}
+		for _, id := range slices.Sorted(maps.Keys(ids)) {
+			g := ids[id]
+			if g.state != "available" || !g.public {
+				continue
+			}
+			if r, ok := best[g.series()]; !ok || g.release >= r {
+				best[g.series()], want[g.series()] = g.release, id
+			}
+		}
+		for _, g := range ids {
+			out, err := b.GetParameter(context.Background(), &ssm.GetParameterInput{Name: aws.String(g.series())})
+			id, ok := want[g.series()]
+			switch {
+			case !ok && err == nil:
+				t.Fatalf("%s = %s; the model has no release", g.series(), *out.Parameter.Value)
+			case ok && err != nil:
+				t.Fatalf("%s: %v; the model says %s", g.series(), err, id)
+			case ok && *out.Parameter.Value != id:
+				t.Fatalf("%s = %s; the model says %s (%s)", g.series(), *out.Parameter.Value, id, ids[id].name())
+			}
 		}
 	})
 }

@@ -10,8 +10,8 @@ import (
 
 func benchConfig(n int) Config {
 	cfg := baseConfig()
-	cfg.ClusterDNS = []string{"10.100.0.10"}
-	cfg.MaxPods = 110
+	cfg.Kubelet.ClusterDNS = []string{"10.100.0.10"}
+	cfg.Kubelet.MaxPods = ptr[int32](110)
 	cfg.Labels = map[string]string{}
 	for i := range n {
 		cfg.Taints = append(cfg.Taints, Taint{Key: fmt.Sprintf("example.com/taint-%02d", i), Value: "v", Effect: NoSchedule})

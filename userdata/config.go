@@ -39,25 +39,36 @@ type Config struct {
 	// passes an IPv6 CIDR as --service-ipv6-cidr; the other families do not
 	// use it.
 	ClusterCIDR string
-	// ClusterDNS is the cluster DNS service IPs, all of one IP family, in
-	// canonical form. Empty means the boot agent's default. Windows accepts
-	// at most one.
-	ClusterDNS []string
+	// Kubelet is the kubelet configuration, EC2NodeClass spec.kubelet; its
+	// zero value leaves every family's defaults.
+	Kubelet KubeletConfig
+	// InstanceStorePolicy is EC2NodeClass spec.instanceStorePolicy: empty
+	// leaves instance-store disks alone; [RAID0] makes one array of them for
+	// the kubelet and containerd. Windows has no such option.
+	InstanceStorePolicy InstanceStorePolicy
+	// AMIRelease is the release of the AMI the node boots (amiselect's
+	// AMI.Release, e.g. "v1.46.0" for Bottlerocket). Only Bottlerocket's
+	// RAID0 uses it: from 1.46.0 its ephemeral-storage bind command knows
+	// the directories to bind; before, or when the release is unknown, they
+	// are named.
+	AMIRelease string
 
 	// Taints are the NodePool's taints; StartupTaints its startup taints.
 	Taints, StartupTaints []Taint
 	// RequiredTaints are the taints the controller requires on every new
 	// node. They are matched by key and effect only, as Karpenter's
 	// MatchTaint does: a required taint already present in Taints or
-	// StartupTaints with the same key and effect is not added again. Nil
-	// means [UnregisteredTaint]; a non-nil empty slice means none. Forks
-	// and older controllers set e.g. karpenter.sh/uninitialized:NoExecute.
+	// StartupTaints with the same key and effect is not added again. Empty
+	// (nil or not) means [UnregisteredTaint], Karpenter v1's. Forks and
+	// older controllers set e.g. karpenter.sh/uninitialized:NoExecute.
 	RequiredTaints []Taint
+	// NoRequiredTaints says the controller requires no taint at all; it
+	// is the only way to render without one, and RequiredTaints must then
+	// be empty. See [Config.Required].
+	NoRequiredTaints bool
 	// Labels are the node labels the kubelet registers; see
 	// [ValidateLabels] for the rules.
 	Labels map[string]string
-	// MaxPods is the kubelet's max-pods; 0 leaves the boot agent's default.
-	MaxPods int32
 
 	// CustomUserData is the user's own userData, merged per family (see the
 	// package documentation). For [Custom] it is the whole userData.
@@ -108,46 +119,23 @@ func newPlan(f compat.AMIFamily, cfg Config) (*plan, error) {
 	if err := checkCABundle(cfg.CABundle); err != nil {
 		return nil, err
 	}
-	if cfg.ClusterCIDR != "" {
-		pfx, err := netip.ParsePrefix(cfg.ClusterCIDR)
-		if err != nil {
-			return nil, fmt.Errorf("userdata: Config.ClusterCIDR %q is not a CIDR; write it like 10.100.0.0/16 or fd00::/108", cfg.ClusterCIDR)
-		}
-		if pfx.Masked() != pfx || pfx.String() != cfg.ClusterCIDR {
-			return nil, fmt.Errorf("userdata: Config.ClusterCIDR %q is not in canonical form; write %q", cfg.ClusterCIDR, pfx.Masked().String())
-		}
-		p.cidr = pfx
-	} else if f == compat.AL2023 {
-		return nil, fmt.Errorf("userdata: Config.ClusterCIDR is empty; nodeadm (AL2023) refuses a NodeConfig without the cluster's service CIDR, so set it, e.g. 10.100.0.0/16")
+	if err := p.checkCIDR(f); err != nil {
+		return nil, err
 	}
-	for i, s := range cfg.ClusterDNS {
-		a, err := netip.ParseAddr(s)
-		if err != nil || a.Zone() != "" || a.Is4In6() || a.IsUnspecified() {
-			return nil, fmt.Errorf("userdata: Config.ClusterDNS[%d] %q is not a plain IP address; write it like 10.100.0.10 or fd00::a", i, s)
-		}
-		if a.String() != s {
-			return nil, fmt.Errorf("userdata: Config.ClusterDNS[%d] %q is not in canonical form; write %q", i, s, a.String())
-		}
-		if i > 0 && a.Is6() != p.dns[0].Is6() {
-			return nil, fmt.Errorf("userdata: Config.ClusterDNS mixes IPv4 and IPv6 (%q and %q); a cluster has one IP family, so list only its DNS service IPs", cfg.ClusterDNS[0], s)
-		}
-		p.dns = append(p.dns, a)
+	if err := p.checkKubelet(f); err != nil {
+		return nil, err
 	}
-	if len(p.dns) > 0 && p.cidr.IsValid() && p.dns[0].Is6() != p.cidr.Addr().Is6() {
-		return nil, fmt.Errorf("userdata: Config.ClusterDNS %q and Config.ClusterCIDR %q are of different IP families; use the DNS IP from the service CIDR", cfg.ClusterDNS[0], cfg.ClusterCIDR)
+	if cfg.NoRequiredTaints && len(cfg.RequiredTaints) > 0 {
+		return nil, fmt.Errorf("userdata: Config.NoRequiredTaints is set and Config.RequiredTaints lists %d taints; choose one: clear NoRequiredTaints to require them, or empty RequiredTaints to require none", len(cfg.RequiredTaints))
 	}
-	if f.IsWindows() && len(p.dns) > 1 {
-		return nil, fmt.Errorf("userdata: Config.ClusterDNS has %d addresses; Start-EKSBootstrap.ps1 takes one -DNSClusterIP, so keep only the first", len(p.dns))
-	}
-	p.ipv6 = (len(p.dns) > 0 && p.dns[0].Is6()) || (p.cidr.IsValid() && p.cidr.Addr().Is6())
-	if cfg.MaxPods < 0 {
-		return nil, fmt.Errorf("userdata: Config.MaxPods is %d; use 0 for the AMI's default or a positive number", cfg.MaxPods)
-	}
-	taints, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, requiredOrDefault(cfg.RequiredTaints))
+	taints, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, cfg.Required())
 	if err != nil {
 		return nil, err
 	}
 	p.taints = taints
+	if err := checkKubeletOwnTaint(f, taints); err != nil {
+		return nil, err
+	}
 	p.labelKeys = sortedKeys(cfg.Labels)
 	for _, k := range p.labelKeys {
 		if err := checkLabel(k, cfg.Labels[k]); err != nil {
@@ -162,8 +150,28 @@ func newPlan(f compat.AMIFamily, cfg Config) (*plan, error) {
 	return p, nil
 }
 
+// checkCIDR parses the service CIDR, which AL2023 requires.
+func (p *plan) checkCIDR(f compat.AMIFamily) error {
+	if p.cfg.ClusterCIDR == "" {
+		if f == compat.AL2023 {
+			return fmt.Errorf("userdata: Config.ClusterCIDR is empty; nodeadm (AL2023) refuses a NodeConfig without the cluster's service CIDR, so set it, e.g. 10.100.0.0/16")
+		}
+		return nil
+	}
+	pfx, err := netip.ParsePrefix(p.cfg.ClusterCIDR)
+	if err != nil {
+		return fmt.Errorf("userdata: Config.ClusterCIDR %q is not a CIDR; write it like 10.100.0.0/16 or fd00::/108", p.cfg.ClusterCIDR)
+	}
+	if pfx.Masked() != pfx || pfx.String() != p.cfg.ClusterCIDR {
+		return fmt.Errorf("userdata: Config.ClusterCIDR %q is not in canonical form; write %q", p.cfg.ClusterCIDR, pfx.Masked().String())
+	}
+	p.cidr = pfx
+	return nil
+}
+
 // cleanCustom checks that custom user data is text and removes every '\r',
-// as Karpenter does: a script with CRLF line endings cannot run.
+// as Karpenter's mergeCustomUserData does, so that the output is LF
+// throughout.
 func cleanCustom(b []byte) ([]byte, error) {
 	if !utf8.Valid(b) {
 		return nil, fmt.Errorf("userdata: Config.CustomUserData is not UTF-8 text; pass the text itself, not an archive or an encoding of it")
@@ -240,4 +248,21 @@ func checkCABundle(s string) error {
 
 func isAlnum(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// checkKubeletOwnTaint refuses a taint with the key and effect of the one
+// the kubelet adds itself on the families whose boot agent runs it with
+// --cloud-provider=external: the Node would carry the pair twice, and the
+// API server refuses it (see [CloudProviderTaint]).
+func checkKubeletOwnTaint(f compat.AMIFamily, taints []Taint) error {
+	if f.IsWindows() || f == compat.Custom {
+		return nil
+	}
+	own := CloudProviderTaint()
+	for _, t := range taints {
+		if t.Matches(own) {
+			return fmt.Errorf("userdata: taint %s has the key and effect of %s, which the kubelet registers itself on %v (--cloud-provider=external); the API server refuses a Node with both, so remove it from Config.Taints and Config.StartupTaints", t, own, f)
+		}
+	}
+	return nil
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // The userData from the bug report: the '=' form is dropped by
-// bootstrap.sh, so the kubelet registers no taint at all.
+// bootstrap.sh, so the node joins with only the taint the kubelet adds
+// itself (bootstrap.sh runs it with --cloud-provider=external).
 func ExampleLint() {
 	userData := []byte(`#!/bin/bash
 /etc/eks/bootstrap.sh my-cluster --kubelet-extra-args='--register-with-taints="karpenter.sh/uninitialized:NoExecute"'
@@ -21,7 +22,8 @@ func ExampleLint() {
 	}
 	fmt.Println(report)
 	// Output:
-	// taints: none
+	// verdict: joins
+	// taints: node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule (added by the kubelet)
 	// line 2: error equals-form-ignored: --kubelet-extra-args= is ignored by bootstrap.sh: it matches options exactly, so "--kubelet-extra-args=--register-with-taints=\"karpenter.sh/uninitialized:NoExecute\"" is an extra positional argument and is silently dropped
 	//     fix: /etc/eks/bootstrap.sh my-cluster --kubelet-extra-args '--register-with-taints="karpenter.sh/uninitialized:NoExecute"'
 	// line 2: error required-taint-missing: required taint karpenter.sh/uninitialized:NoExecute missing: the kubelet will register the node without it
@@ -63,7 +65,8 @@ func ExampleRender() {
 	// [settings.kubernetes.node-taints]
 	// 'example.com/gpu' = ['true:NoSchedule']
 	// 'karpenter.sh/unregistered' = [':NoExecute']
-	// taints: example.com/gpu=true:NoSchedule, karpenter.sh/unregistered:NoExecute
+	// verdict: joins
+	// taints: example.com/gpu=true:NoSchedule, karpenter.sh/unregistered:NoExecute, node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule (added by the kubelet)
 	// labels: example.com/team=ml
 	// problems: none
 }

@@ -41,14 +41,14 @@ func FuzzLint(f *testing.F) {
 		if diff := cmp.Diff(r, again); diff != "" {
 			t.Fatalf("Lint is not deterministic (-first +second):\n%s", diff)
 		}
-		if !slices.IsSortedFunc(r.Taints, compareTaints) {
+		if !slices.IsSortedFunc(r.Taints, func(a, b RegisteredTaint) int { return compareTaints(a.Taint, b.Taint) }) {
 			t.Fatalf("taints not sorted: %v", r.Taints)
 		}
 		for i, x := range r.Taints {
 			if err := x.Validate(); err != nil {
 				t.Fatalf("reported taint is invalid: %v", err)
 			}
-			if i > 0 && r.Taints[i-1].Matches(x) {
+			if i > 0 && r.Taints[i-1].Matches(x.Taint) {
 				t.Fatalf("reported taints repeat a key and effect: %v", r.Taints)
 			}
 		}

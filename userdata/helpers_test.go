@@ -3,9 +3,12 @@ package userdata
 import (
 	"encoding/base64"
 	"flag"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ec2select/ec2select/compat"
+	"pgregory.net/rapid"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -25,8 +28,14 @@ func baseConfig() Config {
 	}
 }
 
+// mustLint lints data; a nil required means Karpenter v1's
+// [UnregisteredTaint], the requirement most tests check against (pass
+// []Taint{} for none).
 func mustLint(t *testing.T, f compat.AMIFamily, data []byte, required []Taint) Report {
 	t.Helper()
+	if required == nil {
+		required = []Taint{UnregisteredTaint()}
+	}
 	r, err := Lint(f, data, required)
 	if err != nil {
 		t.Fatalf("Lint(%v) error: %v", f, err)
@@ -41,3 +50,56 @@ func codes(r Report) []Code {
 	}
 	return out
 }
+
+// nastyString draws strings rich in characters that mean something to
+// bash, systemd, PowerShell, YAML, TOML or MIME.
+func nastyString() *rapid.Generator[string] {
+	pieces := []string{"'", `"`, `\`, "`", "$", "$(id)", "${x}", "\n", "\r", "\t", " ", ";", "&", "|", "<", ">", "%", "%%", "#", "!",
+		"*", "?", "[", "]", "{", "}", "(", ")", "~", "=", ",", ":", "--", "\u2018", "\u2019", "\u201c", "\u201d", "\u2013",
+		"'@", "@'", "\"@", "</powershell>", "<#", "#>", "\x00", "\x1b", "é", "--register-with-taints=x:NoExecute"}
+	return rapid.OneOf(
+		rapid.String(),
+		rapid.Custom(func(t *rapid.T) string {
+			parts := rapid.SliceOfN(rapid.OneOf(rapid.SampledFrom(pieces), rapid.StringMatching(`[a-z0-9.-]{0,6}`)), 0, 8).Draw(t, "parts")
+			return strings.Join(parts, "")
+		}),
+	)
+}
+
+// configuredTaints are the taints of a report that the userData sets, the
+// kubelet's own left out, in the report's order.
+func configuredTaints(r Report) []Taint {
+	var out []Taint
+	for _, t := range r.Taints {
+		if t.Source != SourceKubelet {
+			out = append(out, t.Taint)
+		}
+	}
+	return out
+}
+
+// wantRegistered is what a Joins report of family f must list for the
+// configured taints: each marked required when it matches a required
+// taint, plus the kubelet's cloud-provider taint on the families whose boot
+// agent runs it with --cloud-provider=external (bootstrap.sh, nodeadm,
+// Bottlerocket's aws-k8s variants; not Windows, whose bootstrap script
+// is not published).
+func wantRegistered(f compat.AMIFamily, configured, required []Taint) []RegisteredTaint {
+	out := []RegisteredTaint{}
+	for _, t := range configured {
+		src := SourceUser
+		for _, r := range required {
+			if r.Key == t.Key && r.Effect == t.Effect {
+				src = SourceRequired
+			}
+		}
+		out = append(out, RegisteredTaint{Taint: t, Source: src})
+	}
+	if !f.IsWindows() {
+		out = append(out, RegisteredTaint{Taint: Taint{Key: "node.cloudprovider.kubernetes.io/uninitialized", Value: "true", Effect: NoSchedule}, Source: SourceKubelet})
+	}
+	slices.SortFunc(out, func(a, b RegisteredTaint) int { return compareTaints(a.Taint, b.Taint) })
+	return out
+}
+
+func ptr[T any](v T) *T { return &v }

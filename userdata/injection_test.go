@@ -14,6 +14,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
+	"github.com/ec2select/ec2select/userdata/internal/powershell"
 )
 
 // genHostileConfig draws a valid config and replaces up to two of its
@@ -33,7 +35,7 @@ func genHostileConfig(f compat.AMIFamily) *rapid.Generator[Config] {
 			func(s string) { cfg.APIServerEndpoint = s },
 			func(s string) { cfg.CABundle = s },
 			func(s string) { cfg.ClusterCIDR = s },
-			func(s string) { cfg.ClusterDNS = []string{s} },
+			func(s string) { cfg.Kubelet.ClusterDNS = []string{s} },
 			func(s string) { cfg.Taints[0].Key = s },
 			func(s string) { cfg.Taints[0].Value = s },
 			func(s string) { cfg.Taints[0].Effect = Effect(s) },
@@ -91,7 +93,7 @@ func FuzzRenderInjection(f *testing.F) {
 		cfg.ClusterName, cfg.APIServerEndpoint = cluster, endpoint
 		cfg.Taints = []Taint{{Key: key, Value: value, Effect: NoSchedule}}
 		cfg.Labels = map[string]string{labelKey: labelValue}
-		cfg.ClusterDNS = []string{"10.100.0.10"}
+		cfg.Kubelet.ClusterDNS = []string{"10.100.0.10"}
 		cfg.CustomUserData = []byte(custom)
 		out, err := Render(family, cfg)
 		if err != nil {
@@ -107,27 +109,27 @@ func FuzzRenderInjection(f *testing.F) {
 // independently of the renderer.
 func checkStructure(t rapidTB, f compat.AMIFamily, cfg Config, out []byte) {
 	t.Helper()
-	eff, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, requiredOrDefault(cfg.RequiredTaints))
+	eff, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, cfg.Required())
 	if err != nil {
 		t.Fatalf("Render accepted a config with invalid taints: %v", err)
 	}
 	custom := bytes.ReplaceAll(cfg.CustomUserData, []byte("\r"), nil)
 	switch f {
 	case compat.AL2, compat.AL2023:
-		parts, err := parseMIME(out, 1)
+		parts, err := mimedoc.Parse(out, 1)
 		if err != nil || len(parts) == 0 {
 			t.Fatalf("output is not MIME: %v", err)
 		}
 		ours := parts[len(parts)-1]
-		if len(bytes.TrimSpace(custom)) > 0 && !looksMIME(custom) && !startsWithMIMEHeader(custom) {
-			if len(parts) != 2 || !bytes.Equal(parts[0].body, custom) {
-				t.Fatalf("custom part changed: %d parts, first %q; want %q", len(parts), parts[0].body, custom)
+		if len(bytes.TrimSpace(custom)) > 0 && !mimedoc.LooksMIME(custom) && !mimedoc.StartsWithHeader(custom) {
+			if len(parts) != 2 || !bytes.Equal(parts[0].Body, custom) {
+				t.Fatalf("custom part changed: %d parts, first %q; want %q", len(parts), parts[0].Body, custom)
 			}
 		}
 		if f == compat.AL2 {
-			checkAL2Script(t, cfg, eff, ours.body)
+			checkAL2Script(t, cfg, eff, ours.Body)
 		} else {
-			checkNodeConfig(t, cfg, eff, ours.body)
+			checkNodeConfig(t, cfg, eff, ours.Body)
 		}
 	case compat.Bottlerocket:
 		var doc struct {
@@ -176,8 +178,8 @@ func kubeletFlagsFor(cfg Config, eff []Taint) []string {
 	if len(eff) > 0 {
 		flags = append(flags, "--register-with-taints="+FormatTaints(eff))
 	}
-	if cfg.MaxPods > 0 {
-		flags = append(flags, "--max-pods="+strconv.Itoa(int(cfg.MaxPods)))
+	if cfg.Kubelet.MaxPods != nil {
+		flags = append(flags, "--max-pods="+strconv.Itoa(int(*cfg.Kubelet.MaxPods)))
 	}
 	return flags
 }
@@ -203,16 +205,16 @@ func checkAL2Script(t rapidTB, cfg Config, eff []Taint, script []byte) {
 		t.Fatalf("arguments do not expand statically: %v", err)
 	}
 	want := []string{"/etc/eks/bootstrap.sh", cfg.ClusterName, "--apiserver-endpoint", cfg.APIServerEndpoint, "--b64-cluster-ca", cfg.CABundle}
-	ipv6 := (len(cfg.ClusterDNS) > 0 && strings.Contains(cfg.ClusterDNS[0], ":")) || strings.Contains(cfg.ClusterCIDR, ":")
+	ipv6 := (len(cfg.Kubelet.ClusterDNS) > 0 && strings.Contains(cfg.Kubelet.ClusterDNS[0], ":")) || strings.Contains(cfg.ClusterCIDR, ":")
 	if ipv6 {
 		want = append(want, "--ip-family", "ipv6")
 	}
-	if len(cfg.ClusterDNS) > 0 {
-		want = append(want, "--dns-cluster-ip", strings.Join(cfg.ClusterDNS, ","))
+	if len(cfg.Kubelet.ClusterDNS) > 0 {
+		want = append(want, "--dns-cluster-ip", cfg.Kubelet.ClusterDNS[0])
 	} else if strings.Contains(cfg.ClusterCIDR, ":") {
 		want = append(want, "--service-ipv6-cidr", cfg.ClusterCIDR)
 	}
-	if cfg.MaxPods > 0 {
+	if cfg.Kubelet.MaxPods != nil {
 		want = append(want, "--use-max-pods", "false")
 	}
 	if flags := kubeletFlagsFor(cfg, eff); len(flags) > 0 {
@@ -234,7 +236,7 @@ func checkNodeConfig(t rapidTB, cfg Config, eff []Taint, doc []byte) {
 				Config struct {
 					RegisterWithTaints []nodeConfigTaint `json:"registerWithTaints"`
 					ClusterDNS         []string          `json:"clusterDNS"`
-					MaxPods            int32             `json:"maxPods"`
+					MaxPods            *int32            `json:"maxPods"`
 				} `json:"config"`
 				Flags []string `json:"flags"`
 			} `json:"kubelet"`
@@ -261,8 +263,11 @@ func checkNodeConfig(t rapidTB, cfg Config, eff []Taint, doc []byte) {
 	if diff := cmp.Diff(wantFlags, nc.Spec.Kubelet.Flags); diff != "" {
 		t.Fatalf("flags (-want +got):\n%s", diff)
 	}
-	if len(nc.Spec.Kubelet.Config.ClusterDNS) != len(cfg.ClusterDNS) || nc.Spec.Kubelet.Config.MaxPods != cfg.MaxPods {
-		t.Fatalf("clusterDNS/maxPods = %v/%d", nc.Spec.Kubelet.Config.ClusterDNS, nc.Spec.Kubelet.Config.MaxPods)
+	if diff := cmp.Diff(cfg.Kubelet.ClusterDNS, nc.Spec.Kubelet.Config.ClusterDNS); diff != "" {
+		t.Fatalf("clusterDNS (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(cfg.Kubelet.MaxPods, nc.Spec.Kubelet.Config.MaxPods); diff != "" {
+		t.Fatalf("maxPods (-want +got):\n%s", diff)
 	}
 }
 
@@ -278,31 +283,34 @@ func checkPowerShell(t rapidTB, cfg Config, eff []Taint, out, custom []byte) {
 	if !strings.HasPrefix(block, "\n"+string(custom)) {
 		t.Fatalf("custom PowerShell is not spliced in first, unchanged")
 	}
-	toks, err := lexPowerShell(block)
+	st, err := powershell.Statements(block)
 	if err != nil {
 		t.Fatalf("output does not lex: %v", err)
 	}
-	st := psStatements(toks)
 	if len(st) < 2 {
 		t.Fatalf("%d statements", len(st))
 	}
 	assign, call := st[len(st)-2], st[len(st)-1]
-	if len(assign) != 4 || assign[0].kind != psType || assign[1].value != "EKSBootstrapScriptFile" || assign[3].raw != `"$env:ProgramFiles\Amazon\EKS\Start-EKSBootstrap.ps1"` {
+	if len(assign) != 4 || !assign[0].IsType() || assign[1].Raw() != "$EKSBootstrapScriptFile" || assign[3].Raw() != `"$env:ProgramFiles\Amazon\EKS\Start-EKSBootstrap.ps1"` {
 		t.Fatalf("the script path assignment changed: %+v", assign)
 	}
 	var got []string
 	for _, tok := range call {
-		if tok.kind == psString && !tok.known {
-			t.Fatalf("argument %s is not a literal", tok.raw)
+		value, known, _ := tok.Literal()
+		if tok.IsString() && !known {
+			t.Fatalf("argument %s is not a literal", tok.Raw())
 		}
-		got = append(got, tok.value)
+		if !tok.IsString() {
+			value = tok.Raw()
+		}
+		got = append(got, value)
 	}
-	want := []string{"&", "EKSBootstrapScriptFile", "-EKSClusterName", cfg.ClusterName, "-APIServerEndpoint", cfg.APIServerEndpoint, "-Base64ClusterCA", cfg.CABundle}
+	want := []string{"&", "$EKSBootstrapScriptFile", "-EKSClusterName", cfg.ClusterName, "-APIServerEndpoint", cfg.APIServerEndpoint, "-Base64ClusterCA", cfg.CABundle}
 	if flags := kubeletFlagsFor(cfg, eff); len(flags) > 0 {
 		want = append(want, "-KubeletExtraArgs", strings.Join(flags, " "))
 	}
-	if len(cfg.ClusterDNS) > 0 {
-		want = append(want, "-DNSClusterIP", cfg.ClusterDNS[0])
+	if len(cfg.Kubelet.ClusterDNS) > 0 {
+		want = append(want, "-DNSClusterIP", cfg.Kubelet.ClusterDNS[0])
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("the bootstrap call (-want +got):\n%s", diff)

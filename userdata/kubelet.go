@@ -13,77 +13,106 @@ type kubelet struct {
 	taintFlag bool // --register-with-taints was given (it overrides the config)
 	taints    []Taint
 	labels    map[string]string
+	// cloudProvider is the value of a --cloud-provider flag, if given.
+	cloudProvider *string
+	// unresolved says why whether the kubelet starts depends on its
+	// version; "" when it does not.
+	unresolved string
+	// values is the kubelet configuration its flags set.
+	values kubeletValues
 }
 
-// kubeletArgs parses the kubelet's argv the way pflag does for the kubelet
-// (flag names normalized with '_' as '-', --flag=value and --flag value,
-// "--" ending flags) and applies --register-with-taints and --node-labels
-// as the kubelet does. line is where the arguments come from.
+// withCloudProviderTaint adds the taint the kubelet registers itself
+// under --cloud-provider=external, or makes the node never join when a
+// configured taint duplicates it: the API server refuses a Node whose
+// taints repeat a key and effect (pkg/apis/core/validation ValidateNode).
+func (l *linter) withCloudProviderTaint(b boot) boot {
+	own := CloudProviderTaint()
+	for _, t := range b.taints {
+		if t.Matches(own) {
+			l.add(CodeDuplicateTaint, b.line, "remove "+t.String()+"; the kubelet registers "+own.String()+" itself",
+				"the taint %s duplicates %s, which the kubelet adds itself with --cloud-provider=external, so the API server refuses the Node and it never registers", t, own)
+			return boot{}
+		}
+	}
+	b.kubelet = []Taint{own}
+	return b
+}
+
 // withKubeletArgs completes b with what the kubelet makes of args, the
 // arguments a boot agent hands it, or returns a boot in which the kubelet
 // never starts. where names the place a missing taint belongs, for fixes.
-func (l *linter) withKubeletArgs(b boot, args []string, where string) boot {
+// externalCloud says whether the boot agent starts the kubelet with
+// --cloud-provider=external before these arguments.
+func (l *linter) withKubeletArgs(b boot, args []string, where string, externalCloud bool) boot {
 	k := l.kubeletArgs(args, b.line)
 	if !k.starts {
 		return boot{}
 	}
+	if k.unresolved != "" {
+		return l.unresolved(b.line, "use only flags every supported kubelet release has", "%s", k.unresolved)
+	}
 	b.taints, b.labels = k.taints, k.labels
+	b.kubeletVals = b.kubeletVals.overlay(k.values)
 	b.fix = func(t Taint) string {
 		return "put --register-with-taints=" + taintListWith(k.taints, t) + " in " + where
+	}
+	if k.cloudProvider != nil {
+		return l.unresolved(b.line, "remove --cloud-provider from the kubelet arguments; the boot agent sets it",
+			"the kubelet argument --cloud-provider=%s overrides the boot agent's; whether the kubelet then starts, and whether it adds %s, depends on its version", *k.cloudProvider, CloudProviderTaint())
+	}
+	if externalCloud {
+		return l.withCloudProviderTaint(b)
 	}
 	return b
 }
 
+// kubeletArgs parses the kubelet's argv as pflag does over the kubelet's
+// flag set ([parseKubeletArgs]) and applies --register-with-taints,
+// --node-labels and --cloud-provider as the kubelet does. line is where
+// the arguments come from.
 func (l *linter) kubeletArgs(args []string, line int) kubelet {
 	k := kubelet{starts: true, labels: map[string]string{}}
-	var taintValues, positional []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			positional = append(positional, args[i+1:]...)
-			break
+	flags, exit, versioned, bad := parseKubeletArgs(args, l.releases)
+	if exit != "" {
+		if l.argLine != nil {
+			line = l.argLine(args[bad])
 		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			positional = append(positional, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
-		name = strings.ReplaceAll(name, "_", "-")
-		long := strings.HasPrefix(a, "--")
-		switch {
-		case long && (name == "register-with-taints" || name == "node-labels"):
-			if !hasValue {
-				if i+1 >= len(args) {
-					l.add(CodeKubeletArguments, line, "give the flag a value: --"+name+"=...",
-						"kubelet flag --%s has no value, so the kubelet exits with \"flag needs an argument\"", name)
-					k.starts = false
-					continue
-				}
-				i++
-				value = args[i]
-			}
-			if name == "register-with-taints" {
-				taintValues = append(taintValues, value)
-			} else {
-				setConfigurationMap(k.labels, value)
-			}
-		case long && name == "help", !long && name == "h":
-			l.add(CodeKubeletArguments, line, "remove "+a, "kubelet argument %q makes the kubelet print its usage and exit", a)
-			k.starts = false
-		default:
-			// The kubelet has hundreds of flags; without their types the
-			// linter assumes a flag written without '=' takes the next
-			// word as its value unless that word is itself a flag.
-			if !hasValue && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
-				i++
-			}
+		l.add(CodeKubeletArguments, line, "write kubelet flags as --flag=value with names the kubelet knows, and quote values that contain spaces",
+			"%s, so the kubelet exits", exit)
+		k.starts = false
+		return k
+	}
+	if versioned != "" {
+		k.unresolved = fmt.Sprintf("the kubelet flag --%s exists only in some of the Kubernetes releases this AMI family ships; the kubelet exits on it where it does not", versioned)
+	}
+	values, err := kubeletFromFlags(flags, line)
+	if err != nil && k.unresolved == "" {
+		k.unresolved = fmt.Sprintf("the kubelet flag %v cannot be read as the kubelet reads it", err)
+	}
+	k.values = values
+	var taintValues []string
+	for _, f := range flags {
+		switch f.name {
+		case "register-with-taints":
+			taintValues = append(taintValues, f.value)
+		case "node-labels":
+			setConfigurationMap(k.labels, f.value)
+		case "cloud-provider":
+			v := f.value
+			k.cloudProvider = &v
 		}
 	}
-	if len(positional) > 0 {
-		l.add(CodeKubeletArguments, line, "write kubelet flags as --flag=value, and quote values that contain spaces",
-			"the kubelet gets the stray argument %q and exits with \"unknown command\"", positional[0])
+	l.applyTaintFlags(&k, taintValues, line)
+	if !l.checkLabels(k.labels, line) {
 		k.starts = false
 	}
+	return k
+}
+
+// applyTaintFlags applies the --register-with-taints values in order: the
+// last wins, and each must parse.
+func (l *linter) applyTaintFlags(k *kubelet, taintValues []string, line int) {
 	for i, v := range taintValues {
 		taints, removed, code, msg := kubeletTaints(v)
 		if code != "" {
@@ -118,10 +147,6 @@ func (l *linter) kubeletArgs(args []string, line int) kubelet {
 				len(taintValues), strings.Join(lost, ", "))
 		}
 	}
-	if !l.checkLabels(k.labels, line) {
-		k.starts = false
-	}
-	return k
 }
 
 // mergeTaints unions the valid taints of several flag values, first

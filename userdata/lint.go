@@ -9,28 +9,58 @@ import (
 	"slices"
 
 	"github.com/ec2select/ec2select/compat"
+
+	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
 )
 
 // maxDecompressed bounds gzip'd userData, so that a small input cannot
 // expand without limit.
 const maxDecompressed = 1 << 20
 
-// Lint reads userData the way the family's boot agents do and reports the
-// taints the kubelet will actually register and every problem on the way.
-// userData may be raw or base64 (as EC2 returns it), and may be gzip'd (as
-// cloud-init and nodeadm accept). required are the taints the controller
-// requires, matched by key and effect; nil means [UnregisteredTaint], a
-// non-nil empty slice means none.
+// Lint reads userData the way the family's boot software does and reports
+// whether the node joins, the taints the kubelet registers, and every
+// problem on the way. userData may be raw or base64 (as EC2 returns it),
+// and may be gzip'd. required are the taints the controller requires,
+// matched by key and effect, exactly as given: empty means none (pass
+// [Config.Required] to check what [Render] requires, or
+// []Taint{UnregisteredTaint()} for Karpenter v1's). For [compat.Custom]
+// the family is guessed from the userData's shape.
+//
+// It follows (sources are cited at the code and in the tests):
+//
+//   - cloud-init: part types (from Content-Type, or the first line of a
+//     text/plain part), file names (Content-Disposition filename, else
+//     part-NNN) and the order they run in (boothooks, bootcmd, then
+//     per-once, per-boot, per-instance and user scripts, each by file
+//     name), CRLF conversion, nested multiparts; #include, jinja, part
+//     handlers, other interpreters and unmodelled cloud-config are
+//     unresolved.
+//   - bash: statements in order, static variables and arrays, quoting and
+//     word splitting, set -e, exit, constant conditions, wrappers (sudo,
+//     env, exec, cloud-init-per); eval, source, sh -c, unread scripts and
+//     direct kubelet starts are unresolved.
+//   - bootstrap.sh: its exact option list, "--option=value" as a
+//     positional word, and the argument values that make it exit.
+//   - systemd: the drop-in Environment= line and the splitting of
+//     $KUBELET_EXTRA_ARGS; a quote, newline or lone '%' in it is unresolved ("%%" is '%').
+//   - the kubelet: its real flag set per release (unknown flags exit), the
+//     last --register-with-taints, its own cloud-provider taint, a
+//     duplicate of which the API server refuses, label rules.
+//   - nodeadm: top-level NodeConfig parts merged in order (flags appended,
+//     config maps merged, an explicit empty list or null replaces), config
+//     keys matched ignoring case, timeAdded refused.
+//   - Bottlerocket and EC2Launch: the settings TOML; the <powershell>
+//     block and Start-EKSBootstrap.ps1's parameters (how it hands
+//     -KubeletExtraArgs to kubelet.exe is not published; Lint assumes what
+//     public copies do).
 //
 // Lint returns an error only for an unknown family, invalid required
-// taints, or gzip data it cannot decompress. Everything else, including
-// userData that is not what the family expects, is a [Problem]. The rules
-// it follows are described in the package documentation.
+// taints, or gzip data it cannot decompress; everything else is in the
+// [Report].
 func Lint(family compat.AMIFamily, userData []byte, required []Taint) (Report, error) {
 	if !family.Valid() {
 		return Report{}, fmt.Errorf("userdata: cannot lint for %v; use AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025 or Custom", family)
 	}
-	required = requiredOrDefault(required)
 	if err := validateTaintList("required taints", required); err != nil {
 		return Report{}, err
 	}
@@ -45,6 +75,10 @@ func Lint(family compat.AMIFamily, userData []byte, required []Taint) (Report, e
 	}
 	if family == compat.Custom {
 		family = detectFamily(text)
+	}
+	l.releases = currentReleases
+	if family == compat.AL2 {
+		l.releases = al2Releases
 	}
 	var b boot
 	switch family {
@@ -135,7 +169,7 @@ func detectFamily(text []byte) compat.AMIFamily {
 	switch {
 	case bytes.Contains(bytes.ToLower(text), []byte("<powershell>")):
 		return compat.Windows2022
-	case looksMIME(text):
+	case mimedoc.LooksMIME(text):
 		if bytes.Contains(bytes.ToLower(text), []byte("application/node.eks.aws")) {
 			return compat.AL2023
 		}
@@ -156,6 +190,13 @@ func detectFamily(text []byte) compat.AMIFamily {
 type linter struct {
 	required []Taint
 	problems []Problem
+	part     string // the file name of the MIME part being read
+	stop     stopBefore
+	// argLine, when set, gives the line of a kubelet argument (nodeadm's
+	// flags come from several documents).
+	argLine func(arg string) int
+	// releases are the sampled kubelet releases the family's AMIs ship.
+	releases uint8
 }
 
 func (l *linter) add(code Code, line int, fix, format string, args ...any) {
@@ -163,9 +204,17 @@ func (l *linter) add(code Code, line int, fix, format string, args ...any) {
 		Code:     code,
 		Severity: code.Severity(),
 		Line:     line,
+		Part:     l.part,
 		Message:  fmt.Sprintf(format, args...),
 		Fix:      fix,
 	})
+}
+
+// unresolved reports a construct the analysis cannot follow and returns
+// the boot that makes the verdict [Unresolved].
+func (l *linter) unresolved(line int, fix, format string, args ...any) boot {
+	l.add(CodeUnresolved, line, fix, format, args...)
+	return boot{registers: true, unresolved: true}
 }
 
 // boot is what a family's analysis concludes about the kubelet.
@@ -177,35 +226,80 @@ type boot struct {
 	// CodeUnresolved problem says why.
 	unresolved bool
 	taints     []Taint
-	labels     map[string]string
+	// part is the MIME part the taints come from ("" if single-part).
+	part string
+	// kubelet are the taints the kubelet adds itself.
+	kubelet []Taint
+	labels  map[string]string
 	// line is where the taint list is, or where it belongs.
 	line int
 	// fix says how to add a taint at that place.
 	fix func(Taint) string
+	// kubeletVals is the kubelet configuration the boot agent hands over.
+	kubeletVals kubeletValues
+}
+
+func (b boot) verdict() Verdict {
+	switch {
+	case b.unresolved:
+		return Unresolved
+	case b.registers:
+		return Joins
+	}
+	return NeverJoins
 }
 
 func (l *linter) finish(b boot) Report {
-	r := Report{}
-	if b.registers && !b.unresolved {
-		for _, req := range l.required {
-			if containsMatch(b.taints, req) {
-				continue
-			}
-			fix := ""
-			if b.fix != nil {
-				fix = b.fix(req)
-			}
-			l.add(CodeRequiredTaintMissing, b.line, fix,
-				"required taint %s missing: the kubelet will register the node without it", req.String())
-		}
-		r.Taints = slices.Clone(b.taints)
-		slices.SortFunc(r.Taints, compareTaints)
+	r := Report{Verdict: b.verdict()}
+	if r.Verdict == Joins {
+		l.checkRequired(b)
+		r.Taints = registered(b.taints, b.kubelet, l.required)
+		r.Kubelet, r.KubeletSources = b.kubeletVals.cfg, b.kubeletVals.list()
 		if len(b.labels) > 0 {
 			r.Labels = b.labels
 		}
+	} else if p, ok := l.decisive(r.Verdict); ok {
+		r.Reason, r.Line, r.Part = p.Message, p.Line, p.Part
+	} else {
+		r.Reason = "the analysis found nothing that decides how the node joins"
 	}
 	r.Problems = l.problems
 	return r
+}
+
+// checkRequired reports each required taint the kubelet will not register.
+func (l *linter) checkRequired(b boot) {
+	l.part = b.part
+	for _, req := range l.required {
+		if containsMatch(b.taints, req) {
+			continue
+		}
+		fix := ""
+		if b.fix != nil {
+			fix = b.fix(req)
+		}
+		l.add(CodeRequiredTaintMissing, b.line, fix,
+			"required taint %s missing: the kubelet will register the node without it", req.String())
+	}
+}
+
+// decisive is the problem that explains a verdict other than Joins: the
+// first unresolved construct, or the last error (the one after which the
+// analysis stopped).
+func (l *linter) decisive(v Verdict) (Problem, bool) {
+	if v == Unresolved {
+		for _, p := range l.problems {
+			if p.Code == CodeUnresolved {
+				return p, true
+			}
+		}
+	}
+	for i := len(l.problems) - 1; i >= 0; i-- {
+		if l.problems[i].Severity == SeverityError {
+			return l.problems[i], true
+		}
+	}
+	return Problem{}, false
 }
 
 // lineAt returns the 1-based line number of byte offset off in src.

@@ -11,6 +11,11 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/ec2select/ec2select/compat"
+
+	"github.com/ec2select/ec2select/userdata/internal/cloudinit"
+	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
+	"github.com/ec2select/ec2select/userdata/internal/powershell"
+	"github.com/ec2select/ec2select/userdata/internal/shell"
 )
 
 // Render writes the userData (raw, not base64) that makes a node of the
@@ -19,13 +24,42 @@ import (
 // nothing is escaped creatively: input that cannot be represented safely
 // is an error. The effective taints are cfg.Taints, then
 // cfg.StartupTaints, then each required taint that no earlier taint
-// matches by key and effect. The output is deterministic and at most
-// [MaxSize] bytes. The formats are described in the package documentation.
+// matches by key and effect; a taint with the key and effect of
+// [CloudProviderTaint] is refused on the families whose kubelet adds it.
+// The output is deterministic and at most [MaxSize] bytes.
 //
-// For [Custom], cfg.CustomUserData is returned unchanged after [Lint]
-// checks that the kubelet will register every effective taint; when Lint
-// finds an error-severity problem, Render returns a [*LintError] with the
-// report. The other fields are not used for Custom.
+//   - [compat.AL2]: a MIME multipart/mixed document (LF line endings, a
+//     boundary derived from a hash of the parts and checked to occur in
+//     none of them): the custom parts first (a MIME document's parts as
+//     written; a script, #cloud-config or other cloud-init text as one
+//     part), then a bash script calling /etc/eks/bootstrap.sh with every
+//     option and value as separate single-quoted words and one
+//     --kubelet-extra-args holding --node-labels, exactly one
+//     --register-with-taints and --max-pods (with --use-max-pods false).
+//   - [compat.AL2023]: the same layout with a node.eks.aws/v1alpha1
+//     NodeConfig last (sigs.k8s.io/yaml): taints in
+//     spec.kubelet.config.registerWithTaints, written even when empty so
+//     that it replaces a custom NodeConfig's list as nodeadm merges them;
+//     labels as the only kubelet flag. A custom --register-with-taints flag,
+//     which would override the config, is an error.
+//   - [compat.Bottlerocket]: TOML settings (go-toml/v2): the custom TOML
+//     kept, the cluster fields set, node-labels merged (Render's win),
+//     node-taints replaced; a setting the aws-k8s model does not have is an
+//     error, because Bottlerocket's settings API refuses it.
+//   - Windows: a <powershell> block: the custom PowerShell first (complete,
+//     no exit, no bootstrap call, no trailing line continuation), then a
+//     Start-EKSBootstrap.ps1 call whose arguments are verbatim strings with
+//     every quote character doubled (including U+2018 to U+201B).
+//   - [compat.Custom]: cfg.CustomUserData unchanged, after [Lint] confirms
+//     that the kubelet registers every effective taint; otherwise a
+//     [*LintError] with the report. The other fields are not used.
+//
+// For AL2 and AL2023 the custom parts must be certain, by [Lint]'s verdict
+// on them alone, neither to start the kubelet nor to call the join; parts
+// cloud-init runs before Render's (boothooks, bootcmd, per-boot scripts)
+// or only in some versions are refused, and so is a part that takes the
+// file name of Render's own. Errors name the part, the line and the
+// construct.
 func Render(family compat.AMIFamily, cfg Config) ([]byte, error) {
 	if !family.Valid() {
 		return nil, fmt.Errorf("userdata: cannot render for %v; use AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025 or Custom", family)
@@ -61,7 +95,7 @@ func renderCustom(cfg Config) ([]byte, error) {
 	if len(bytes.TrimSpace(cfg.CustomUserData)) == 0 {
 		return nil, fmt.Errorf("userdata: Config.CustomUserData is empty; the Custom family passes it through, so it must hold the whole userData")
 	}
-	taints, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, requiredOrDefault(cfg.RequiredTaints))
+	taints, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, cfg.Required())
 	if err != nil {
 		return nil, err
 	}
@@ -76,11 +110,12 @@ func renderCustom(cfg Config) ([]byte, error) {
 }
 
 // kubeletFlags are the kubelet flags AL2 and Windows pass: the labels,
-// exactly one --register-with-taints, and --max-pods. Validation already
+// exactly one --register-with-taints, and the kubelet configuration. Validation already
 // limits labels and taints to characters that need no quoting anywhere on
 // their way to the kubelet; this checks it again, since a quote, a
-// backslash, a newline, a '%' or whitespace inside a flag would be
-// rewritten by systemd or split the flag.
+// backslash, a newline or whitespace inside a flag would be rewritten by
+// systemd or split the flag. A '%' can only come from an eviction
+// percentage; AL2 escapes it for systemd (see renderAL2).
 func (p *plan) kubeletFlags() ([]string, error) {
 	var flags []string
 	if len(p.labelKeys) > 0 {
@@ -89,11 +124,9 @@ func (p *plan) kubeletFlags() ([]string, error) {
 	if len(p.taints) > 0 {
 		flags = append(flags, "--register-with-taints="+FormatTaints(p.taints))
 	}
-	if p.cfg.MaxPods > 0 {
-		flags = append(flags, "--max-pods="+strconv.Itoa(int(p.cfg.MaxPods)))
-	}
+	flags = append(flags, p.cfg.Kubelet.flags()...)
 	for _, f := range flags {
-		if strings.ContainsAny(f, "'\"\\%` \t\r\n") {
+		if strings.ContainsAny(f, "'\"\\` \t\r\n") {
 			return nil, fmt.Errorf("userdata: kubelet flag %q contains a character that cannot reach the kubelet unchanged", f)
 		}
 	}
@@ -116,15 +149,24 @@ func (p *plan) renderAL2() ([]byte, error) {
 	}
 	switch {
 	case len(p.dns) > 0:
-		lines = append(lines, []string{"--dns-cluster-ip", strings.Join(p.cfg.ClusterDNS, ",")})
+		lines = append(lines, []string{"--dns-cluster-ip", p.cfg.Kubelet.ClusterDNS[0]})
 	case p.cidr.IsValid() && p.cidr.Addr().Is6():
 		lines = append(lines, []string{"--service-ipv6-cidr", p.cfg.ClusterCIDR})
 	}
-	if p.cfg.MaxPods > 0 {
+	if p.cfg.Kubelet.MaxPods != nil {
+		// Without it bootstrap.sh computes max-pods from the ENI table and
+		// writes it into the config file, where the flag would fight it.
 		lines = append(lines, []string{"--use-max-pods", "false"})
 	}
 	if len(flags) > 0 {
-		lines = append(lines, []string{"--kubelet-extra-args", strings.Join(flags, " ")})
+		// bootstrap.sh copies the value into Environment='KUBELET_EXTRA_ARGS=…'
+		// of a systemd drop-in, where "%%" is the one spelling of '%' that
+		// every systemd release reads as '%' (a lone '%' starts a specifier).
+		extra := strings.ReplaceAll(strings.Join(flags, " "), "%", "%%")
+		lines = append(lines, []string{"--kubelet-extra-args", extra})
+	}
+	if p.cfg.InstanceStorePolicy == RAID0 {
+		lines = append(lines, []string{"--local-disks", "raid0"})
 	}
 	var script strings.Builder
 	size := 200
@@ -141,7 +183,7 @@ func (p *plan) renderAL2() ([]byte, error) {
 			script.WriteString(" \\\n  ")
 		}
 		for j, w := range words {
-			q, err := shellQuote(w)
+			q, err := shell.Quote(w)
 			if err != nil {
 				return nil, fmt.Errorf("userdata: bootstrap.sh argument %s", err)
 			}
@@ -157,7 +199,7 @@ func (p *plan) renderAL2() ([]byte, error) {
 		return nil, err
 	}
 	parts = append(parts, append([]byte("Content-Type: text/x-shellscript; charset=\"us-ascii\"\n\n"), script.String()...))
-	return writeMultipart(parts)
+	return mimedoc.Write(parts)
 }
 
 // nodeConfig mirrors the fields of nodeadm's node.eks.aws/v1alpha1
@@ -169,8 +211,18 @@ type nodeConfig struct {
 }
 
 type nodeConfigSpec struct {
-	Cluster nodeConfigCluster `json:"cluster"`
-	Kubelet nodeConfigKubelet `json:"kubelet"`
+	Cluster  nodeConfigCluster   `json:"cluster"`
+	Instance *nodeConfigInstance `json:"instance,omitempty"`
+	Kubelet  nodeConfigKubelet   `json:"kubelet"`
+}
+
+// nodeConfigInstance is spec.instance; Render sets only
+// localStorage.strategy (nodeadm api/v1alpha1 LocalStorageOptions, which
+// Karpenter's nodeadm bootstrap sets to RAID0 for instanceStorePolicy RAID0).
+type nodeConfigInstance struct {
+	LocalStorage struct {
+		Strategy string `json:"strategy"`
+	} `json:"localStorage"`
 }
 
 type nodeConfigCluster struct {
@@ -207,20 +259,19 @@ func (p *plan) renderAL2023() ([]byte, error) {
 			},
 		},
 	}
-	config := map[string]any{}
-	if len(p.taints) > 0 {
-		taints := make([]nodeConfigTaint, len(p.taints))
-		for i, t := range p.taints {
-			taints[i] = nodeConfigTaint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)}
-		}
-		config["registerWithTaints"] = taints
+	if p.cfg.InstanceStorePolicy == RAID0 {
+		nc.Spec.Instance = &nodeConfigInstance{}
+		nc.Spec.Instance.LocalStorage.Strategy = string(RAID0)
 	}
-	if len(p.cfg.ClusterDNS) > 0 {
-		config["clusterDNS"] = p.cfg.ClusterDNS
+	// registerWithTaints is written even when empty: nodeadm merges a
+	// later document's explicit empty list over an earlier one, so this
+	// replaces whatever a custom NodeConfig lists.
+	taints := make([]nodeConfigTaint, len(p.taints))
+	for i, t := range p.taints {
+		taints[i] = nodeConfigTaint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)}
 	}
-	if p.cfg.MaxPods > 0 {
-		config["maxPods"] = p.cfg.MaxPods
-	}
+	config := p.cfg.Kubelet.configFields()
+	config["registerWithTaints"] = taints
 	if len(config) > 0 {
 		nc.Spec.Kubelet.Config = config
 	}
@@ -236,7 +287,7 @@ func (p *plan) renderAL2023() ([]byte, error) {
 		return nil, err
 	}
 	parts = append(parts, append([]byte("Content-Type: "+nodeConfigMediaType+"\n\n"), doc...))
-	return writeMultipart(parts)
+	return mimedoc.Write(parts)
 }
 
 // cloudInitCustomParts turns the custom user data into MIME parts for AL2
@@ -252,10 +303,10 @@ func (p *plan) cloudInitCustomParts(f compat.AMIFamily) ([][]byte, error) {
 	if len(bytes.TrimSpace(c)) == 0 {
 		return nil, nil
 	}
-	var raws []rawPart
-	if looksMIME(c) || startsWithMIMEHeader(c) {
+	var raws []mimedoc.RawPart
+	if mimedoc.LooksMIME(c) || mimedoc.StartsWithHeader(c) {
 		var err error
-		raws, err = topLevelParts(c)
+		raws, err = mimedoc.TopLevelParts(c)
 		if err != nil {
 			return nil, fmt.Errorf("userdata: Config.CustomUserData looks like MIME but cannot be read: %v; pass a well-formed multipart document or a plain script", err)
 		}
@@ -270,6 +321,10 @@ func (p *plan) cloudInitCustomParts(f compat.AMIFamily) ([][]byte, error) {
 			mediaType = `text/cloud-config; charset="us-ascii"`
 		case bytes.HasPrefix(c, []byte("#cloud-boothook")):
 			mediaType = `text/cloud-boothook; charset="us-ascii"`
+		case bytes.HasPrefix(c, []byte("#")):
+			// #include, ## template: jinja, #part-handler, ...: cloud-init
+			// takes the type of a text/plain part from its first line.
+			mediaType = `text/plain; charset="us-ascii"`
 		default:
 			what := "a script starting with #! or #cloud-config, or a MIME document"
 			if f == compat.AL2023 {
@@ -279,14 +334,14 @@ func (p *plan) cloudInitCustomParts(f compat.AMIFamily) ([][]byte, error) {
 		}
 		// The two header lines are Render's, so the body's first line is
 		// line 1 of the custom data.
-		raws = []rawPart{{data: append([]byte("Content-Type: "+mediaType+"\n\n"), c...), line: -1}}
-	}
-	if err := p.checkCustomParts(f, raws); err != nil {
-		return nil, err
+		raws = []mimedoc.RawPart{{Data: append([]byte("Content-Type: "+mediaType+"\n\n"), c...), Line: -1}}
 	}
 	parts := make([][]byte, len(raws))
 	for i, r := range raws {
-		parts[i] = r.data
+		parts[i] = r.Data
+	}
+	if err := checkCustomParts(f, c, parts); err != nil {
+		return nil, err
 	}
 	return parts, nil
 }
@@ -296,64 +351,167 @@ func isNodeConfig(b []byte) bool {
 	return ok && d != nil
 }
 
-// checkCustomParts lints each custom part alone; lines in errors are lines
-// of Config.CustomUserData.
-func (p *plan) checkCustomParts(f compat.AMIFamily, parts []rawPart) error {
+// checkCustomParts accepts the custom parts only when [Lint]'s verdict on
+// them alone is certain that they neither start the kubelet nor call the
+// family's join (bootstrap.sh; nodeadm, for AL2023, beyond its own
+// NodeConfig parts), and when no part takes the file name of Render's own
+// part, which would replace it in cloud-init's scripts directory.
+func checkCustomParts(f compat.AMIFamily, custom []byte, parts [][]byte) error {
+	whole, err := mimedoc.Write(parts)
+	if err != nil {
+		return err
+	}
+	// Lint the custom data as written where cloud-init reads it the same
+	// way (a MIME document, or an AL2 script), so that lines are the
+	// user's; otherwise the parts as Render writes them, with lines
+	// shifted back to the user's.
+	doc, shift := whole, 0
+	switch {
+	case mimedoc.LooksMIME(custom), f == compat.AL2 && !mimedoc.StartsWithHeader(custom):
+		doc = custom
+	case !mimedoc.StartsWithHeader(custom):
+		shift = lineAt(whole, bytes.Index(whole, custom)) - 1
+	}
+	r, err := Lint(f, doc, []Taint{renderSentinel})
+	if err != nil {
+		return fmt.Errorf("userdata: Config.CustomUserData: %v", err)
+	}
+	if err := customVerdict(f, shiftLines(r, shift)); err != nil {
+		return err
+	}
+	if err := earlyParts(doc, shift); err != nil {
+		return err
+	}
+	if err := checkCustomNodeConfigs(f, parts); err != nil {
+		return err
+	}
+	names, err := cloudinit.PartNames(whole)
+	if err != nil {
+		return fmt.Errorf("userdata: Config.CustomUserData: %v", err)
+	}
+	ours := fmt.Sprintf("part-%03d", len(names)+1)
+	if slices.Contains(names, ours) {
+		return fmt.Errorf("userdata: Config.CustomUserData has a part named %q, the file name cloud-init gives Render's own part, which it would replace; rename the part", ours)
+	}
+	return nil
+}
+
+// renderSentinel is required when Render lints custom parts, so that a
+// report of custom parts that join carries a required-taint-missing
+// problem on the line of the join.
+var renderSentinel = Taint{Key: "render.ec2select.invalid/custom-part-check", Effect: NoExecute}
+
+// shiftLines moves a report's lines back by n.
+func shiftLines(r Report, n int) Report {
+	if n == 0 {
+		return r
+	}
+	move := func(l int) int { return max(l-n, 0) }
+	r.Line = move(r.Line)
+	r.Problems = slices.Clone(r.Problems)
+	for i := range r.Problems {
+		r.Problems[i].Line = move(r.Problems[i].Line)
+	}
+	return r
+}
+
+// checkCustomNodeConfigs refuses a custom NodeConfig that sets the kubelet
+// flag --register-with-taints: a flag overrides the config's
+// registerWithTaints that Render writes (aws/karpenter-provider-aws#7486).
+func checkCustomNodeConfigs(f compat.AMIFamily, parts [][]byte) error {
+	if f != compat.AL2023 {
+		return nil
+	}
 	for i, raw := range parts {
-		leaves, err := parseMessage(raw.data, raw.line, 0)
+		leaves, err := mimedoc.Parse(raw, 1)
 		if err != nil {
 			return fmt.Errorf("userdata: Config.CustomUserData part %d: %v", i+1, err)
 		}
 		for _, leaf := range leaves {
-			l := &linter{}
-			if f == compat.AL2023 && leaf.mediaType == nodeConfigMediaType {
-				body := leaf.body
-				if decoded, ok := decodeBase64Text(body); ok {
-					body = decoded
-				}
-				d, ok := l.nodeConfigPart(body, leaf.line)
-				if !ok {
-					return customProblem(i, l.problems[0])
-				}
-				for _, fl := range d.flags {
-					if strings.Contains(strings.ReplaceAll(fl, "_", "-"), "register-with-taints") {
-						return fmt.Errorf("userdata: Config.CustomUserData part %d: its NodeConfig sets the kubelet flag %q, which overrides the registerWithTaints Render writes (aws/karpenter-provider-aws#7486); remove it and put the taints in Config.Taints", i+1, fl)
-					}
-				}
-				if len(p.taints) == 0 && !isEmptyValue(d.config["registerWithTaints"]) {
-					return fmt.Errorf("userdata: Config.CustomUserData part %d: its NodeConfig sets registerWithTaints, which Render cannot clear when there are no taints; put the taints in Config.Taints", i+1)
-				}
+			if leaf.MediaType != nodeConfigMediaType {
 				continue
 			}
-			s := l.scriptPart(leaf.mediaType, leaf.body, leaf.line)
-			if len(l.problems) > 0 {
-				return customProblem(i, l.problems[0])
-			}
-			if s == nil || f != compat.AL2 {
+			d, _ := decodeNodeConfig(leaf.Body)
+			if d == nil {
 				continue
 			}
-			calls, _ := l.scriptCalls(s)
-			if len(l.problems) > 0 {
-				return customProblem(i, l.problems[0])
-			}
-			if len(calls) > 0 {
-				return fmt.Errorf("userdata: Config.CustomUserData part %d calls bootstrap.sh on line %d; Render adds the bootstrap.sh call, and a second one would register the node untainted before it, so remove the call and put kubelet settings in Config", i+1, s.absLine(calls[0].call.line))
+			for _, fl := range d.flags {
+				if strings.Contains(strings.ReplaceAll(fl, "_", "-"), "register-with-taints") {
+					return fmt.Errorf("userdata: Config.CustomUserData part %d: its NodeConfig sets the kubelet flag %q, which overrides the registerWithTaints Render writes (aws/karpenter-provider-aws#7486); remove it and put the taints in Config.Taints", i+1, fl)
+				}
 			}
 		}
 	}
 	return nil
 }
 
-func customProblem(part int, p Problem) error {
-	where := ""
-	if p.Line > 0 {
-		where = fmt.Sprintf(" line %d", p.Line)
+// earlyParts refuses custom parts that cloud-init runs before Render's
+// part whatever their file names (boothooks and bootcmd in the init
+// stage, per-boot/per-instance/per-once scripts before the user scripts),
+// or runs only in some cloud-init versions: Render's guarantee is that its
+// join is the first thing that can start the kubelet, and it does not rest
+// that on the analysis of code that runs ahead of it.
+func earlyParts(doc []byte, shift int) error {
+	scripts, _, err := cloudinit.Plan(doc)
+	if err != nil {
+		return fmt.Errorf("userdata: Config.CustomUserData: %v", err)
 	}
-	fix := ""
-	if p.Fix != "" {
-		fix = "; fix: " + p.Fix
+	part := func(s cloudinit.Script) string {
+		if mimedoc.LooksMIME(doc) {
+			return s.Part
+		}
+		return ""
 	}
-	return fmt.Errorf("userdata: Config.CustomUserData part %d%s: %s%s", part+1, where, p.Message, fix)
+	for _, s := range scripts {
+		what := ""
+		switch {
+		case s.Stage == cloudinit.StageBoothook:
+			what = "a #cloud-boothook part"
+		case s.Stage == cloudinit.StageBootcmd:
+			what = "cloud-config bootcmd"
+		case s.MayNotRun != "":
+			what = "a part that runs only in some cloud-init versions (a per-boot/per-instance/per-once script, or a text/x-shellscript part that starts like another type)"
+		default:
+			continue
+		}
+		return customError(part(s), max(s.PartLine-shift, 0), what+" runs before Render's join (or only in some cloud-init versions); Render accepts only text/x-shellscript parts and cloud-config runcmd, which run after it may have joined, so move the commands there")
+	}
+	return nil
+}
+
+// customVerdict turns Lint's report on the custom parts into Render's
+// decision.
+func customVerdict(f compat.AMIFamily, r Report) error {
+	if r.Verdict == Unresolved {
+		return customError(r.Part, r.Line, "Render cannot tell that it neither starts the kubelet nor calls the join before Render's part: "+r.Reason)
+	}
+	if f == compat.AL2 && r.Verdict == Joins {
+		part, line := "", 0
+		for _, p := range r.Problems {
+			if p.Code == CodeRequiredTaintMissing {
+				part, line = p.Part, p.Line
+			}
+		}
+		return customError(part, line, "it calls bootstrap.sh; Render adds the bootstrap.sh call, and a second one would register the node untainted before it, so remove the call and put kubelet settings in Config")
+	}
+	allowed := map[Code]bool{CodeNoBootstrap: true, CodeRequiredTaintMissing: true}
+	if f == compat.AL2023 {
+		allowed[CodeIncompleteConfig] = true
+	}
+	for _, p := range r.Problems {
+		if p.Severity == SeverityError && !allowed[p.Code] {
+			msg := p.Message
+			if p.Fix != "" {
+				msg += "; fix: " + p.Fix
+			}
+			return customError(p.Part, p.Line, msg)
+		}
+	}
+	return nil
+}
+
+func customError(part string, line int, msg string) error {
+	return fmt.Errorf("userdata: Config.CustomUserData %s%s", location(part, line), msg)
 }
 
 // renderBottlerocket writes TOML settings: the custom settings with the
@@ -374,42 +532,22 @@ func (p *plan) renderBottlerocket() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if key := unknownBottlerocketSetting(settings, kube); key != "" {
+		return nil, unknownSettingError(key)
+	}
 	kube["cluster-name"] = p.cfg.ClusterName
 	kube["api-server"] = p.cfg.APIServerEndpoint
 	kube["cluster-certificate"] = p.cfg.CABundle
-	switch len(p.cfg.ClusterDNS) {
-	case 0:
-	case 1:
-		kube["cluster-dns-ip"] = p.cfg.ClusterDNS[0]
-	default:
-		kube["cluster-dns-ip"] = slices.Clone(p.cfg.ClusterDNS)
+	for k, v := range p.cfg.Kubelet.bottlerocketSettings() {
+		kube[k] = v
 	}
-	if p.cfg.MaxPods > 0 {
-		kube["max-pods"] = int64(p.cfg.MaxPods)
-	}
-	labels := map[string]any{}
-	if raw, ok := kube["node-labels"]; ok {
-		custom, ok := raw.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("userdata: Config.CustomUserData: settings.kubernetes.node-labels is not a table; write [settings.kubernetes.node-labels] with 'key' = 'value'")
-		}
-		for _, k := range sortedKeys(custom) {
-			v, ok := custom[k].(string)
-			if !ok {
-				return nil, fmt.Errorf("userdata: Config.CustomUserData: node-labels %q is not a string; quote it", k)
-			}
-			if err := checkLabel(k, v); err != nil {
-				return nil, fmt.Errorf("userdata: Config.CustomUserData: node-labels: %v", err)
-			}
-			labels[k] = v
+	if p.cfg.InstanceStorePolicy == RAID0 {
+		if err := p.bottlerocketRAID0(settings); err != nil {
+			return nil, err
 		}
 	}
-	for k, v := range p.cfg.Labels {
-		labels[k] = v
-	}
-	delete(kube, "node-labels")
-	if len(labels) > 0 {
-		kube["node-labels"] = labels
+	if err := p.mergeBottlerocketLabels(kube); err != nil {
+		return nil, err
 	}
 	delete(kube, "node-taints")
 	if len(p.taints) > 0 {
@@ -425,6 +563,83 @@ func (p *plan) renderBottlerocket() ([]byte, error) {
 		return nil, fmt.Errorf("userdata: encoding the Bottlerocket settings: %v", err)
 	}
 	return out, nil
+}
+
+// bottlerocketRAID0 adds the bootstrap command that Karpenter v1.14.1 adds
+// for RAID0 (pkg/providers/amifamily/bootstrap/bottlerocket.go, key
+// "000-mount-instance-storage"): "apiclient ephemeral-storage init" then
+// "bind". From Bottlerocket 1.46.0 bind knows the directories itself
+// (pkg/providers/version/version.go, SupportsDefaultBind); before that, or
+// when Config.AMIRelease is unknown, they are named.
+func (p *plan) bottlerocketRAID0(settings map[string]any) error {
+	cmds, err := subTable(settings, "bootstrap-commands")
+	if err != nil {
+		return err
+	}
+	bind := []any{"apiclient", "ephemeral-storage", "bind"}
+	if !bottlerocketBindsByDefault(p.cfg.AMIRelease) {
+		bind = append(bind, "--dirs", "/var/lib/containerd", "/var/lib/kubelet", "/var/log/pods")
+	}
+	cmds[raid0BootstrapCommand] = map[string]any{
+		"commands":  []any{[]any{"apiclient", "ephemeral-storage", "init"}, bind},
+		"essential": true,
+		"mode":      "always",
+	}
+	return nil
+}
+
+// mergeBottlerocketLabels merges the custom node-labels with Render's, Render's
+// winning, after checking each custom label as the kubelet would.
+func (p *plan) mergeBottlerocketLabels(kube map[string]any) error {
+	labels := map[string]any{}
+	if raw, ok := kube["node-labels"]; ok {
+		custom, ok := raw.(map[string]any)
+		if !ok {
+			return fmt.Errorf("userdata: Config.CustomUserData: settings.kubernetes.node-labels is not a table; write [settings.kubernetes.node-labels] with 'key' = 'value'")
+		}
+		for _, k := range sortedKeys(custom) {
+			v, ok := custom[k].(string)
+			if !ok {
+				return fmt.Errorf("userdata: Config.CustomUserData: node-labels %q is not a string; quote it", k)
+			}
+			if err := checkLabel(k, v); err != nil {
+				return fmt.Errorf("userdata: Config.CustomUserData: node-labels: %v", err)
+			}
+			labels[k] = v
+		}
+	}
+	for k, v := range p.cfg.Labels {
+		labels[k] = v
+	}
+	delete(kube, "node-labels")
+	if len(labels) > 0 {
+		kube["node-labels"] = labels
+	}
+	return nil
+}
+
+// raid0BootstrapCommand is the bootstrap-commands key Render's RAID0 uses,
+// Karpenter's, so a node's settings read the same whichever wrote them.
+const raid0BootstrapCommand = "000-mount-instance-storage"
+
+// bottlerocketBindsByDefault reports whether a Bottlerocket release
+// ("v1.46.0", "1.46.0-5d1a2b3c") is 1.46.0 or later.
+func bottlerocketBindsByDefault(release string) bool {
+	v := strings.TrimPrefix(release, "v")
+	v, _, _ = strings.Cut(v, "-")
+	parts := strings.Split(v, ".")
+	if len(parts) != 3 {
+		return false
+	}
+	n := make([]int, 3)
+	for i, s := range parts {
+		x, err := strconv.Atoi(s)
+		if err != nil || x < 0 {
+			return false
+		}
+		n[i] = x
+	}
+	return n[0] > 1 || n[0] == 1 && n[1] >= 46
 }
 
 // subTable returns parent[key] as a table, creating it when absent.
@@ -457,8 +672,8 @@ func (p *plan) renderWindows() ([]byte, error) {
 	if len(flags) > 0 {
 		args = append(args, [2]string{"-KubeletExtraArgs", strings.Join(flags, " ")})
 	}
-	if len(p.cfg.ClusterDNS) > 0 {
-		args = append(args, [2]string{"-DNSClusterIP", p.cfg.ClusterDNS[0]})
+	if len(p.cfg.Kubelet.ClusterDNS) > 0 {
+		args = append(args, [2]string{"-DNSClusterIP", p.cfg.Kubelet.ClusterDNS[0]})
 	}
 	if err := checkCustomPowerShell(p.custom); err != nil {
 		return nil, err
@@ -474,7 +689,7 @@ func (p *plan) renderWindows() ([]byte, error) {
 	b.WriteString(`[string]$EKSBootstrapScriptFile = "$env:ProgramFiles\Amazon\EKS\Start-EKSBootstrap.ps1"` + "\n")
 	b.WriteString("& $EKSBootstrapScriptFile")
 	for _, a := range args {
-		q, err := psQuote(a[1])
+		q, err := powershell.Quote(a[1])
 		if err != nil {
 			return nil, fmt.Errorf("userdata: Start-EKSBootstrap.ps1 %s: %s", a[0], err)
 		}
@@ -496,17 +711,20 @@ func checkCustomPowerShell(custom []byte) error {
 	if bytes.Contains(lower, []byte("</powershell>")) || bytes.Contains(lower, []byte("<powershell>")) {
 		return fmt.Errorf("userdata: Config.CustomUserData contains a <powershell> tag; pass the PowerShell without the tags, Render adds them")
 	}
-	toks, err := lexPowerShell(string(custom))
+	toks, err := powershell.Lex(string(custom))
 	if err != nil {
 		return fmt.Errorf("userdata: Config.CustomUserData is not complete PowerShell (%v); anything left open would swallow the bootstrap call that follows it", err)
 	}
-	w := &psWalker{vars: map[string]psToken{}}
-	w.walk(toks)
-	if len(w.calls) > 0 {
-		return fmt.Errorf("userdata: Config.CustomUserData calls Start-EKSBootstrap.ps1 on line %d; Render adds that call, and a second one registers the node with the wrong taints, so remove it", w.calls[0].line)
+	if bytes.HasSuffix(bytes.TrimRight(custom, "\r\n"), []byte("`")) {
+		return fmt.Errorf("userdata: Config.CustomUserData ends in a backtick, a PowerShell line continuation that would join the bootstrap call that follows it to its last line; remove it")
 	}
-	if w.stopped {
-		return fmt.Errorf("userdata: Config.CustomUserData stops the script on line %d (exit, return, throw or break), so the bootstrap call after it would never run", w.stopAt)
+	w := newEKSWalker()
+	w.Walk(toks)
+	if len(w.Calls) > 0 {
+		return fmt.Errorf("userdata: Config.CustomUserData calls Start-EKSBootstrap.ps1 on line %d; Render adds that call, and a second one registers the node with the wrong taints, so remove it", w.Calls[0].Line)
+	}
+	if w.Stopped {
+		return fmt.Errorf("userdata: Config.CustomUserData stops the script on line %d (exit, return, throw or break), so the bootstrap call after it would never run", w.StopLine)
 	}
 	return nil
 }

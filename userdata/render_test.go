@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ec2select/ec2select/internal/golden"
+	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pelletier/go-toml/v2"
@@ -22,11 +23,11 @@ import (
 
 func goldenConfig(f compat.AMIFamily) Config {
 	cfg := baseConfig()
-	cfg.ClusterDNS = []string{"10.100.0.10"}
+	cfg.Kubelet.ClusterDNS = []string{"10.100.0.10"}
 	cfg.Taints = []Taint{{Key: "example.com/dedicated", Value: "gpu", Effect: NoSchedule}}
 	cfg.StartupTaints = []Taint{{Key: "example.com/agent-not-ready", Effect: NoExecute}}
 	cfg.Labels = map[string]string{"karpenter.sh/nodepool": "default", "node.kubernetes.io/lifecycle": "spot", "example.com/team": "ml"}
-	cfg.MaxPods = 110
+	cfg.Kubelet.MaxPods = ptr[int32](110)
 	switch f {
 	case compat.AL2:
 		cfg.CustomUserData = []byte("#!/bin/bash\necho 'custom step' > /var/log/custom.log\n")
@@ -55,12 +56,16 @@ func TestRenderGolden(t *testing.T) {
 		if err != nil || !bytes.Equal(out, again) {
 			t.Errorf("Render(%v) is not deterministic", f)
 		}
-		r := mustLint(t, f, out, cfg.RequiredTaints)
+		r := mustLint(t, f, out, cfg.Required())
 		if len(r.Problems) > 0 {
 			t.Errorf("Lint(%v, Render(%v)) found problems:\n%s", f, f, r)
 		}
 		want := []Taint{{Key: "example.com/agent-not-ready", Effect: NoExecute}, {Key: "example.com/dedicated", Value: "gpu", Effect: NoSchedule}, UnregisteredTaint()}
-		if diff := cmp.Diff(want, r.Taints); diff != "" {
+		family := f
+		if f == compat.Custom {
+			family = detectFamily(out)
+		}
+		if diff := cmp.Diff(wantRegistered(family, want, cfg.Required()), r.Taints); diff != "" {
 			t.Errorf("Lint(%v, Render(%v)).Taints (-want +got):\n%s", f, f, diff)
 		}
 	}
@@ -88,13 +93,14 @@ func TestRenderValidation(t *testing.T) {
 		{"CIDR", compat.AL2, func(c *Config) { c.ClusterCIDR = "10.100.0.0" }, "Config.ClusterCIDR"},
 		{"CIDR not canonical", compat.AL2, func(c *Config) { c.ClusterCIDR = "10.100.0.1/16" }, `"10.100.0.0/16"`},
 		{"AL2023 needs CIDR", compat.AL2023, func(c *Config) { c.ClusterCIDR = "" }, "nodeadm"},
-		{"DNS", compat.AL2, func(c *Config) { c.ClusterDNS = []string{"10.100.0.300"} }, "Config.ClusterDNS[0]"},
-		{"DNS with zone", compat.AL2, func(c *Config) { c.ClusterDNS = []string{"fe80::1%eth0"} }, "Config.ClusterDNS[0]"},
-		{"DNS not canonical", compat.AL2, func(c *Config) { c.ClusterDNS = []string{"fd00:0::a"} }, `"fd00::a"`},
-		{"DNS mixed", compat.AL2, func(c *Config) { c.ClusterDNS = []string{"10.0.0.10", "fd00::a"} }, "mixes"},
-		{"DNS vs CIDR", compat.AL2, func(c *Config) { c.ClusterDNS = []string{"fd00::a"} }, "different IP families"},
-		{"Windows one DNS", compat.Windows2022, func(c *Config) { c.ClusterDNS = []string{"10.0.0.10", "10.0.0.11"} }, "-DNSClusterIP"},
-		{"max pods", compat.AL2, func(c *Config) { c.MaxPods = -1 }, "Config.MaxPods"},
+		{"DNS", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"10.100.0.300"} }, "Config.Kubelet.ClusterDNS[0]"},
+		{"DNS with zone", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"fe80::1%eth0"} }, "Config.Kubelet.ClusterDNS[0]"},
+		{"DNS not canonical", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"fd00:0::a"} }, `"fd00::a"`},
+		{"DNS mixed", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"10.0.0.10", "fd00::a"} }, "mixes"},
+		{"DNS vs CIDR", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"fd00::a"} }, "different IP families"},
+		{"Windows one DNS", compat.Windows2022, func(c *Config) { c.Kubelet.ClusterDNS = []string{"10.0.0.10", "10.0.0.11"} }, "-DNSClusterIP"},
+		{"AL2 one DNS", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"10.0.0.10", "10.0.0.11"} }, "--dns-cluster-ip"},
+		{"max pods", compat.AL2, func(c *Config) { c.Kubelet.MaxPods = ptr[int32](-1) }, "Config.Kubelet.MaxPods"},
 		{"bad taint", compat.AL2, func(c *Config) { c.Taints = []Taint{{Key: "a", Value: "b c", Effect: NoSchedule}} }, "Config.Taints[0]"},
 		{"bad effect", compat.Bottlerocket, func(c *Config) { c.StartupTaints = []Taint{{Key: "a", Effect: "NoExec"}} }, "Config.StartupTaints[0]"},
 		{"conflicting taints", compat.AL2, func(c *Config) {
@@ -177,18 +183,18 @@ func TestRenderCustomMIMECopied(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts, err := parseMIME(out, 1)
+	parts, err := mimedoc.Parse(out, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	for _, p := range parts {
-		got = append(got, p.mediaType+"|"+string(p.body))
+		got = append(got, p.MediaType+"|"+string(p.Body))
 	}
 	want := []string{
 		"text/cloud-config|#cloud-config\npackages: [jq]",
 		"text/x-shellscript|#!/bin/bash\necho --// not a delimiter here",
-		"text/x-shellscript|" + string(parts[2].body),
+		"text/x-shellscript|" + string(parts[2].Body),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("parts (-want +got):\n%s", diff)
@@ -206,16 +212,21 @@ func TestRenderCustomRejected(t *testing.T) {
 		custom  string
 		wantErr string
 	}{
-		{"AL2 custom calls bootstrap.sh", compat.AL2, "#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster\n", "calls bootstrap.sh on line 2"},
-		{"AL2 custom MIME part calls bootstrap.sh", compat.AL2, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/x-shellscript\n\n#!/bin/sh\nsudo /etc/eks/bootstrap.sh c\n--b--\n", "part 1 calls bootstrap.sh on line 8"},
+		{"AL2 custom calls bootstrap.sh", compat.AL2, "#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster\n", "line 2: it calls bootstrap.sh"},
+		{"AL2 custom MIME part calls bootstrap.sh", compat.AL2, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/x-shellscript\n\n#!/bin/sh\nsudo /etc/eks/bootstrap.sh c\n--b--\n", "part part-001, line 8: it calls bootstrap.sh"},
 		{"AL2 no shebang", compat.AL2, "echo hi\n", "neither"},
 		{"AL2 MIME part without shebang", compat.AL2, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/x-shellscript\n\necho hi\n--b--\n", "Exec format error"},
 		{"AL2 syntax error", compat.AL2, "#!/bin/bash\nif then\n", "syntax"},
 		{"AL2 malformed MIME", compat.AL2, "MIME-Version: 1.0\nContent-Type: multipart/mixed\n\nbody\n", "boundary"},
 		{"AL2023 custom flag overrides taints", compat.AL2023, "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags: [\"--register-with-taints=a:NoSchedule\"]\n", "#7486"},
-		{"AL2023 bad NodeConfig part", compat.AL2023, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: application/node.eks.aws\n\nkind: Pod\n--b--\n", "not a NodeConfig"},
+		{"AL2023 bad NodeConfig part", compat.AL2023, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: application/node.eks.aws\n\nkind: Pod\n--b--\n", "does not decode as a NodeConfig"},
 		{"Bottlerocket bad TOML", compat.Bottlerocket, "[settings\n", "TOML"},
 		{"Bottlerocket settings not a table", compat.Bottlerocket, "settings = 1\n", `"settings" is not a table`},
+		// The settings model denies unknown fields
+		// (bottlerocket@468f205b^ sources/models/model-derive/src/lib.rs
+		// L112-116), so the settings API refuses these.
+		{"Bottlerocket unknown kubernetes setting", compat.Bottlerocket, "[settings.kubernetes]\nnode-taint = 'a'\n", "settings.kubernetes.node-taint"},
+		{"Bottlerocket unknown settings table", compat.Bottlerocket, "[settings.kubelet]\nmax-pods = 10\n", "settings.kubelet"},
 		{"Bottlerocket bad custom label", compat.Bottlerocket, "[settings.kubernetes.node-labels]\n'k8s.io/x' = 'y'\n", "node-labels"},
 		{"Windows tags", compat.Windows2022, "<powershell>Write-Host hi</powershell>", "<powershell> tag"},
 		{"Windows unterminated string", compat.Windows2022, "Write-Host 'hi\n", "not complete PowerShell"},
@@ -277,7 +288,7 @@ func TestRenderBottlerocketMerge(t *testing.T) {
 func TestRenderBottlerocketNoTaintsDropsCustom(t *testing.T) {
 	t.Parallel()
 	cfg := goldenConfig(compat.Bottlerocket)
-	cfg.Taints, cfg.StartupTaints, cfg.RequiredTaints = nil, nil, []Taint{}
+	cfg.Taints, cfg.StartupTaints, cfg.NoRequiredTaints = nil, nil, true
 	out, err := Render(compat.Bottlerocket, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -285,18 +296,29 @@ func TestRenderBottlerocketNoTaintsDropsCustom(t *testing.T) {
 	if bytes.Contains(out, []byte("node-taints")) || bytes.Contains(out, []byte("example.com/dropped")) {
 		t.Errorf("custom node-taints survived:\n%s", out)
 	}
-	if r := mustLint(t, compat.Bottlerocket, out, []Taint{}); r.Taints != nil || len(r.Problems) > 0 {
+	if r := mustLint(t, compat.Bottlerocket, out, []Taint{}); len(configuredTaints(r)) != 0 || len(r.Problems) > 0 {
 		t.Errorf("Lint = %v", r)
 	}
 }
 
-func TestRenderAL2023CannotClearCustomTaints(t *testing.T) {
+// With no taints at all, Render still writes registerWithTaints: [],
+// which replaces a custom NodeConfig's list when nodeadm merges the
+// documents in order: mergo.WithOverride sets a map key to the later
+// document's value even when that value is empty
+// (awslabs/amazon-eks-ami@81fec2e8 nodeadm/internal/api/merge.go
+// mergeInlineDocument, nodeadm/internal/util/merge.go Merge).
+func TestRenderAL2023ClearsCustomTaints(t *testing.T) {
 	t.Parallel()
 	cfg := baseConfig()
-	cfg.RequiredTaints = []Taint{}
+	cfg.NoRequiredTaints = true
 	cfg.CustomUserData = []byte("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      registerWithTaints: [{key: a, effect: NoSchedule}]\n")
-	if _, err := Render(compat.AL2023, cfg); err == nil || !strings.Contains(err.Error(), "cannot clear") {
-		t.Errorf("Render error = %v; want the cannot-clear refusal", err)
+	out, err := Render(compat.AL2023, cfg)
+	if err != nil {
+		t.Fatalf("Render: %v", err)
+	}
+	r := mustLint(t, compat.AL2023, out, []Taint{})
+	if diff := cmp.Diff(Report{Verdict: Joins, Taints: wantRegistered(compat.AL2023, nil, nil)}, r); diff != "" {
+		t.Errorf("Lint(Render) (-want +got):\n%s", diff)
 	}
 }
 
@@ -308,12 +330,12 @@ func TestRenderAL2023Decodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts, err := parseMIME(out, 1)
+	parts, err := mimedoc.Parse(out, 1)
 	if err != nil || len(parts) != 1 {
 		t.Fatalf("parts %v, %v", parts, err)
 	}
 	var nc nodeConfig
-	if err := yaml.UnmarshalStrict(parts[0].body, &nc); err != nil {
+	if err := yaml.UnmarshalStrict(parts[0].Body, &nc); err != nil {
 		t.Fatal(err)
 	}
 	if nc.Spec.Cluster != (nodeConfigCluster{Name: cfg.ClusterName, APIServerEndpoint: cfg.APIServerEndpoint, CertificateAuthority: cfg.CABundle, CIDR: cfg.ClusterCIDR}) {
@@ -361,39 +383,33 @@ func TestRenderTooLarge(t *testing.T) {
 	}
 }
 
-func TestPickBoundaryAvoidsCollision(t *testing.T) {
+// RequiredTaints: nil and empty mean the same (Karpenter v1's taint); no
+// required taint is the explicit NoRequiredTaints, and asking for both is
+// an error.
+func TestRequiredTaintsChoice(t *testing.T) {
 	t.Parallel()
-	parts := [][]byte{[]byte("Content-Type: text/plain\n\nhello\n")}
-	first, err := pickBoundary(parts)
+	nilCfg, emptyCfg := baseConfig(), baseConfig()
+	nilCfg.RequiredTaints, emptyCfg.RequiredTaints = nil, []Taint{}
+	a, errA := Render(compat.AL2023, nilCfg)
+	b, errB := Render(compat.AL2023, emptyCfg)
+	if errA != nil || errB != nil || !bytes.Equal(a, b) {
+		t.Fatalf("nil and empty RequiredTaints render differently (%v, %v)", errA, errB)
+	}
+	if diff := cmp.Diff([]Taint{UnregisteredTaint()}, emptyCfg.Required()); diff != "" {
+		t.Errorf("Required() of an empty list (-want +got):\n%s", diff)
+	}
+	none := baseConfig()
+	none.NoRequiredTaints = true
+	out, err := Render(compat.AL2023, none)
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts = append(parts, []byte("Content-Type: text/plain\n\n--"+first+"\n"))
-	second, err := pickBoundary(parts)
-	if err != nil {
-		t.Fatal(err)
+	if bytes.Contains(out, []byte(UnregisteredTaintKey)) || none.Required() != nil {
+		t.Errorf("NoRequiredTaints still requires a taint:\n%s", out)
 	}
-	// The first candidate for the new parts may differ anyway; what matters
-	// is that the chosen one occurs in no part.
-	for _, p := range parts {
-		if bytes.Contains(p, []byte(second)) {
-			t.Fatalf("boundary %q occurs in part %q", second, p)
-		}
-	}
-	// Force the first candidate into a part: the next one must be chosen.
-	candidate, _ := pickBoundary([][]byte{[]byte("x")})
-	forced := [][]byte{[]byte("x")}
-	_ = candidate
-	for i := 0; i < 3; i++ {
-		b, err := pickBoundary(forced)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range forced {
-			if bytes.Contains(p, []byte(b)) {
-				t.Fatalf("boundary %q occurs in a part", b)
-			}
-		}
-		forced[0] = append(forced[0], []byte(b)...)
+	both := baseConfig()
+	both.NoRequiredTaints, both.RequiredTaints = true, []Taint{UnregisteredTaint()}
+	if _, err := Render(compat.AL2023, both); err == nil || !strings.Contains(err.Error(), "Config.NoRequiredTaints") {
+		t.Errorf("Render with both = %v; want an error naming both fields", err)
 	}
 }

@@ -54,8 +54,9 @@ const (
 	CodeTooLarge Code = "too-large"
 	// CodeNoBootstrap: nothing in the userData starts the boot agent.
 	CodeNoBootstrap Code = "no-bootstrap"
-	// CodeNotExecutable: a script cloud-init cannot execute (no "#!" line,
-	// or CRLF line endings), so nothing in it runs.
+	// CodeNotExecutable: a script cloud-init cannot execute (no "#!" line),
+	// so nothing in it runs. (CRLF line endings are not a reason: cloud-init
+	// converts them when the first line ends in CRLF.)
 	CodeNotExecutable Code = "not-executable"
 	// CodeSystemdHazard: kubelet arguments containing characters that
 	// systemd rewrites or chokes on (', \, newline, %) on their way to the
@@ -64,9 +65,10 @@ const (
 	// CodeKubeletArguments: kubelet arguments the kubelet refuses (a stray
 	// positional argument, a flag without its value), so it exits.
 	CodeKubeletArguments Code = "kubelet-arguments"
-	// CodeUnresolved: the taints depend on something only known at boot
-	// (a command substitution, an unknown variable), so the linter cannot
-	// say what the kubelet will register.
+	// CodeUnresolved: whether or how the node joins depends on something
+	// the linter cannot follow (a command substitution, eval, another
+	// interpreter, behaviour that differs between versions of the boot
+	// software); the report's verdict is [Unresolved].
 	CodeUnresolved Code = "unresolved"
 	// CodeSyntax: a part that its interpreter cannot parse (shell,
 	// PowerShell, TOML, YAML, MIME).
@@ -113,7 +115,11 @@ type Problem struct {
 	// Line is the 1-based line in the userData (after base64 decoding) the
 	// problem is about; 0 when it is about the whole userData or about a
 	// part whose lines are transfer-encoded.
-	Line    int
+	Line int
+	// Part is the file name cloud-init gives the MIME part the problem is
+	// in (its Content-Disposition filename, or part-NNN by position); ""
+	// for single-part userData or a problem about the whole document.
+	Part    string
 	Message string
 	// Fix is the corrected line where there is one, otherwise what to do.
 	Fix string
@@ -121,9 +127,7 @@ type Problem struct {
 
 func (p Problem) String() string {
 	var b strings.Builder
-	if p.Line > 0 {
-		fmt.Fprintf(&b, "line %d: ", p.Line)
-	}
+	b.WriteString(location(p.Part, p.Line))
 	fmt.Fprintf(&b, "%s %s: %s", p.Severity, p.Code, p.Message)
 	if p.Fix != "" {
 		fmt.Fprintf(&b, "\n    fix: %s", p.Fix)
@@ -133,12 +137,32 @@ func (p Problem) String() string {
 
 // Report is what [Lint] learns about userData.
 type Report struct {
-	// Taints are the taints the kubelet will actually register, sorted by
-	// key, effect and value. Nil when the kubelet will not register the
-	// node at all (see Problems) or when they cannot be determined.
-	Taints []Taint
+	// Verdict says whether the node joins: certainly ([Joins]), certainly
+	// not ([NeverJoins]), or the analysis cannot tell ([Unresolved]).
+	Verdict Verdict
+	// Reason, Line and Part explain a [NeverJoins] or [Unresolved]
+	// verdict: why the node never joins, or the construct that stops the
+	// analysis; the 1-based line in the userData as given (after base64
+	// decoding; 0 if none); the MIME part's file name ("" for single-part
+	// userData). Empty for [Joins].
+	Reason string
+	Line   int
+	Part   string
+	// Taints are the taints the kubelet registers, each with its source,
+	// sorted by key, then effect, then value. Only meaningful when Verdict
+	// is [Joins]; nil otherwise. An empty list means the node registers
+	// untainted.
+	Taints []RegisteredTaint
 	// Labels are the labels the kubelet will register, when known.
 	Labels map[string]string
+	// Kubelet is the kubelet configuration the boot agent hands the
+	// kubelet from this userData: what Render writes from
+	// [Config.Kubelet], as the kubelet will get it, including user parts
+	// that override it. Fields the userData leaves to the AMI's defaults
+	// are unset. KubeletSources says where each set field comes from,
+	// sorted by field. Only meaningful when Verdict is [Joins].
+	Kubelet        KubeletConfig
+	KubeletSources []KubeletSource
 	// Problems are in the order they were found: per boot step, then the
 	// required-taint check.
 	Problems []Problem
@@ -158,7 +182,11 @@ func (r Report) HasErrors() bool {
 // problem with its line and fix.
 func (r Report) String() string {
 	var b strings.Builder
-	b.WriteString("taints: ")
+	b.WriteString("verdict: " + r.Verdict.String())
+	if r.Verdict != Joins {
+		b.WriteString(" (" + r.where() + r.Reason + ")")
+	}
+	b.WriteString("\ntaints: ")
 	if len(r.Taints) == 0 {
 		b.WriteString("none")
 	} else {
@@ -167,6 +195,9 @@ func (r Report) String() string {
 				b.WriteString(", ")
 			}
 			b.WriteString(t.String())
+			if t.Source == SourceKubelet {
+				b.WriteString(" (added by the kubelet)")
+			}
 		}
 	}
 	if len(r.Labels) > 0 {
@@ -196,4 +227,19 @@ func (e *LintError) Error() string {
 		}
 	}
 	return "userdata: custom user data fails lint:\n" + strings.Join(msgs, "\n")
+}
+
+func (r Report) where() string { return location(r.Part, r.Line) }
+
+// location formats a part and line as a message prefix.
+func location(part string, line int) string {
+	switch {
+	case part != "" && line > 0:
+		return fmt.Sprintf("part %s, line %d: ", part, line)
+	case part != "":
+		return "part " + part + ": "
+	case line > 0:
+		return fmt.Sprintf("line %d: ", line)
+	}
+	return ""
 }

@@ -2,7 +2,6 @@ package userdata
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -32,14 +31,14 @@ func genConfig(f compat.AMIFamily) *rapid.Generator[Config] {
 			cfg.ClusterCIDR = ""
 		}
 		maxDNS := 2
-		if f.IsWindows() {
-			maxDNS = 1
+		if f.IsWindows() || f == compat.AL2 {
+			maxDNS = 1 // their boot scripts take one DNS IP
 		}
 		for i := range rapid.IntRange(0, maxDNS).Draw(t, "dns") {
 			if ipv6 {
-				cfg.ClusterDNS = append(cfg.ClusterDNS, fmt.Sprintf("fd00:10:96::%x", 10+i))
+				cfg.Kubelet.ClusterDNS = append(cfg.Kubelet.ClusterDNS, fmt.Sprintf("fd00:10:96::%x", 10+i))
 			} else {
-				cfg.ClusterDNS = append(cfg.ClusterDNS, fmt.Sprintf("10.100.0.%d", 10+i))
+				cfg.Kubelet.ClusterDNS = append(cfg.Kubelet.ClusterDNS, fmt.Sprintf("10.100.0.%d", 10+i))
 			}
 		}
 		cfg.Taints = genTaints(6).Draw(t, "taints")
@@ -50,15 +49,17 @@ func genConfig(f compat.AMIFamily) *rapid.Generator[Config] {
 		}
 		switch rapid.IntRange(0, 3).Draw(t, "required") {
 		case 1:
-			cfg.RequiredTaints = []Taint{}
+			cfg.NoRequiredTaints = true
 		case 2:
 			cfg.RequiredTaints = []Taint{{Key: "karpenter.sh/uninitialized", Effect: NoExecute}}
 		case 3:
 			cfg.RequiredTaints = []Taint{UnregisteredTaint(), {Key: "example.com/agent", Value: "pending", Effect: NoSchedule}}
 		}
 		cfg.Labels = genLabels(6).Draw(t, "labels")
-		cfg.MaxPods = rapid.Int32Range(0, 737).Draw(t, "maxPods")
-		eff, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, requiredOrDefault(cfg.RequiredTaints))
+		if rapid.Bool().Draw(t, "setMaxPods") {
+			cfg.Kubelet.MaxPods = ptr(rapid.Int32Range(0, 737).Draw(t, "maxPods"))
+		}
+		eff, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, cfg.Required())
 		if err != nil {
 			t.Fatalf("generator made an invalid config: %v", err)
 		}
@@ -111,12 +112,12 @@ func genCustom(f compat.AMIFamily, cfg Config, eff []Taint) *rapid.Generator[[]b
 		c.CustomUserData = nil
 		if base == compat.AL2023 && c.ClusterCIDR == "" {
 			c.ClusterCIDR = "10.100.0.0/16"
-			if len(c.ClusterDNS) > 0 && strings.Contains(c.ClusterDNS[0], ":") {
+			if len(c.Kubelet.ClusterDNS) > 0 && strings.Contains(c.Kubelet.ClusterDNS[0], ":") {
 				c.ClusterCIDR = "fd00:10:96::/108"
 			}
 		}
-		if base.IsWindows() && len(c.ClusterDNS) > 1 {
-			c.ClusterDNS = c.ClusterDNS[:1]
+		if (base.IsWindows() || base == compat.AL2) && len(c.Kubelet.ClusterDNS) > 1 {
+			c.Kubelet.ClusterDNS = c.Kubelet.ClusterDNS[:1]
 		}
 		out, err := Render(base, c)
 		if err != nil {
@@ -148,23 +149,25 @@ func TestRoundTrip(t *testing.T) {
 
 func checkRoundTrip(t rapidTB, f compat.AMIFamily, cfg Config, out []byte) {
 	t.Helper()
-	r, err := Lint(f, out, cfg.RequiredTaints)
+	r, err := Lint(f, out, cfg.Required())
 	if err != nil {
 		t.Fatalf("Lint: %v", err)
 	}
 	if len(r.Problems) > 0 {
 		t.Fatalf("Lint found problems in Render's output:\n%s\n--- output:\n%s", r, out)
 	}
-	want, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, requiredOrDefault(cfg.RequiredTaints))
+	want, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, cfg.Required())
 	if err != nil {
 		t.Fatalf("effectiveTaints: %v", err)
 	}
-	want = slices.Clone(want)
-	slices.SortFunc(want, compareTaints)
-	if len(want) == 0 {
-		want = nil
+	if r.Verdict != Joins {
+		t.Fatalf("Lint(Render(cfg)) is %v, not joins: %s\n--- output:\n%s", r.Verdict, r.Reason, out)
 	}
-	if diff := cmp.Diff(want, r.Taints); diff != "" {
+	family := f
+	if f == compat.Custom {
+		family = detectFamily(out)
+	}
+	if diff := cmp.Diff(wantRegistered(family, want, cfg.Required()), r.Taints); diff != "" {
 		t.Fatalf("Lint(Render(cfg)).Taints mismatch (-want +got):\n%s\n--- output:\n%s", diff, out)
 	}
 	for k, v := range cfg.Labels {

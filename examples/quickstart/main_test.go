@@ -63,8 +63,9 @@ func TestDefaultReport(t *testing.T) {
 		"m5.large  ami-023d83e40900bc9ca  8192         7764",
 		"6. userData: Bottlerocket (the family of ami-023d83e40900bc9ca)",
 		"'node.cilium.io/agent-not-ready' = ['true:NoExecute']",
-		"karpenter.sh/unregistered            NoExecute  required (Karpenter)",
-		"node.cilium.io/agent-not-ready=true  NoExecute  startup taint",
+		"karpenter.sh/unregistered                            NoExecute   required (Karpenter)",
+		"node.cilium.io/agent-not-ready=true                  NoExecute   startup taint",
+		"node.cloudprovider.kubernetes.io/uninitialized=true  NoSchedule  the kubelet itself (--cloud-provider=external)",
 		"problems: none",
 	} {
 		if !strings.Contains(out, want) {

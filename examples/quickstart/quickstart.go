@@ -125,7 +125,7 @@ func quickstart(ctx context.Context, out io.Writer, opts options) error {
 	}
 	r.userData(family, opts.family != "", node.ami, data, cfg.CABundle)
 
-	rep, err := userdata.Lint(family, data, cfg.RequiredTaints)
+	rep, err := userdata.Lint(family, data, cfg.Required())
 	if err != nil {
 		return fmt.Errorf("step 7: %w", err)
 	}
@@ -184,7 +184,7 @@ func demoConfig(nodePool string) userdata.Config {
 		APIServerEndpoint: demoEndpoint,
 		CABundle:          base64.StdEncoding.EncodeToString([]byte(demoCA)),
 		ClusterCIDR:       demoServiceCIDR,
-		ClusterDNS:        []string{demoClusterDNS},
+		Kubelet:           userdata.KubeletConfig{ClusterDNS: []string{demoClusterDNS}},
 		StartupTaints:     []userdata.Taint{{Key: "node.cilium.io/agent-not-ready", Value: "true", Effect: userdata.NoExecute}},
 		Labels:            map[string]string{"example.com/team": "platform", compat.LabelNodePool: nodePool},
 	}
@@ -434,7 +434,7 @@ func (r *report) lint(family compat.AMIFamily, rep userdata.Report, cfg userdata
 	r.title("7. Lint: what the kubelet will register from the %s userData", family)
 	rows := [][]string{{"TAINT", "EFFECT", "FROM"}}
 	for _, t := range rep.Taints {
-		rows = append(rows, []string{taintKeyValue(t), string(t.Effect), taintSource(t, cfg)})
+		rows = append(rows, []string{taintKeyValue(t.Taint), string(t.Effect), taintSource(t, cfg)})
 	}
 	r.table(rows)
 	keys := make([]string, 0, len(rep.Labels))
@@ -457,17 +457,20 @@ func taintKeyValue(t userdata.Taint) string {
 }
 
 // taintSource says which part of the config asked for t.
-func taintSource(t userdata.Taint, cfg userdata.Config) string {
+func taintSource(t userdata.RegisteredTaint, cfg userdata.Config) string {
+	if t.Source == userdata.SourceKubelet {
+		return "the kubelet itself (--cloud-provider=external)"
+	}
 	for _, s := range []struct {
 		what   string
 		taints []userdata.Taint
 	}{
 		{"taint", cfg.Taints},
 		{"startup taint", cfg.StartupTaints},
-		{"required (Karpenter)", cfg.RequiredTaints},
+		{"required (Karpenter)", cfg.Required()},
 		{"required (Karpenter)", []userdata.Taint{userdata.UnregisteredTaint()}},
 	} {
-		if slices.ContainsFunc(s.taints, t.Matches) {
+		if slices.ContainsFunc(s.taints, t.Taint.Matches) {
 			return s.what
 		}
 	}

@@ -1,0 +1,44 @@
+package powershell
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// isSingleQuote reports whether PowerShell treats r as a single quote:
+// the ASCII apostrophe and U+2018 to U+201B.
+func isSingleQuote(r rune) bool {
+	return r == '\'' || (r >= '\u2018' && r <= '\u201b')
+}
+
+// Quote is the only place ec2select turns a string into a PowerShell
+// argument: a verbatim (single-quoted) string, in which '$' and '`' are
+// inert and a quote character is written twice. PowerShell counts the curly
+// quotes U+2018 to U+201B as single quotes too, so they are doubled as well.
+func Quote(s string) (string, error) {
+	if err := checkText(s); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('\'')
+	for _, r := range s {
+		if isSingleQuote(r) {
+			b.WriteRune(r)
+		}
+		b.WriteRune(r)
+	}
+	b.WriteByte('\'')
+	return b.String(), nil
+}
+
+func checkText(s string) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("%q is not valid UTF-8", s)
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return fmt.Errorf("%q contains a NUL byte, which no argument can carry", s)
+	}
+	return nil
+}

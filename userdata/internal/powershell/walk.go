@@ -1,0 +1,171 @@
+package powershell
+
+import "strings"
+
+// Call is a call of the walker's target script.
+type Call struct {
+	Line int // 1-based line of the command name
+	// Params maps canonical parameter names to the bound argument.
+	Params map[string]Token
+}
+
+// Walker follows a PowerShell script's statements in order, keeping the
+// variables whose values are literals and recording every call of one
+// target script.
+type Walker struct {
+	target     string           // lower-case file name of the target script
+	params     []string         // the target's parameters
+	positional []string         // the target's positional parameters, in order
+	vars       map[string]Token // lower-case name → value token
+	// Calls are the calls of the target, in order.
+	Calls []Call
+	// Stopped is set when exit, return, throw or break ran at the top
+	// level, on line StopLine.
+	Stopped  bool
+	StopLine int
+}
+
+// NewWalker returns a walker recording calls of the script whose file name
+// is target, binding arguments to params (matched ignoring case, by any
+// unambiguous prefix, as PowerShell does) and to the positional
+// parameters, in order.
+func NewWalker(target string, params, positional []string) *Walker {
+	return &Walker{target: strings.ToLower(target), params: params, positional: positional, vars: map[string]Token{}}
+}
+
+// Eval returns the value of a token and whether it is known before the
+// script runs.
+func (w *Walker) Eval(t Token) (string, bool) {
+	switch t.kind {
+	case kindString, kindWord:
+		return t.value, t.known
+	case kindVar:
+		if v, ok := w.vars[strings.ToLower(t.value)]; ok {
+			return v.value, v.known
+		}
+	}
+	return string(unknown), false
+}
+
+// Walk follows the statements of a lexed script.
+func (w *Walker) Walk(toks []Token) {
+	for _, st := range statements(toks) {
+		if w.Stopped {
+			return
+		}
+		w.statement(st)
+	}
+}
+
+func (w *Walker) statement(st []Token) {
+	for len(st) > 0 && st[0].kind == kindType {
+		st = st[1:]
+	}
+	if len(st) == 0 {
+		return
+	}
+	if st[0].kind == kindVar && len(st) > 1 && st[1].kind == kindOp && strings.HasSuffix(st[1].value, "=") {
+		name := strings.ToLower(st[0].value)
+		if st[1].value == "=" && len(st) == 3 && st[2].kind != kindGroup {
+			v, known := w.Eval(st[2])
+			w.vars[name] = Token{kind: kindString, value: v, known: known}
+		} else {
+			w.vars[name] = Token{kind: kindString, value: string(unknown)}
+		}
+		return
+	}
+	if st[0].kind == kindWord && st[0].depth == 0 {
+		switch strings.ToLower(st[0].value) {
+		case "exit", "return", "throw", "break":
+			w.Stopped, w.StopLine = true, st[0].line
+			return
+		}
+	}
+	var name Token
+	var args []Token
+	switch {
+	case st[0].kind == kindOp && st[0].value == "&", st[0].kind == kindWord && st[0].value == ".":
+		if len(st) < 2 {
+			return
+		}
+		name, args = st[1], st[2:]
+	case st[0].kind == kindWord:
+		name, args = st[0], st[1:]
+	default:
+		return
+	}
+	v, _ := w.Eval(name)
+	if !strings.HasSuffix(strings.ToLower(v), w.target) {
+		return
+	}
+	w.Calls = append(w.Calls, Call{Line: name.line, Params: w.bindParams(args)})
+}
+
+// bindParams binds arguments to the target's parameters: -Name value,
+// -Name:value, and by position.
+func (w *Walker) bindParams(args []Token) map[string]Token {
+	params := map[string]Token{}
+	var positional []Token
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.kind == kindWord && strings.Contains(a.value, ">") {
+			continue // a redirection such as 3>&1
+		}
+		r := []rune(a.value)
+		if a.kind != kindWord || len(r) < 2 || !isDash(r[0]) {
+			positional = append(positional, a)
+			continue
+		}
+		name, inline, hasColon := strings.Cut(string(r[1:]), ":")
+		var value Token
+		switch {
+		case hasColon && inline != "":
+			value = Token{kind: kindString, value: inline, known: true, line: a.line}
+		case i+1 < len(args) && (hasColon || !isParam(args[i+1])):
+			i++
+			value = args[i]
+		default:
+			value = Token{kind: kindString, value: "True", known: true, line: a.line} // a switch
+		}
+		if canon := w.paramName(name); canon != "" {
+			params[canon] = value
+		}
+	}
+	// Positional arguments fill, in order, the positional parameters not
+	// bound by name.
+	for _, canon := range w.positional {
+		if len(positional) == 0 {
+			break
+		}
+		if _, set := params[canon]; !set {
+			params[canon] = positional[0]
+			positional = positional[1:]
+		}
+	}
+	return params
+}
+
+func isParam(t Token) bool {
+	r := []rune(t.value)
+	return t.kind == kindWord && len(r) > 1 && isDash(r[0]) && (r[1] == '_' || isLetter(r[1]))
+}
+
+func isLetter(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }
+
+func (w *Walker) paramName(name string) string {
+	l := strings.ToLower(name)
+	match := ""
+	for _, p := range w.params {
+		pl := strings.ToLower(p)
+		if pl == l {
+			return p
+		}
+		if strings.HasPrefix(pl, l) {
+			if match != "" {
+				return "" // ambiguous: PowerShell refuses it
+			}
+			match = p
+		}
+	}
+	return match
+}

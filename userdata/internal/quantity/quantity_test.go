@@ -1,0 +1,65 @@
+package quantity
+
+import "testing"
+
+// The rows follow k8s.io/apimachinery v0.35.3 pkg/api/resource/quantity.go:
+// ParseQuantity (line 278) and parseQuantityString (line 147), whose
+// scanner accepts more than the documented grammar.
+func TestParse(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		sign int
+		err  error
+	}{
+		{"500Mi", 1, nil},
+		{"1.5", 1, nil},
+		{"100m", 1, nil},
+		{"2e3", 1, nil},
+		{"1E-3", 1, nil},
+		{"-1Gi", -1, nil},
+		{"+1k", 1, nil},
+		{"0", 0, nil},
+		{"-0", 0, nil},
+		{"0.000", 0, nil},
+		{"1.G", 1, nil},  // "we currently allow 1.G" (quantity.go, the denominator TODO)
+		{".5Gi", 1, nil}, // binary with a fraction: the arbitrary-precision path
+		{"+", 0, nil},    // a sign alone scans as zero
+		{"Ki", 0, nil},   // a suffix alone: the fast path reads no digit and calls it zero
+		{".", 0, nil},    // likewise
+		{"e5", 0, nil},   // an exponent suffix alone
+		{"1.5n", 1, nil}, // scale below nano: arbitrary precision, rounded up
+		{"0.0000000001", 1, nil},
+		{"", 0, ErrFormat},
+		{"1 Gi", 0, ErrFormat},
+		{"1Gi ", 0, ErrFormat},
+		{"1GB", 0, ErrFormat}, // B is not a suffix letter
+		{"1mm", 0, ErrSuffix},
+		{"1e", 0, ErrSuffix},
+		{"e-10", 0, ErrNumeric}, // scale below nano with no digit: inf.Dec refuses ""
+		{".Ki5", 0, ErrSuffix},
+		{"1.5.5", 0, ErrFormat},
+		{"--1", 0, ErrSuffix}, // the second sign starts a suffix
+		{"0x10", 0, ErrFormat},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			q, err := Parse(tt.in)
+			if err != tt.err || (err == nil && q.Sign != tt.sign) {
+				t.Errorf("Parse(%q) = %+v, %v; want sign %d, %v", tt.in, q, err, tt.sign, tt.err)
+			}
+		})
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"500Mi", "1.5", "-1Gi", "e5", ".", "1e-10", "1.G", "12345678901234567890"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q, err := Parse(s)
+		if err == nil && (q.Sign < -1 || q.Sign > 1) {
+			t.Fatalf("Parse(%q) sign %d", s, q.Sign)
+		}
+	})
+}

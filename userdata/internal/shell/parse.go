@@ -1,0 +1,84 @@
+package shell
+
+import (
+	"bytes"
+	"errors"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// SyntaxError is a bash syntax error at a 1-based line of the script.
+// Bash runs the complete commands before it, so [Walk] returns the calls
+// found up to it together with the error.
+type SyntaxError struct {
+	Line int
+	Err  error
+}
+
+func (e *SyntaxError) Error() string { return e.Err.Error() }
+
+// Walk parses script as bash and walks it statement by statement,
+// recording the calls of target and the constructs it cannot follow. A
+// "-e" option on the "#!" line turns errexit on, as the kernel passes it to
+// bash. It returns, when the script has a syntax error, a [*SyntaxError];
+// what was found before the error is still returned, because bash runs
+// the commands it has read.
+func Walk(script []byte, target, envName string) (Result, error) {
+	w := NewWalker(target, envName)
+	if shebangErrexit(script) {
+		w.SetErrexit()
+	}
+	var r Result
+	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Stmts(bytes.NewReader(script), func(st *syntax.Stmt) bool {
+		w.stmt(st, false)
+		w.failing(st, false)
+		if w.stopped {
+			end := min(int(st.End().Offset()), len(script))
+			r.SkipsTarget = bytes.Contains(script[end:], []byte(target))
+		}
+		return !w.stopped
+	})
+	r.Calls, r.Opaque = w.calls, w.opaque
+	r.StopLine, r.StopWhy = w.Stopped()
+	if err != nil {
+		line := 0
+		var pe syntax.ParseError
+		if errors.As(err, &pe) {
+			line = int(pe.Pos.Line())
+		}
+		return r, &SyntaxError{Line: line, Err: err}
+	}
+	return r, nil
+}
+
+// Result is what [Walk] finds in a script.
+type Result struct {
+	Calls  []Call      // the target's calls, in order
+	Opaque []Construct // what the walker cannot follow, in order
+	// StopLine is where the script certainly stops (exit at the top level,
+	// or a failing command under errexit), StopWhy why; 0 if it runs to
+	// its end. SkipsTarget reports that the text after the stop names the
+	// target.
+	StopLine    int
+	StopWhy     string
+	SkipsTarget bool
+}
+
+// shebangErrexit reports whether the "#!" line passes bash an option
+// cluster containing 'e' ("#!/bin/bash -xe").
+func shebangErrexit(script []byte) bool {
+	first, _, _ := bytes.Cut(script, []byte("\n"))
+	if !bytes.HasPrefix(first, []byte("#!")) {
+		return false
+	}
+	fields := bytes.Fields(first[2:])
+	if len(fields) < 2 {
+		return false
+	}
+	for _, f := range fields[1:] {
+		if len(f) > 1 && f[0] == '-' && f[1] != '-' && bytes.IndexByte(f, 'e') >= 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,62 @@
+package shell
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+	"pgregory.net/rapid"
+)
+
+// nastyString draws strings rich in characters that mean something to
+// bash, systemd, PowerShell, YAML, TOML or MIME.
+func nastyString() *rapid.Generator[string] {
+	pieces := []string{"'", `"`, `\`, "`", "$", "$(id)", "${x}", "\n", "\r", "\t", " ", ";", "&", "|", "<", ">", "%", "%%", "#", "!",
+		"*", "?", "[", "]", "{", "}", "(", ")", "~", "=", ",", ":", "--", "\u2018", "\u2019", "\u201c", "\u201d", "\u2013",
+		"'@", "@'", "\"@", "</powershell>", "<#", "#>", "\x00", "\x1b", "é", "--register-with-taints=x:NoExecute"}
+	return rapid.OneOf(
+		rapid.String(),
+		rapid.Custom(func(t *rapid.T) string {
+			parts := rapid.SliceOfN(rapid.OneOf(rapid.SampledFrom(pieces), rapid.StringMatching(`[a-z0-9.-]{0,6}`)), 0, 8).Draw(t, "parts")
+			return strings.Join(parts, "")
+		}),
+	)
+}
+
+// TestShellQuote is the audit of the one shell-quoting function: for any
+// text, the quoted word parses as exactly one argument whose value is the
+// text, byte for byte.
+func TestShellQuote(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		s := nastyString().Draw(t, "s")
+		q, err := Quote(s)
+		if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\t' && r != '\n' }) {
+			if err == nil {
+				t.Fatalf("Quote(%q) accepted a control character or invalid UTF-8", s)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("Quote(%q): %v", s, err)
+		}
+		f, err := syntax.NewParser().Parse(strings.NewReader("cmd "+q+"\n"), "")
+		if err != nil {
+			t.Fatalf("parsing cmd %s: %v", q, err)
+		}
+		if len(f.Stmts) != 1 {
+			t.Fatalf("cmd %s parses as %d statements", q, len(f.Stmts))
+		}
+		call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) != 2 || len(call.Assigns) != 0 || len(f.Stmts[0].Redirs) != 0 {
+			t.Fatalf("cmd %s is not one simple command with one argument", q)
+		}
+		fields, err := expand.Fields(&expand.Config{}, call.Args[1])
+		if err != nil || len(fields) != 1 || fields[0] != s {
+			t.Fatalf("cmd %s: the argument expands to %q (%v); want %q", q, fields, err, s)
+		}
+	})
+}
