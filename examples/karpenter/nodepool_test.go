@@ -21,8 +21,12 @@ func TestNodePoolRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wnp.Name != "general" || wnp.Weight != 10 || wnp.MinValues["karpenter.k8s.aws/instance-family"] != 3 {
-		t.Errorf("decoded name %q weight %d minValues %v", wnp.Name, wnp.Weight, wnp.MinValues)
+	if wnp.Name != "general" || wnp.Weight != 10 {
+		t.Errorf("decoded name %q weight %d", wnp.Name, wnp.Weight)
+	}
+	wantFamily := compat.Requirement{Key: "karpenter.k8s.aws/instance-family", Operator: compat.Exists, MinValues: 3}
+	if diff := cmp.Diff(wantFamily, wnp.Requirements[2]); diff != "" {
+		t.Errorf("instance-family requirement (-want +got):\n%s", diff)
 	}
 	wantTaints := []userdata.Taint{{Key: "example.com/dedicated", Value: "platform", Effect: userdata.NoSchedule}}
 	if diff := cmp.Diff(wantTaints, wnp.Taints); diff != "" {
