@@ -6,9 +6,10 @@ import (
 )
 
 // LaunchGroup is one image and the offered instance types that launch
-// with it: what Karpenter's amifamily.Resolver turns into one launch
-// template (per capacity reservation and EFA setting, which are not the
-// AMI's business).
+// with it: what Karpenter's amifamily.Resolver turns into launch
+// templates, one per image and (max pods, EFA count, capacity
+// reservation), a split that is not the AMI's business (resolver.go,
+// DefaultResolver.Resolve, karpenter-provider-aws v1.14.1).
 type LaunchGroup struct {
 	ImageID       string
 	AMIs          []amiselect.AMI // the image's roles, one per variant
