@@ -131,3 +131,17 @@ func TestWeightedNodePoolsToKarpenter(t *testing.T) {
 		}
 	}
 }
+
+// A field a newer Karpenter added, kept by weighting in Unknown, has no
+// place in v1.14's Go type: the conversion says so rather than drop it.
+func TestNodePoolToKarpenterRefusesUnknownFields(t *testing.T) {
+	wnp, err := karpenter.NodePoolFromKarpenter(nodePool())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wnp.Unknown = map[string]any{"/spec/template/spec/nodeRepairPolicy": "Aggressive"}
+	_, err = karpenter.NodePoolToKarpenter(wnp)
+	if err == nil || !strings.Contains(err.Error(), "nodeRepairPolicy") {
+		t.Fatalf("error = %v, want one naming nodeRepairPolicy", err)
+	}
+}
