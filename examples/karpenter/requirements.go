@@ -17,8 +17,10 @@ func RequirementsFromKarpenter(rs []karpv1.NodeSelectorRequirementWithMinValues)
 	for i, r := range rs {
 		req := compat.Requirement{Key: r.Key, Operator: compat.Operator(r.Operator), Values: r.Values}
 		if r.MinValues != nil {
-			if *r.MinValues < 1 || *r.MinValues > 50 {
-				return compat.Requirements{}, fmt.Errorf("karpenter: requirement %d (%s): minValues %d is outside 1..50; set it between 1 and 50 or drop it", i, r.Key, *r.MinValues)
+			// compat reads 0 as "none", Karpenter's nil; a pointer to 0 is
+			// neither, and Karpenter's CRD refuses it. compat checks the top.
+			if *r.MinValues < 1 {
+				return compat.Requirements{}, fmt.Errorf("karpenter: requirement %d (%s): minValues %d is below 1; set it between 1 and 50 or drop it", i, r.Key, *r.MinValues)
 			}
 			req.MinValues = *r.MinValues
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/scheduling"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -78,5 +79,22 @@ func TestRequirementsFromNodeSelector(t *testing.T) {
 	want := compat.MustRequirements(compat.Requirement{Key: corev1.LabelInstanceTypeStable, Operator: compat.In, Values: []string{"m7g.large"}})
 	if !reqs.Equal(want) {
 		t.Errorf("got %v, want %v", reqs, want)
+	}
+}
+
+// Only a requirement that pins one value is a label: an instance type's
+// zones, a NotIn, an Exists or a bound say nothing a node would carry.
+func TestPinnedLabels(t *testing.T) {
+	reqs := scheduling.NewRequirements(
+		scheduling.NewRequirement(corev1.LabelInstanceTypeStable, corev1.NodeSelectorOpIn, "m7i.large"),
+		scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, "us-west-2a", "us-west-2b"),
+		scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpNotIn, "spot"),
+		scheduling.NewRequirement("karpenter.k8s.aws/instance-gpu-count", corev1.NodeSelectorOpDoesNotExist),
+		scheduling.NewRequirement("example.com/any", corev1.NodeSelectorOpExists),
+		scheduling.NewRequirement("karpenter.k8s.aws/instance-generation", corev1.NodeSelectorOpGt, "6"),
+	)
+	want := map[string]string{corev1.LabelInstanceTypeStable: "m7i.large"}
+	if diff := cmp.Diff(want, karpenter.PinnedLabels(reqs)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
