@@ -1,12 +1,14 @@
 package karpenter_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/ec2fake"
 	"github.com/ec2select/ec2select/examples/karpenter"
 	"github.com/ec2select/ec2select/userdata"
 	"github.com/google/go-cmp/cmp"
@@ -132,5 +134,25 @@ func TestAMIsFromStatusRejects(t *testing.T) {
 				t.Errorf("error = %v, want one containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// An EC2NodeClass's ssmParameter term resolves through a real *ssm.Client
+// against ec2fake's public parameters.
+func TestSSMParameterTerm(t *testing.T) {
+	srv := ec2fake.NewServer(ec2fake.NewWithCatalog(ec2fake.Options{}))
+	t.Cleanup(srv.Close)
+	terms := karpenter.TermsFromKarpenter([]v1.AMISelectorTerm{{SSMParameter: "/aws/service/bottlerocket/aws-k8s-1.32/arm64/latest/image_id"}})
+	sel, err := amiselect.Resolve(context.Background(), ec2fake.NewClient(srv.URL), terms, amiselect.Options{SSM: ec2fake.NewSSMClient(srv.URL)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sel.AMIs) == 0 {
+		t.Fatalf("no AMI selected; rejected %v", sel.Rejected)
+	}
+	for _, a := range sel.AMIs {
+		if a.Arch != "arm64" || a.Family != compat.Bottlerocket || !strings.Contains(a.Name, "aws-k8s-1.32-aarch64") {
+			t.Errorf("selected %s (%s), want the arm64 Bottlerocket 1.32 image", a.Name, a)
+		}
 	}
 }
