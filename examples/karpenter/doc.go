@@ -11,7 +11,19 @@
 // cannot represent is an error naming it, never a silent drop); conversions
 // back to Karpenter cannot fail.
 //
-// Index:
+// One file per concern:
 //   - requirements: [RequirementsFromKarpenter], [RequirementsFromNodeSelector],
-//     [RequirementsToKarpenter]
+//     [RequirementsToKarpenter];
+//   - instance types: [InstanceTypeFromKarpenter], [InstanceTypesFromKarpenter],
+//     [PinnedLabels];
+//   - AMIs: [TermsFromKarpenter], [TermsToKarpenter], [StatusAMIs],
+//     [AMIsFromStatus], [Family];
+//   - taints: [TaintsFromKarpenter], [TaintsToKarpenter];
+//   - userData: [UserDataConfig] with [Cluster], [KubeletFromKarpenter];
+//   - NodePools: [NodePoolFromKarpenter], [NodePoolToKarpenter];
+//   - capacity: [Observation], [ApplyCapacity];
+//   - launch templates: [LaunchGroups] and [LaunchGroup].
+//
+// TestFlow in flow_test.go runs them in the order a fork does, on
+// Karpenter's types, against ec2fake over HTTP.
 package karpenter
