@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -21,13 +20,26 @@ import (
 	"github.com/ec2select/ec2select/capacity"
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/ec2fake"
+	"github.com/ec2select/ec2select/examples/internal/cli"
 )
 
-func main() {
-	if err := run(context.Background(), os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "capacitylearning:", err)
-		os.Exit(1)
+func main() { cli.Main(command.Name, run) }
+
+var command = cli.Command{Name: "capacitylearning", Usage: `Usage: go run ./examples/capacitylearning
+
+It shows problem 2 (karpenter-provider-aws #7925): a Bottlerocket alias puts
+the NVIDIA AMIs first, Karpenter's lenient, first-match lookup filed a plain
+m5.large node under the NVIDIA AMI and so never learned its real memory.
+capacity.Cache learns it under the AMI the node really runs, and the next
+launch is sized by it.
+`}
+
+// run parses args (only -h) and runs the demonstration.
+func run(ctx context.Context, w io.Writer, args []string) error {
+	if help, err := command.Parse(command.FlagSet(), w, args); help || err != nil {
+		return err
 	}
+	return demo(ctx, w)
 }
 
 const (
@@ -36,7 +48,7 @@ const (
 	overheadPercent = 7.5           // Karpenter's default VM_MEMORY_OVERHEAD_PERCENT, for types not yet learned
 )
 
-func run(ctx context.Context, w io.Writer) error {
+func demo(ctx context.Context, w io.Writer) error {
 	fmt.Fprintln(w, `Problem 2, karpenter-provider-aws #7925: a Bottlerocket alias resolves to NVIDIA and standard AMIs,
 NVIDIA newest. Karpenter matched a plain m5.large node to the NVIDIA AMI, saw that the node ran another
 image, recorded nothing, and kept launching nodes too small for the pod.`)
@@ -47,11 +59,7 @@ image, recorded nothing, and kept launching nodes too small for the pod.`)
 	if err != nil {
 		return err
 	}
-	images := map[string]bool{}
-	for _, a := range sel.AMIs {
-		images[a.ID] = true
-	}
-	fmt.Fprintf(w, "\nbottlerocket@latest (Kubernetes 1.32): %d AMIs from %d images, in selection order:\n", len(sel.AMIs), len(images))
+	fmt.Fprintf(w, "\nbottlerocket@latest (Kubernetes 1.32) selects %s, in selection order:\n", cli.AMIs(sel.AMIs))
 	for _, a := range sel.AMIs {
 		fmt.Fprintf(w, "  %s  %-21s %-5s %-8s %s\n", a.Created.Format("2006-01-02 15:04"), a.ID, a.Arch, a.Variant, a.Name)
 	}
