@@ -57,30 +57,39 @@ func (l Live) Context(ctx context.Context) (context.Context, context.CancelFunc)
 	return context.WithTimeout(ctx, l.Timeout)
 }
 
-// EC2 returns an EC2 client for the default credential chain, -region and
-// -endpoint. ctx bounds loading the configuration (which may ask IMDS).
-func (l Live) EC2(ctx context.Context) (*ec2.Client, string, error) {
+// Config loads the default credential chain's configuration with -region;
+// ctx bounds loading it (which may ask IMDS). source describes it.
+func (l Live) Config(ctx context.Context) (cfg aws.Config, source string, err error) {
 	var opts []func(*config.LoadOptions) error
 	if l.Region != "" {
 		opts = append(opts, config.WithRegion(l.Region))
 	}
-	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	cfg, err = config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
-		return nil, "", l.Err(ctx, fmt.Errorf("-live: loading the AWS configuration: %w", err))
+		return aws.Config{}, "", l.Err(ctx, fmt.Errorf("-live: loading the AWS configuration: %w", err))
 	}
 	if cfg.Region == "" {
-		return nil, "", Usagef("-live: no AWS region; pass -region or set AWS_REGION")
+		return aws.Config{}, "", Usagef("-live: no AWS region; pass -region or set AWS_REGION")
 	}
-	source := "EC2 in " + cfg.Region + " (default credential chain)"
-	client := ec2.NewFromConfig(cfg, func(o *ec2.Options) {
-		if l.Endpoint != "" {
-			o.BaseEndpoint = aws.String(l.Endpoint)
-		}
-	})
+	source = "EC2 in " + cfg.Region + " (default credential chain)"
 	if l.Endpoint != "" {
 		source += " at " + l.Endpoint
 	}
-	return client, source, nil
+	return cfg, source, nil
+}
+
+// EC2 returns an EC2 client for [Live.Config], sending to -endpoint when
+// it is set.
+func (l Live) EC2(ctx context.Context) (*ec2.Client, string, error) {
+	cfg, source, err := l.Config(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	return ec2.NewFromConfig(cfg, func(o *ec2.Options) {
+		if l.Endpoint != "" {
+			o.BaseEndpoint = aws.String(l.Endpoint)
+		}
+	}), source, nil
 }
 
 // Err explains err when ctx ran out of time: which bound was hit and what
