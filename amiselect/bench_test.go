@@ -1,6 +1,7 @@
 package amiselect
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -73,6 +74,20 @@ func BenchmarkSelect(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				Select(images, opts)
+			}
+		})
+	}
+}
+
+// BenchmarkSuperseded is what asking for the superseded images costs on
+// top of Select: every old release a broad pattern found, explained.
+func BenchmarkSuperseded(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		sel := Select(benchImages(n), at(fixedNow))
+		b.Run(fmt.Sprintf("%d-of-%d", len(sel.Superseded()), n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				sel.Superseded()
 			}
 		})
 	}
@@ -152,10 +167,41 @@ func TestMapAllocs(t *testing.T) {
 		}
 		allocs[n] = testing.AllocsPerRun(10, func() { Map(types, amis) })
 	}
-	if limit := float64(2*len(amis) + 8); allocs[800] > limit {
+	// The memo map grows once per few answer classes; the catalog's a1
+	// types, which AL2023 refuses, are one more class than before.
+	if limit := float64(2*len(amis) + 9); allocs[800] > limit {
 		t.Errorf("Map of 800 types allocates %.0f times, want at most %.0f", allocs[800], limit)
 	}
 	if allocs[1600] != allocs[800] {
 		t.Errorf("Map allocates %.0f times for 800 types and %.0f for 1600: allocations grow with the types", allocs[800], allocs[1600])
 	}
+}
+
+// BenchmarkMapCatalog maps every instance type of the catalog onto every
+// AMI of three aliases (al2023, bottlerocket and al2 at latest, for the
+// newest Kubernetes version AL2 still has), concatenated as a fork
+// resolving three EC2NodeClasses would.
+func BenchmarkMapCatalog(b *testing.B) {
+	backend := ec2fake.NewWithCatalog(ec2fake.Options{Now: func() time.Time { return fixedNow.AddDate(2, 0, 0) }})
+	var amis []AMI
+	for _, alias := range []string{"al2023@latest", "bottlerocket@latest", "al2@latest"} {
+		sel, err := Resolve(context.Background(), backend, []Term{{Alias: alias}}, Options{Query: QueryOptions{KubernetesVersion: "1.32"}})
+		if err != nil || len(sel.AMIs) == 0 {
+			b.Fatalf("%s: %d AMIs, %v", alias, len(sel.AMIs), err)
+		}
+		amis = append(amis, sel.AMIs...)
+	}
+	_, infos := ec2fake.DefaultCatalog()
+	var types []compat.InstanceType
+	for _, info := range infos {
+		if it, err := compat.InstanceTypeFromEC2(info); err == nil {
+			types = append(types, it)
+		}
+	}
+	b.Run(fmt.Sprintf("%dx%d", len(types), len(amis)), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Map(types, amis)
+		}
+	})
 }

@@ -14,8 +14,8 @@ import (
 func ExampleChoose() {
 	amd64 := compat.MustRequirements(compat.Requirement{Key: compat.LabelArch, Operator: compat.In, Values: []string{"amd64"}})
 	amis := []amiselect.AMI{
-		{ID: "ami-0nvidia", Requirements: compat.NVIDIAVariant().Intersect(amd64)},
-		{ID: "ami-0standard", Requirements: compat.StandardVariant().Intersect(amd64)},
+		{ID: "ami-0nvidia", Requirements: amiselect.NVIDIA.Requirements().Intersect(amd64)},
+		{ID: "ami-0standard", Requirements: amiselect.Standard.Requirements().Intersect(amd64)},
 	}
 	m5 := compat.InstanceType{Name: "m5.large", Family: "m5", Category: "m", Generation: 5, Size: "large", Arch: "amd64", VCPU: 2, MemoryMiB: 8192}
 	fmt.Println(amis[amiselect.Choose(&m5, amis)].ID)
@@ -36,10 +36,10 @@ func TestChooseIsFirstStrictMatch(t *testing.T) {
 	amd64 := compat.MustRequirements(compat.Requirement{Key: compat.LabelArch, Operator: compat.In, Values: []string{"amd64"}})
 	arm64 := compat.MustRequirements(compat.Requirement{Key: compat.LabelArch, Operator: compat.In, Values: []string{"arm64"}})
 	amis := []amiselect.AMI{
-		{ID: "nvidia", Requirements: compat.NVIDIAVariant().Intersect(amd64)},
-		{ID: "arm", Requirements: compat.StandardVariant().Intersect(arm64)},
-		{ID: "std", Requirements: compat.StandardVariant().Intersect(amd64)},
-		{ID: "std-again", Requirements: compat.StandardVariant().Intersect(amd64)},
+		{ID: "nvidia", Requirements: amiselect.NVIDIA.Requirements().Intersect(amd64)},
+		{ID: "arm", Requirements: amiselect.Standard.Requirements().Intersect(arm64)},
+		{ID: "std", Requirements: amiselect.Standard.Requirements().Intersect(amd64)},
+		{ID: "std-again", Requirements: amiselect.Standard.Requirements().Intersect(amd64)},
 	}
 	labels := map[string]string{compat.LabelArch: "amd64", compat.LabelInstanceType: "m5.large"}
 	tests := []struct {

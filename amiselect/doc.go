@@ -76,7 +76,7 @@
 // ID, or have a malformed date; each date is parsed once. Of the images
 // with the same requirements it keeps one: not deprecated before
 // deprecated, then newest, then greatest name, then smallest ID; the
-// others are [Selection].Superseded, each with its winner and
+// others are [Selection.Superseded], each with its winner and
 // [Superseded.Reason]. Each AMI carries its [AMI].Release, read from
 // its name. The
 // result is in newest-available order, which is total: not deprecated
@@ -89,7 +89,9 @@
 // requirements it satisfies strictly (compat.InstanceType.Conflict, no
 // leniency for undefined keys): non-GPU types take standard AMIs, NVIDIA
 // types NVIDIA ones, Neuron types Neuron ones, and the architecture always
-// matches. When nothing maps, [Mapping.Err] returns a
+// matches; a type the AMI's family does not run (compat.AMIFamily.Support:
+// AL2023 and a1) is refused with that reason. [Choose] is that rule for
+// one type or node. When nothing maps, [Mapping.Err] returns a
 // [*NoCompatibleAMIError] naming, per AMI, the key most types conflict on,
 // with counts, and the NodePool requirement or family that would fix it.
 // [Mapping.LaunchGroups] merges the groups of one image (its variants)

@@ -122,3 +122,41 @@ func ExampleMapping_Err() {
 	// Output:
 	// amiselect: none of 2 instance types can run any of 1 AMIs: ami-06d9bcac32f727ddb (custom amd64): 2 of 2 types conflict on kubernetes.io/arch (instance arm64, AMI amd64); fix: add kubernetes.io/arch In [amd64] to the NodePool requirements, or select an AMI built for arm64
 }
+
+// One Bottlerocket x86_64 image serves both standard and Neuron types, so
+// it is one launch group (one launch template) with both variants; an
+// older release lost to it, and Superseded says why.
+func ExampleMapping_LaunchGroups() {
+	image := func(id, name, arch, created string) ec2types.Image {
+		return ec2types.Image{ImageId: aws.String(id), Name: aws.String(name), Architecture: ec2types.ArchitectureValues(arch),
+			State: "available", CreationDate: aws.String(created)}
+	}
+	sel := amiselect.Select([]ec2types.Image{
+		image("ami-0b01", "bottlerocket-aws-k8s-1.33-x86_64-v1.49.0-713f44ce", "x86_64", "2025-10-07T16:20:20Z"),
+		image("ami-0b02", "bottlerocket-aws-k8s-1.33-aarch64-v1.49.0-713f44ce", "arm64", "2025-10-07T16:21:27Z"),
+		image("ami-0a01", "bottlerocket-aws-k8s-1.33-x86_64-v1.42.0-5ed15786", "x86_64", "2025-06-24T16:20:20Z"),
+	}, amiselect.SelectOptions{})
+	types := []compat.InstanceType{
+		{Name: "m5.large", Family: "m5", Arch: compat.ArchAMD64},
+		{Name: "inf2.xlarge", Family: "inf2", Arch: compat.ArchAMD64, AcceleratorCount: 1, AcceleratorManufacturer: "aws"},
+		{Name: "a1.large", Family: "a1", Arch: compat.ArchARM64},
+	}
+	for _, g := range amiselect.Map(types, sel.AMIs).LaunchGroups() {
+		fmt.Print(g.ImageID, " ", g.AMIs[0].Release, ":")
+		for _, a := range g.AMIs {
+			fmt.Print(" ", a.Variant)
+		}
+		for _, it := range g.InstanceTypes {
+			fmt.Print(" ", it.Name)
+		}
+		fmt.Println()
+	}
+	for _, s := range sel.Superseded() {
+		fmt.Println(s.AMI.ID, s.AMI.Variant, "-", s.Reason())
+	}
+	// Output:
+	// ami-0b02 v1.49.0: standard a1.large
+	// ami-0b01 v1.49.0: standard neuron m5.large inf2.xlarge
+	// ami-0a01 standard - ami-0b01 is a newer release (v1.49.0 over v1.42.0): created 2025-10-07T16:20:20Z, after 2025-06-24T16:20:20Z
+	// ami-0a01 neuron - ami-0b01 is a newer release (v1.49.0 over v1.42.0): created 2025-10-07T16:20:20Z, after 2025-06-24T16:20:20Z
+}

@@ -87,6 +87,9 @@ func suggest(types []compat.InstanceType, amis []AMI) string {
 	if !overlaps(amiArchs, typeArchs) {
 		return "add " + compat.LabelArch + " In [" + strings.Join(amiArchs, " ") + "] to the NodePool requirements, or select an AMI built for " + strings.Join(typeArchs, " and ")
 	}
+	if fix := unsupportedFix(types, amis); fix != "" {
+		return fix
+	}
 	allWindows := !slices.ContainsFunc(amis, func(a AMI) bool { return a.Family.WindowsBuild() == "" })
 	if allWindows && slices.ContainsFunc(types, func(t compat.InstanceType) bool { return !slices.Contains(t.OS, compat.OSWindows) }) {
 		return "the AMIs run Windows; add " + compat.LabelOS + " In [windows] to the NodePool requirements so that only Windows-capable instance types are offered"
@@ -156,4 +159,44 @@ func distinct[T any](xs []T, key func(T) string) []string {
 
 func overlaps(a, b []string) bool {
 	return slices.ContainsFunc(a, func(s string) bool { return slices.Contains(b, s) })
+}
+
+// unsupportedFix explains types that some AMI's requirements admit but
+// whose family does not run them (AL2023 and a1): keep them out, or use
+// a family that runs them. It returns "" when no such type is refused.
+func unsupportedFix(types []compat.InstanceType, amis []AMI) string {
+	for _, a := range amis {
+		s, ok := supportOf(a.Family)
+		if !ok {
+			continue
+		}
+		var excluded []string
+		var needs []need
+		for i := range types {
+			t := &types[i]
+			if _, c := t.Conflict(a.Requirements); c {
+				continue
+			}
+			if _, c := t.Conflict(s); c && !slices.Contains(excluded, t.Family) {
+				excluded = append(excluded, t.Family)
+				needs = append(needs, needOf(*t))
+			}
+		}
+		if len(excluded) == 0 {
+			continue
+		}
+		slices.Sort(excluded)
+		fix := a.Family.Support().Reason + "; keep them out with " + compat.LabelInstanceFamily + " NotIn [" + strings.Join(excluded, " ") + "] in the NodePool requirements"
+		var use []string
+		for _, f := range []compat.AMIFamily{compat.Bottlerocket, compat.AL2023, compat.AL2} {
+			if _, excludes := supportOf(f); f != a.Family && !excludes && !slices.ContainsFunc(needs, func(n need) bool { return !publishes(f, n) }) {
+				use = append(use, familyName(f))
+			}
+		}
+		if len(use) > 0 {
+			fix += ", or select " + strings.Join(use, " or ") + " AMIs, which run them"
+		}
+		return fix
+	}
+	return ""
 }

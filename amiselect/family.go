@@ -16,9 +16,9 @@ type Variant uint8
 // The variants.
 const (
 	Unspecified Variant = iota
-	Standard            // no GPU and no accelerator: compat.StandardVariant
-	NVIDIA              // an NVIDIA GPU: compat.NVIDIAVariant
-	Neuron              // an AWS Inferentia or Trainium device: compat.NeuronVariant
+	Standard            // no GPU and no accelerator
+	NVIDIA              // an NVIDIA GPU
+	Neuron              // an AWS Inferentia or Trainium device
 )
 
 // String returns "standard", "nvidia", "neuron" or "unspecified".
@@ -45,15 +45,26 @@ func familyName(f compat.AMIFamily) string {
 	return "custom"
 }
 
-// requirements returns the variant's requirements without the architecture.
-func (v Variant) requirements() compat.Requirements {
+// Requirements returns what an AMI of the variant asks of an instance
+// type, without the architecture. Standard and the GPU and accelerator
+// keys are Karpenter's (karpenter-provider-aws
+// pkg/providers/amifamily/types.go), so an EC2NodeClass status Karpenter
+// wrote compares the same way; NVIDIA also requires an NVIDIA GPU, because
+// "instance-gpu-count Exists" alone accepts AMD and Habana GPUs, which the
+// NVIDIA driver does not run; Neuron likewise an AWS accelerator.
+// Fractional-GPU types (g6f, reported with a GPU count of 0) still match
+// NVIDIA: their count is defined. Unspecified constrains nothing.
+func (v Variant) Requirements() compat.Requirements {
+	req := func(key string, op compat.Operator, values ...string) compat.Requirement {
+		return compat.Requirement{Key: key, Operator: op, Values: values}
+	}
 	switch v {
 	case Standard:
-		return compat.StandardVariant()
+		return compat.MustRequirements(req(compat.LabelInstanceGPUCount, compat.DoesNotExist), req(compat.LabelInstanceAcceleratorCount, compat.DoesNotExist))
 	case NVIDIA:
-		return compat.NVIDIAVariant()
+		return compat.MustRequirements(req(compat.LabelInstanceGPUCount, compat.Exists), req(compat.LabelInstanceGPUManufacturer, compat.In, "nvidia"))
 	case Neuron:
-		return compat.NeuronVariant()
+		return compat.MustRequirements(req(compat.LabelInstanceAcceleratorCount, compat.Exists), req(compat.LabelInstanceAcceleratorManufacturer, compat.In, "aws"))
 	}
 	return compat.Requirements{}
 }

@@ -91,9 +91,9 @@ func TestRequirementsFor(t *testing.T) {
 		want []compat.Requirement
 	}{
 		{setKey{arch: "amd64"}, []compat.Requirement{arch("amd64")}},
-		{setKey{variant: Standard, arch: "arm64"}, append(compat.StandardVariant().List(), arch("arm64"))},
-		{setKey{variant: NVIDIA, arch: "arm64"}, append(compat.NVIDIAVariant().List(), arch("arm64"))},
-		{setKey{variant: Neuron, arch: "amd64"}, append(compat.NeuronVariant().List(), arch("amd64"))},
+		{setKey{variant: Standard, arch: "arm64"}, append(Standard.Requirements().List(), arch("arm64"))},
+		{setKey{variant: NVIDIA, arch: "arm64"}, append(NVIDIA.Requirements().List(), arch("arm64"))},
+		{setKey{variant: Neuron, arch: "amd64"}, append(Neuron.Requirements().List(), arch("amd64"))},
 		{setKey{arch: "amd64", build: compat.WindowsBuild2022}, []compat.Requirement{
 			arch("amd64"),
 			{Key: compat.LabelOS, Operator: compat.In, Values: []string{"windows"}},

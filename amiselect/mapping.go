@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/internal/facts"
 )
 
 // Group is an AMI and the instance types that launch with it.
@@ -53,8 +54,9 @@ type typeIndex struct {
 
 // Map assigns each instance type exactly one AMI, the one [Choose] picks:
 // the first in amis (which should be in [Select]'s newest-available order)
-// whose requirements the type satisfies strictly. A type no AMI fits lands in Unmapped with a
-// reason per AMI. Map is pure and does not modify its arguments.
+// whose requirements the type satisfies strictly and whose family runs it.
+// A type no AMI fits lands in Unmapped with a reason per AMI. Map is pure
+// and does not modify its arguments.
 //
 // If instance types share a name, AMIFor answers for the first of them
 // that was mapped.
@@ -64,29 +66,35 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 	assigned := make([]int32, len(instanceTypes))
 	sizes := make([]int32, len(amis))
 	mapped := 0
-	// Types whose facts agree on every key some AMI constrains map alike;
-	// compat says which facts those are.
+	// Types whose facts agree on every key some AMI constrains, and that
+	// the same family exclusions admit, map alike; compat says which facts
+	// those are.
 	reqs := make([]compat.Requirements, len(amis))
+	var buf [8]compat.Requirements // no allocation for the few exclusions
+	supports := buf[:0]
 	for j := range amis {
 		reqs[j] = amis[j].Requirements
+		if s, ok := supportOf(amis[j].Family); ok && !slices.ContainsFunc(supports, s.Equal) {
+			supports = append(supports, s)
+		}
 	}
-	keys := compat.KeysOf(reqs...)
-	memo := make(map[compat.Facts]int32)
-	var lastFacts compat.Facts
+	keys := facts.KeysOf(reqs...)
+	memo := make(map[memoKey]int32)
+	var last memoKey
 	lastJ := int32(-2) // none yet
 	for i := range instanceTypes {
 		it := &instanceTypes[i]
 		// Catalogs list a family's sizes together: try the previous type's
 		// facts before hashing.
-		f := it.FactsOn(keys)
+		k := memoKey{facts: facts.On(it, keys), excluded: exclusions(it, supports)}
 		j := lastJ
-		if lastJ == -2 || f != lastFacts {
+		if lastJ == -2 || k != last {
 			var seen bool
-			if j, seen = memo[f]; !seen {
+			if j, seen = memo[k]; !seen {
 				j = int32(Choose(it, amis))
-				memo[f] = j
+				memo[k] = j
 			}
-			lastFacts, lastJ = f, j
+			last, lastJ = k, j
 		}
 		assigned[i] = j
 		if j >= 0 {
@@ -127,19 +135,49 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 	return m
 }
 
+// memoKey is what decides a type's AMI in one Map call: its facts on the
+// keys the AMIs constrain, and which family exclusions refuse it.
+type memoKey struct {
+	facts    facts.Digest
+	excluded uint8
+}
+
+// exclusions returns a bit per family exclusion in supports that refuses
+// it. There are fewer than eight: compat.AMIFamilies has seven families.
+func exclusions(it *compat.InstanceType, supports []compat.Requirements) uint8 {
+	var bits uint8
+	for k, s := range supports {
+		if _, conflict := it.Conflict(s); conflict {
+			bits |= 1 << k
+		}
+	}
+	return bits
+}
+
 // unmapped explains why no AMI runs t.
 func unmapped(t compat.InstanceType, amis []AMI) Unmapped {
 	u := Unmapped{InstanceType: t, Fix: suggest([]compat.InstanceType{t}, amis)}
 	for _, a := range amis {
-		err := t.Compatible(a.Requirements)
-		if err == nil {
-			// Conflict and Compatible disagree: compat's contract says they
-			// cannot; say so rather than drop the reason.
-			err = errors.New("compat reported a conflict but no incompatibility")
-		}
-		u.Reasons = append(u.Reasons, fmt.Errorf("amiselect: %s cannot run %s: %w", t.Name, a, err))
+		u.Reasons = append(u.Reasons, fmt.Errorf("amiselect: %s cannot run %s: %w", t.Name, a, refusal(&t, &a)))
 	}
 	return u
+}
+
+// refusal says why a cannot run t: the family's exclusion, with compat's
+// incompatibility inside, or compat's incompatibility alone.
+func refusal(t *compat.InstanceType, a *AMI) error {
+	if err := t.Compatible(a.Requirements); err != nil {
+		return err
+	}
+	if s, ok := supportOf(a.Family); ok {
+		if err := t.Compatible(s); err != nil {
+			sup := a.Family.Support()
+			return fmt.Errorf("%s (%s): %w", sup.Reason, sup.Source, err)
+		}
+	}
+	// Conflict and Compatible disagree: compat's contract says they
+	// cannot; say so rather than drop the reason.
+	return errors.New("compat reported a conflict but no incompatibility")
 }
 
 // LaunchGroup is one image and every instance type that launches with it,

@@ -343,7 +343,7 @@ func TestMapCatalogAgainstReference(t *testing.T) {
 				want := -1
 				full := it.Requirements()
 				for j, a := range amis {
-					if full.Compatible(a.Requirements) == nil {
+					if full.Compatible(a.Requirements) == nil && !al2023OnA1(a, it) {
 						want = j
 						break
 					}
@@ -437,5 +437,85 @@ func TestLaunchGroups(t *testing.T) {
 	}
 	if got := (Mapping{}).LaunchGroups(); got != nil {
 		t.Errorf("zero Mapping has launch groups %v", got)
+	}
+}
+
+// al2023OnA1 is the one family exclusion AWS documents, stated on its
+// own for the reference models: "AL2023 does not support A1 instances"
+// (https://docs.aws.amazon.com/linux/al2023/ug/system-requirements.html).
+func al2023OnA1(a AMI, it compat.InstanceType) bool {
+	return a.Family == compat.AL2023 && it.Family == "a1"
+}
+
+// TestMapFamilySupport: AL2023 does not run a1 (AWS's AL2023 system
+// requirements, https://docs.aws.amazon.com/linux/al2023/ug/system-requirements.html;
+// Karpenter filters the same pair, aws/karpenter-provider-aws
+// pkg/providers/instancetype/compatibility/compatibility.go:65-71
+// @1d92708), so every a1 type is unmapped under AL2023 with that reason
+// and a fix, while Bottlerocket and AL2 map them to their arm64 standard
+// AMI. Other arm64 types are unaffected.
+func TestMapFamilySupport(t *testing.T) {
+	_, infos := ec2fake.DefaultCatalog()
+	var a1, others []compat.InstanceType
+	for _, info := range infos {
+		it, err := compat.InstanceTypeFromEC2(info)
+		if err != nil {
+			continue
+		}
+		switch {
+		case it.Family == "a1":
+			a1 = append(a1, it)
+		case it.Name == "m6g.large" || it.Name == "t4g.medium":
+			others = append(others, it)
+		}
+	}
+	if len(a1) == 0 || len(others) != 2 {
+		t.Fatalf("catalog has %d a1 types and %d of m6g.large, t4g.medium", len(a1), len(others))
+	}
+	types := append(slices.Clone(a1), others...)
+
+	al2023 := Map(types, Select(al2023Images(), at(fixedNow)).AMIs)
+	if len(al2023.Unmapped) != len(a1) {
+		t.Fatalf("under AL2023, %d unmapped; want the %d a1 types", len(al2023.Unmapped), len(a1))
+	}
+	const reason = "AL2023 does not support a1 instances"
+	wantFix := reason + ": its arm64 packages need a Graviton2 or later processor (ARMv8.2 with the Cryptography Extension); " +
+		"keep them out with karpenter.k8s.aws/instance-family NotIn [a1] in the NodePool requirements, or select bottlerocket or al2 AMIs, which run them"
+	for _, u := range al2023.Unmapped {
+		if u.InstanceType.Family != "a1" {
+			t.Errorf("%s unmapped under AL2023", u.InstanceType.Name)
+		}
+		if u.Fix != wantFix {
+			t.Errorf("%s: fix %q\nwant %q", u.InstanceType.Name, u.Fix, wantFix)
+		}
+		// The arm64 standard AMI refuses it for the family's reason; the
+		// others for their requirements.
+		std := slices.IndexFunc(al2023.amis, func(a AMI) bool { return a.Arch == "arm64" && a.Variant == Standard })
+		var ie *compat.IncompatibleError
+		if got := u.Reasons[std].Error(); !strings.Contains(got, reason) || !errors.As(u.Reasons[std], &ie) || ie.Key != compat.LabelInstanceFamily {
+			t.Errorf("%s: reason %q, want %q wrapping the instance-family conflict", u.InstanceType.Name, got, reason)
+		}
+	}
+	for _, it := range others {
+		if a, ok := al2023.AMIFor(it.Name); !ok || a.Arch != "arm64" || a.Variant != Standard {
+			t.Errorf("under AL2023, %s maps to %v, %v", it.Name, a, ok)
+		}
+	}
+
+	for name, images := range map[string][]ec2types.Image{"bottlerocket": bottlerocketImages(), "al2": al2Images()} {
+		m := Map(types, Select(images, at(fixedNow)).AMIs)
+		if len(m.Unmapped) != 0 {
+			t.Errorf("under %s, %s is unmapped: %v", name, m.Unmapped[0].InstanceType.Name, m.Unmapped[0].Reasons)
+		}
+		for _, it := range a1 {
+			if a, ok := m.AMIFor(it.Name); !ok || a.Arch != "arm64" || a.Variant != Standard {
+				t.Errorf("under %s, %s maps to %v, %v", name, it.Name, a, ok)
+			}
+		}
+	}
+	// A node's labels decide the same way, through Choose.
+	node := compat.FromNodeLabels(a1[0].Labels())
+	if j := Choose(node, al2023.amis); j != -1 {
+		t.Errorf("Choose gives an a1 node AL2023 AMI %s", al2023.amis[j])
 	}
 }

@@ -35,16 +35,20 @@ type AMI struct {
 	// Empty for a Custom AMI.
 	Release string
 	// Requirements are what an instance type must satisfy to run the
-	// image: the variant's requirements (see compat.StandardVariant and
-	// the others) with kubernetes.io/arch In [Arch]; for Windows,
+	// image: the variant's requirements (see [Variant.Requirements])
+	// with kubernetes.io/arch In [Arch]; for Windows,
 	// kubernetes.io/os In [windows] and node.kubernetes.io/windows-build
 	// In [build] with the architecture; for a Custom AMI, only the
 	// architecture.
 	Requirements compat.Requirements
 }
 
-// String describes the AMI as "ami-0abc (al2023 amd64 nvidia)".
+// String describes the AMI as "ami-0abc (al2023 amd64 nvidia)", and the
+// zero AMI as "no AMI".
 func (a AMI) String() string {
+	if a.ID == "" && a.Name == "" {
+		return "no AMI"
+	}
 	var b strings.Builder
 	b.WriteString(a.ID)
 	b.WriteString(" (")
@@ -109,16 +113,17 @@ type Rejection struct {
 }
 
 // Selection is the outcome of [Select]: the AMIs to use, best first, the
-// images refused, and the valid images that lost to better ones. Every
-// input image is accounted for exactly once: as one or more AMIs, as a
-// Rejection, or as one or more Superseded entries.
+// images refused, and (see [Selection.Superseded]) the valid images that
+// lost to better ones. Every input image is accounted for exactly once:
+// as one or more AMIs, as a Rejection, or as one or more Superseded
+// entries.
 type Selection struct {
 	AMIs     []AMI
 	Rejected []Rejection
-	// Superseded lists, for each valid image that won no requirement set,
-	// every set it lost and the AMI that set kept, in newest-available
-	// order of the losing AMIs.
-	Superseded []Superseded
+
+	// lost records every image that lost a set, compactly: most callers
+	// never ask, and a broad name pattern finds thousands of old releases.
+	lost *losses
 }
 
 // Superseded is an image in the role of a requirement set that a better
@@ -199,7 +204,13 @@ func Select(images []ec2types.Image, opts SelectOptions) Selection {
 	best := make(map[setKey]int)
 	var amis []AMI
 	var winners []int32 // the input index of each AMI's image
-	var losers []lost
+	// Most images serve one set and most lose it; AL2's accelerated and
+	// Bottlerocket's x86_64 images serve two. One allocation, not a
+	// doubling series, for the usual case.
+	var losers []loss
+	if len(images) > 1 {
+		losers = make([]loss, 0, len(images)+len(images)/4)
+	}
 	for i := range images {
 		c, rej, ok := admit(&images[i], at)
 		if !ok {
@@ -218,10 +229,10 @@ func Select(images []ec2types.Image, opts SelectOptions) Selection {
 				amis = append(amis, c)
 				winners = append(winners, int32(i))
 			case better(&c, &amis[j]):
-				losers = append(losers, lost{ami: amis[j], image: winners[j]})
+				losers = append(losers, lossOf(&amis[j], winners[j], j))
 				amis[j], winners[j] = c, int32(i)
 			default:
-				losers = append(losers, lost{ami: c, image: int32(i)})
+				losers = append(losers, lossOf(&c, int32(i), j))
 			}
 		}
 	}
@@ -238,42 +249,62 @@ func Select(images []ec2types.Image, opts SelectOptions) Selection {
 		}
 		amis[i].Requirements = r
 	}
-	sel.Superseded = superseded(losers, amis, winners, best, reqs)
+	if len(losers) > 0 {
+		// The sets' winners, by set, before the AMIs are sorted.
+		sel.lost = &losses{all: losers, winners: slices.Clone(amis), images: winners}
+	}
 	slices.SortFunc(amis, compareAMIs)
 	sel.AMIs = amis
 	slices.SortFunc(sel.Rejected, compareRejections)
 	return sel
 }
 
-// lost is an image in the role of a set it lost, and its input index.
-type lost struct {
-	ami   AMI
-	image int32
+// loss is an image that lost a set: what its AMI needs beyond the set's
+// own facts (arch, variant, requirements, taken from the set's winner).
+type loss struct {
+	id, name   string
+	created    time.Time
+	image, set int32
+	deprecated bool
 }
 
-// superseded pairs each loss of an image that won no set with the set's
-// final winner. An image that won some set is not superseded: it is
-// among the AMIs.
-func superseded(losers []lost, amis []AMI, winners []int32, best map[setKey]int, reqs map[setKey]compat.Requirements) []Superseded {
-	if len(losers) == 0 {
+func lossOf(a *AMI, image int32, set int) loss {
+	return loss{id: a.ID, name: a.Name, created: a.Created, image: image, set: int32(set), deprecated: a.Deprecated}
+}
+
+// losses is every loss of one Select, the winner of each set (by set
+// index), and the input index of each winner's image.
+type losses struct {
+	all     []loss
+	winners []AMI
+	images  []int32
+}
+
+// Superseded lists, for each valid image that won no requirement set,
+// every set it lost and the AMI that set kept, in newest-available order
+// of the losing AMIs (ties: by winner). An image that won some set is
+// among the AMIs instead. The list is built on each call.
+func (s Selection) Superseded() []Superseded {
+	if s.lost == nil {
 		return nil
 	}
-	won := make(map[int32]struct{}, len(winners))
-	for _, i := range winners {
-		won[i] = struct{}{}
+	won := make(map[int32]bool, len(s.lost.images))
+	for _, i := range s.lost.images {
+		won[i] = true
 	}
-	out := make([]Superseded, 0, len(losers))
-	for i := range losers {
-		l := &losers[i]
-		if _, ok := won[l.image]; ok {
+	var out []Superseded
+	for i := range s.lost.all {
+		l := &s.lost.all[i]
+		if won[l.image] {
 			continue
 		}
-		k := l.ami.key()
-		l.ami.Requirements = reqs[k]
-		out = append(out, Superseded{AMI: l.ami, Winner: amis[best[k]]})
-	}
-	if len(out) == 0 {
-		return nil // every loser also won a set: none is superseded
+		w := &s.lost.winners[l.set]
+		r := recognize(l.name, w.Arch)
+		out = append(out, Superseded{
+			AMI: AMI{ID: l.id, Name: l.name, Arch: w.Arch, Family: r.family, Variant: w.Variant, Created: l.created,
+				Deprecated: l.deprecated, Release: r.release, Requirements: w.Requirements},
+			Winner: *w,
+		})
 	}
 	slices.SortFunc(out, func(a, b Superseded) int {
 		if c := compareAMIs(a.AMI, b.AMI); c != 0 {
@@ -388,7 +419,7 @@ func requirementsFor(k setKey) compat.Requirements {
 	}
 	r := compat.FromLabels(labels)
 	if k.variant != Unspecified {
-		r = k.variant.requirements().Intersect(r)
+		r = k.variant.Requirements().Intersect(r)
 	}
 	return r
 }

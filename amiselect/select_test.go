@@ -225,7 +225,7 @@ func TestSelectAMIFields(t *testing.T) {
 		Variant:      NVIDIA,
 		Created:      time.Date(2025, 4, 3, 16, 44, 8, 500000000, time.UTC),
 		Release:      "v20250403",
-		Requirements: compat.NVIDIAVariant().Intersect(compat.FromLabels(map[string]string{compat.LabelArch: "arm64"})),
+		Requirements: NVIDIA.Requirements().Intersect(compat.FromLabels(map[string]string{compat.LabelArch: "arm64"})),
 	}}
 	if diff := cmp.Diff(want, got.AMIs, equalRequirements); diff != "" {
 		t.Errorf("Select mismatch (-want +got):\n%s", diff)
@@ -345,7 +345,7 @@ func TestSelectSuperseded(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []loss
-			for _, s := range Select(tt.images, at(fixedNow)).Superseded {
+			for _, s := range Select(tt.images, at(fixedNow)).Superseded() {
 				got = append(got, loss{s.AMI.ID, s.Winner.ID, s.AMI.Variant, s.Reason()})
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {

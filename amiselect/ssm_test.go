@@ -268,7 +268,7 @@ func TestResolveThroughSSMFails(t *testing.T) {
 			if tt.check != nil && !tt.check(err) {
 				t.Errorf("err %v does not wrap the SDK's error", err)
 			}
-			if sel.AMIs != nil || sel.Rejected != nil || sel.Superseded != nil {
+			if sel.AMIs != nil || sel.Rejected != nil || sel.Superseded() != nil {
 				t.Errorf("a failed resolve returned %+v", sel)
 			}
 		})

@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,6 +36,8 @@ type Cache struct {
 	entries *lru.Cache[key, record]
 	ttl     time.Duration
 	now     func() time.Time
+	// limit is MaxSnapshotSize; tests lower it to reach it cheaply.
+	limit int
 	// write serializes every read-modify-write (Observe, Merge, expiry) and
 	// Snapshot, so that "keep the minimum" holds under concurrency and a
 	// snapshot is of one moment; lookups do not take it.
@@ -55,9 +58,14 @@ type record struct {
 	observed int64
 }
 
-// live reports whether r is still within the TTL at now.
-func (c *Cache) live(r record, now time.Time) bool {
-	return c.ttl == 0 || now.Before(time.Unix(r.observed, 0).Add(c.ttl))
+// horizon returns the time, in Unix seconds, that a record must have been
+// observed after to be live at now: observed + TTL > now exactly when
+// observed > now - TTL, and observed is whole seconds.
+func (c *Cache) horizon(now time.Time) int64 {
+	if c.ttl == 0 {
+		return math.MinInt64
+	}
+	return now.Add(-c.ttl).Unix()
 }
 
 // New returns an empty Cache, or an error naming the bad option.
@@ -78,7 +86,7 @@ func New(o Options) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("capacity: %w", err)
 	}
-	return &Cache{entries: entries, ttl: o.TTL, now: o.Now}, nil
+	return &Cache{entries: entries, ttl: o.TTL, now: o.Now, limit: MaxSnapshotSize}, nil
 }
 
 // Memory returns the memory, in bytes, learned for nodes of instanceType
@@ -87,7 +95,7 @@ func New(o Options) (*Cache, error) {
 func (c *Cache) Memory(instanceType, amiID string) (int64, bool) {
 	k := key{instanceType, amiID}
 	r, ok := c.entries.Get(k)
-	if ok && c.ttl > 0 && !c.live(r, c.now()) {
+	if ok && c.ttl > 0 && r.observed <= c.horizon(c.now()) {
 		c.expire(k)
 		ok = false
 	}
@@ -104,7 +112,7 @@ func (c *Cache) Memory(instanceType, amiID string) (int64, bool) {
 func (c *Cache) expire(k key) {
 	c.write.Lock()
 	defer c.write.Unlock()
-	if r, ok := c.entries.Peek(k); ok && !c.live(r, c.now()) {
+	if r, ok := c.entries.Peek(k); ok && r.observed <= c.horizon(c.now()) {
 		c.entries.Remove(k)
 		c.expired.Add(1)
 	}

@@ -20,9 +20,9 @@ func arch(a string) compat.Requirements {
 // for arm64, NVIDIA first as in #7925.
 func testAMIs() []amiselect.AMI {
 	return []amiselect.AMI{
-		{ID: "ami-nvidia", Name: "nvidia-x86_64", Arch: compat.ArchAMD64, Variant: amiselect.NVIDIA, Requirements: compat.NVIDIAVariant().Intersect(arch(compat.ArchAMD64))},
-		{ID: "ami-std", Name: "standard-x86_64", Arch: compat.ArchAMD64, Variant: amiselect.Standard, Requirements: compat.StandardVariant().Intersect(arch(compat.ArchAMD64))},
-		{ID: "ami-arm", Name: "standard-aarch64", Arch: compat.ArchARM64, Variant: amiselect.Standard, Requirements: compat.StandardVariant().Intersect(arch(compat.ArchARM64))},
+		{ID: "ami-nvidia", Name: "nvidia-x86_64", Arch: compat.ArchAMD64, Variant: amiselect.NVIDIA, Requirements: amiselect.NVIDIA.Requirements().Intersect(arch(compat.ArchAMD64))},
+		{ID: "ami-std", Name: "standard-x86_64", Arch: compat.ArchAMD64, Variant: amiselect.Standard, Requirements: amiselect.Standard.Requirements().Intersect(arch(compat.ArchAMD64))},
+		{ID: "ami-arm", Name: "standard-aarch64", Arch: compat.ArchARM64, Variant: amiselect.Standard, Requirements: amiselect.Standard.Requirements().Intersect(arch(compat.ArchARM64))},
 	}
 }
 

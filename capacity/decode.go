@@ -3,7 +3,6 @@ package capacity
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"unicode/utf8"
 )
 
@@ -13,9 +12,9 @@ import (
 // Integers must be written as integers (no fraction or exponent). An entry
 // listed twice is allowed and counts as its better figure, as if merged
 // twice.
-func decodeSnapshot(data []byte) ([]record, error) {
-	if len(data) > MaxSnapshotSize {
-		return nil, fmt.Errorf("capacity: the snapshot is %d bytes, more than MaxSnapshotSize (%d); it was not written by Cache.Snapshot", len(data), MaxSnapshotSize)
+func decodeSnapshot(data []byte, limit int) ([]record, error) {
+	if len(data) > limit {
+		return nil, fmt.Errorf("capacity: the snapshot is %d bytes, more than MaxSnapshotSize (%d); it was not written by Cache.Snapshot", len(data), limit)
 	}
 	d := decoder{data: data, names: make(map[string]string)}
 	entries, err := d.snapshot()
@@ -65,7 +64,7 @@ func (d *decoder) errorf(format string, args ...any) error {
 // against each other.
 type parts struct {
 	version int64
-	sum     uint64
+	sum     uint32
 	amis    []string
 	entries []record
 	indices []int64 // each entry's AMI index, resolved once amis is read
@@ -147,31 +146,31 @@ func (p *parts) check() ([]record, error) {
 	for _, id := range p.amis {
 		h.name(id)
 	}
-	if uint64(h) != p.sum {
-		return nil, fmt.Errorf("capacity: the snapshot's sum is %016x, but its content sums to %016x; it was altered or corrupted after Cache.Snapshot wrote it", p.sum, uint64(h))
+	if got := h.value(); got != p.sum {
+		return nil, fmt.Errorf("capacity: the snapshot's sum is %08x, but its content sums to %08x; it was altered or corrupted after Cache.Snapshot wrote it", p.sum, got)
 	}
 	return p.entries, nil
 }
 
-// sum reads the "sum" member: 16 lowercase hex digits.
-func (d *decoder) sum() (uint64, error) {
+// sum reads the "sum" member: 8 lowercase hex digits.
+func (d *decoder) sum() (uint32, error) {
 	raw, err := d.str()
 	if err != nil {
 		return 0, err
 	}
-	var n uint64
+	var n uint32
 	for _, c := range raw {
 		switch {
 		case '0' <= c && c <= '9':
-			n = n<<4 | uint64(c-'0')
+			n = n<<4 | uint32(c-'0')
 		case 'a' <= c && c <= 'f':
-			n = n<<4 | uint64(c-'a'+10)
+			n = n<<4 | uint32(c-'a'+10)
 		default:
-			return 0, d.errorf("sum %q is not 16 lowercase hex digits", raw)
+			return 0, d.errorf("sum %q is not 8 lowercase hex digits", raw)
 		}
 	}
-	if len(raw) != 16 {
-		return 0, d.errorf("sum %q is not 16 lowercase hex digits", raw)
+	if len(raw) != 8 {
+		return 0, d.errorf("sum %q is not 8 lowercase hex digits", raw)
 	}
 	return n, nil
 }
@@ -286,19 +285,24 @@ func (d *decoder) array(elem func() error) error {
 	}
 }
 
+// The scanning functions copy d.data and d.pos into locals: through the
+// pointer, the compiler reloads both on every byte.
+
 func (d *decoder) space() {
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
-			return
-		}
+	data, i := d.data, d.pos
+	for i < len(data) && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+		i++
 	}
+	d.pos = i
 }
 
 // consume skips whitespace and c, if c is next.
 func (d *decoder) consume(c byte) bool {
+	data, i := d.data, d.pos
+	if i < len(data) && data[i] == c { // the common case: no whitespace
+		d.pos = i + 1
+		return true
+	}
 	d.space()
 	if d.pos < len(d.data) && d.data[d.pos] == c {
 		d.pos++
@@ -330,19 +334,21 @@ func (d *decoder) str() ([]byte, error) {
 	if err := d.expect('"'); err != nil {
 		return nil, err
 	}
-	start := d.pos
-	for d.pos < len(d.data) {
-		switch c := d.data[d.pos]; {
+	data, start := d.data, d.pos
+	for i := start; i < len(data); i++ {
+		switch c := data[i]; {
 		case c == '"':
-			d.pos++
-			return d.data[start : d.pos-1], nil
+			d.pos = i + 1
+			return data[start:i], nil
 		case c == '\\':
+			d.pos = i
 			return d.escaped(start)
 		case c < 0x20:
+			d.pos = i
 			return nil, d.errorf("control character %q in a string", c)
 		}
-		d.pos++
 	}
+	d.pos = len(data)
 	return nil, d.errorf("unterminated string")
 }
 
@@ -424,30 +430,42 @@ func hex4(b []byte) (rune, bool) {
 // integer reads a JSON number that must be an integer within int64.
 func (d *decoder) integer(what string) (int64, error) {
 	d.space()
-	start := d.pos
-	neg := d.pos < len(d.data) && d.data[d.pos] == '-'
+	data, start := d.data, d.pos
+	i := start
+	neg := i < len(data) && data[i] == '-'
 	if neg {
-		d.pos++
+		i++
 	}
-	digits := d.pos
-	var n uint64
-	for d.pos < len(d.data) && '0' <= d.data[d.pos] && d.data[d.pos] <= '9' {
-		c := uint64(d.data[d.pos] - '0')
-		if n > (math.MaxInt64-c)/10 {
-			return 0, d.errorf("%s %s… is out of range", what, d.data[start:d.pos+1])
+	digits := i
+	var n uint64 // 18 digits cannot overflow it; more are checked below
+	for ; i < len(data); i++ {
+		c := data[i] - '0'
+		if c > 9 {
+			break
 		}
-		n = n*10 + c
-		d.pos++
+		n = n*10 + uint64(c)
 	}
+	d.pos = i
 	switch {
-	case d.pos == digits:
+	case i-digits > 18 && !fits(data[digits:i]):
+		return 0, d.errorf("%s %s is out of range", what, data[start:i])
+	case i == digits:
 		return 0, d.errorf("expected a number for %s", what)
-	case d.data[digits] == '0' && d.pos-digits > 1:
-		return 0, d.errorf("%s %s has a leading zero", what, d.data[start:d.pos])
-	case d.pos < len(d.data) && (d.data[d.pos] == '.' || d.data[d.pos] == 'e' || d.data[d.pos] == 'E'):
+	case data[digits] == '0' && i-digits > 1:
+		return 0, d.errorf("%s %s has a leading zero", what, data[start:i])
+	case i < len(data) && (data[i] == '.' || data[i] == 'e' || data[i] == 'E'):
 		return 0, d.errorf("%s must be an integer", what)
 	case neg:
 		return -int64(n), nil
 	}
 	return int64(n), nil
+}
+
+// fits reports whether the decimal digits fit in an int64.
+func fits(digits []byte) bool {
+	const max = "9223372036854775807"
+	for len(digits) > 1 && digits[0] == '0' {
+		digits = digits[1:] // a leading zero is refused after this check
+	}
+	return len(digits) < len(max) || len(digits) == len(max) && string(digits) <= max
 }

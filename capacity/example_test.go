@@ -19,8 +19,8 @@ func amd64(variant compat.Requirements) compat.Requirements {
 // and a claim that it runs the NVIDIA AMI is refused with the reason.
 func ExampleCache_Observe() {
 	amis := []amiselect.AMI{
-		{ID: "ami-0nvidia", Name: "bottlerocket-aws-k8s-1.32-nvidia-x86_64-v1.36.0-1a2b3c4d", Variant: amiselect.NVIDIA, Requirements: amd64(compat.NVIDIAVariant())},
-		{ID: "ami-0standard", Name: "bottlerocket-aws-k8s-1.32-x86_64-v1.36.0-1a2b3c4d", Variant: amiselect.Standard, Requirements: amd64(compat.StandardVariant())},
+		{ID: "ami-0nvidia", Name: "bottlerocket-aws-k8s-1.32-nvidia-x86_64-v1.36.0-1a2b3c4d", Variant: amiselect.NVIDIA, Requirements: amd64(amiselect.NVIDIA.Requirements())},
+		{ID: "ami-0standard", Name: "bottlerocket-aws-k8s-1.32-x86_64-v1.36.0-1a2b3c4d", Variant: amiselect.Standard, Requirements: amd64(amiselect.Standard.Requirements())},
 	}
 	m5 := compat.InstanceType{Name: "m5.large", Family: "m5", Category: "m", Generation: 5, Size: "large", Arch: "amd64", VCPU: 2, MemoryMiB: 8192}
 	labels := m5.Labels()
@@ -53,7 +53,7 @@ func ExampleCache_Observe() {
 // third, restarted empty, is restored from one snapshot.
 func ExampleCache_Merge() {
 	now := func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
-	amis := []amiselect.AMI{{ID: "ami-0standard", Requirements: amd64(compat.StandardVariant())}}
+	amis := []amiselect.AMI{{ID: "ami-0standard", Requirements: amd64(amiselect.Standard.Requirements())}}
 	m5 := compat.InstanceType{Name: "m5.large", Family: "m5", Category: "m", Generation: 5, Size: "large", Arch: "amd64", VCPU: 2, MemoryMiB: 8192}
 	m5x := compat.InstanceType{Name: "m5.xlarge", Family: "m5", Category: "m", Generation: 5, Size: "xlarge", Arch: "amd64", VCPU: 4, MemoryMiB: 16384}
 
@@ -90,7 +90,7 @@ func ExampleCache_Merge() {
 // memory in bytes, and when it was last seen, in Unix seconds.
 func ExampleCache_Snapshot() {
 	now := func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
-	amis := []amiselect.AMI{{ID: "ami-0standard", Requirements: amd64(compat.StandardVariant())}}
+	amis := []amiselect.AMI{{ID: "ami-0standard", Requirements: amd64(amiselect.Standard.Requirements())}}
 	m5 := compat.InstanceType{Name: "m5.large", Family: "m5", Category: "m", Generation: 5, Size: "large", Arch: "amd64", VCPU: 2, MemoryMiB: 8192}
 	cache, _ := capacity.New(capacity.Options{Now: now})
 	cache.Observe(capacity.Observation{NodeLabels: m5.Labels(), ImageID: "ami-0standard", MemoryBytes: 7_926_000_000}, amis)
@@ -99,5 +99,5 @@ func ExampleCache_Snapshot() {
 	// Output:
 	// {"version":1,"entries":[
 	// ["m5.large",0,7926000000,1795348800]
-	// ],"amis":["ami-0standard"],"sum":"29eefd7263996058"} <nil>
+	// ],"amis":["ami-0standard"],"sum":"fd752407"} <nil>
 }

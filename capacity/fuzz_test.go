@@ -11,14 +11,14 @@ import (
 
 // FuzzMerge feeds Merge arbitrary bytes. It must never panic; what it
 // refuses must leave the cache empty; what it accepts, encoding/json must
-// read too, with the same entries and a sum hash/fnv agrees with, and the
+// read too, with the same entries and a sum hash/crc32 agrees with, and the
 // cache must then hold their naive join.
 func FuzzMerge(f *testing.F) {
 	c, _ := New(Options{Now: func() time.Time { return epoch }})
 	for i, name := range []string{"m5.large", "c5.xlarge", "m6g.large"} {
-		c.join(record{key: key{name, "ami-0a"}, memory: int64(7 + i), observed: epoch.Unix() - int64(i)}, epoch)
+		put(c, record{key: key{name, "ami-0a"}, memory: int64(7 + i), observed: epoch.Unix() - int64(i)}, epoch)
 	}
-	c.join(record{key: key{"g4dn.xlarge", "ami-0b"}, memory: 15 << 30, observed: epoch.Unix()}, epoch)
+	put(c, record{key: key{"g4dn.xlarge", "ami-0b"}, memory: 15 << 30, observed: epoch.Unix()}, epoch)
 	good, _ := c.Snapshot()
 	var indented bytes.Buffer
 	_ = json.Indent(&indented, good, "", "  ")
@@ -37,7 +37,7 @@ func FuzzMerge(f *testing.F) {
 		}
 		facts, err := refDecode(data)
 		if err != nil {
-			t.Fatalf("Merge accepted what encoding/json and hash/fnv refuse (%v):\n%q", err, data)
+			t.Fatalf("Merge accepted what encoding/json and hash/crc32 refuse (%v):\n%q", err, data)
 		}
 		if diff := gocmp.Diff(joinModel(epoch, ttl, facts), contents(c)); diff != "" {
 			t.Fatalf("Merge disagrees with the naive join of what encoding/json read (-model +merge):\n%s", diff)

@@ -49,7 +49,7 @@ func (c *Cache) Observe(o Observation, amis []amiselect.AMI) (bool, error) {
 	now := c.now()
 	c.write.Lock()
 	defer c.write.Unlock()
-	if old, ok := c.entries.Peek(k); ok && c.live(old, now) && old.memory < o.MemoryBytes {
+	if old, ok := c.entries.Peek(k); ok && old.observed > c.horizon(now) && old.memory < o.MemoryBytes {
 		return false, nil // keep the minimum seen
 	}
 	if c.entries.Add(k, record{key: k, memory: o.MemoryBytes, observed: now.Unix()}) {

@@ -1,9 +1,10 @@
 package capacity
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"strconv"
-	"time"
 )
 
 // SnapshotVersion is the version of the encoding [Cache.Snapshot] writes
@@ -23,7 +24,7 @@ const MaxSnapshotSize = 16 << 20
 //	{"version":1,"entries":[
 //	["m5.large",0,7926000000,1763820000],
 //	["m6g.large",1,7810000000,1763820060]
-//	],"amis":["ami-0abc","ami-0def"],"sum":"08e85d720d52587a"}
+//	],"amis":["ami-0abc","ami-0def"],"sum":"10f2434c"}
 //
 // version is [SnapshotVersion]. entries holds an array per (instance type,
 // AMI): the instance type, the index of its AMI in amis, the lowest memory
@@ -31,10 +32,10 @@ const MaxSnapshotSize = 16 << 20
 // seconds (the TTL runs from it). Entries run from least to most recently
 // used, so merging a snapshot into an empty Cache restores the LRU order
 // too. amis lists each AMI ID the entries use, once. sum guards the
-// content against corruption: FNV-1a 64, as 16 lowercase hex digits, of
-// each entry in order (the instance type's bytes and a zero byte, then
-// the AMI index, memory and time as 8-byte big-endian integers) and then
-// each AMI ID's bytes and a zero byte.
+// content against corruption: the CRC-32C (Castagnoli), as 8 lowercase hex
+// digits, of each entry in order (the instance type's bytes and a zero
+// byte, then the AMI index, memory and time as 8-byte big-endian integers)
+// and then each AMI ID's bytes and a zero byte.
 //
 // Names are printable ASCII without quotes, backslashes or spaces (Observe
 // refuses others), so nothing needs escaping. Expired entries are left
@@ -53,10 +54,10 @@ func (c *Cache) Snapshot() ([]byte, error) {
 		h.name(id)
 	}
 	out = append(out, `],"sum":"`...)
-	out = h.appendHex(out)
+	out = fmt.Appendf(out, "%08x", h.value())
 	out = append(out, `"}`...)
-	if len(out) > MaxSnapshotSize {
-		return nil, fmt.Errorf("capacity: a snapshot of %d entries is %d bytes, more than the MaxSnapshotSize (%d) Merge reads; lower Options.Size", n, len(out), MaxSnapshotSize)
+	if len(out) > c.limit {
+		return nil, fmt.Errorf("capacity: a snapshot of %d entries is %d bytes, more than the MaxSnapshotSize (%d) Merge reads; lower Options.Size", n, len(out), c.limit)
 	}
 	return out, nil
 }
@@ -68,23 +69,27 @@ func (c *Cache) Snapshot() ([]byte, error) {
 func (c *Cache) encodeEntries() (out []byte, amis []string, h sum, n int) {
 	c.write.Lock()
 	defer c.write.Unlock()
-	now := c.now()
+	horizon := c.horizon(c.now())
 	records := c.entries.Values()
 	index := make(map[string]int)
+	last, lastAMI := 0, "" // entries often share the previous one's AMI
 	out = make([]byte, 0, 64+len(records)*48)
 	out = append(out, `{"version":`...)
 	out = strconv.AppendInt(out, SnapshotVersion, 10)
 	out = append(out, `,"entries":[`...)
 	h = newSum()
 	for _, r := range records {
-		if !c.live(r, now) {
-			continue
+		if r.observed <= horizon {
+			continue // expired
 		}
-		i, seen := index[r.amiID]
+		i, seen := last, r.amiID == lastAMI
 		if !seen {
-			i = len(amis)
-			index[r.amiID] = i
-			amis = append(amis, r.amiID)
+			if i, seen = index[r.amiID]; !seen {
+				i = len(amis)
+				index[r.amiID] = i
+				amis = append(amis, r.amiID)
+			}
+			last, lastAMI = i, r.amiID
 		}
 		if n > 0 {
 			out = append(out, ',')
@@ -107,43 +112,45 @@ func (c *Cache) encodeEntries() (out []byte, amis []string, h sum, n int) {
 	return out, amis, h, n
 }
 
-// sum is the hash a snapshot's "sum" holds: FNV-1a 64 (as hash/fnv's
-// New64a computes it). Each step is a bijection of the running hash, so a
-// change to any one byte of the stream always changes the sum.
-type sum uint64
-
-const fnvPrime = 1099511628211
-
-func newSum() sum { return 14695981039346656037 }
-
-// name hashes s and a zero byte.
-func (h *sum) name(s string) {
-	for i := 0; i < len(s); i++ {
-		*h = (*h ^ sum(s[i])) * fnvPrime
-	}
-	*h *= fnvPrime
+// sum computes a snapshot's "sum": CRC-32C (Castagnoli, as hash/crc32
+// computes it) of the byte stream Snapshot documents, gathered into long
+// runs for the CRC instruction. A CRC catches every change confined to 32
+// consecutive bits, so any one altered field.
+type sum struct {
+	crc uint32
+	buf []byte
 }
 
-// int hashes n as 8 bytes, big-endian.
-func (h *sum) int(n int64) {
-	for shift := 56; shift >= 0; shift -= 8 {
-		*h = (*h ^ sum(byte(n>>shift))) * fnvPrime
-	}
+func newSum() sum { return sum{buf: make([]byte, 0, 64<<10)} }
+
+// name adds s and a zero byte.
+func (h *sum) name(s string) {
+	h.buf = append(h.buf, s...)
+	h.buf = append(h.buf, 0)
+	h.spill()
 }
 
 func (h *sum) entry(r record, ami int64) {
-	h.name(r.instanceType)
-	h.int(ami)
-	h.int(r.memory)
-	h.int(r.observed)
+	h.buf = append(h.buf, r.instanceType...)
+	h.buf = append(h.buf, 0)
+	h.buf = binary.BigEndian.AppendUint64(h.buf, uint64(ami))
+	h.buf = binary.BigEndian.AppendUint64(h.buf, uint64(r.memory))
+	h.buf = binary.BigEndian.AppendUint64(h.buf, uint64(r.observed))
+	h.spill()
 }
 
-func (h sum) appendHex(b []byte) []byte {
-	const digits = "0123456789abcdef"
-	for shift := 60; shift >= 0; shift -= 4 {
-		b = append(b, digits[(h>>shift)&0xf])
+// spill folds the buffer into the CRC once it is long.
+func (h *sum) spill() {
+	if len(h.buf) >= 60<<10 {
+		h.crc = crc32.Update(h.crc, crc32.MakeTable(crc32.Castagnoli), h.buf)
+		h.buf = h.buf[:0]
 	}
-	return b
+}
+
+func (h *sum) value() uint32 {
+	h.crc = crc32.Update(h.crc, crc32.MakeTable(crc32.Castagnoli), h.buf)
+	h.buf = h.buf[:0]
+	return h.crc
 }
 
 // Merge adds what another Cache learned, from its [Cache.Snapshot]. The
@@ -170,30 +177,32 @@ func (h sum) appendHex(b []byte) []byte {
 // order as the most recently used, and the least recently used entries
 // are evicted to keep within Size.
 func (c *Cache) Merge(snapshot []byte) error {
-	records, err := decodeSnapshot(snapshot)
+	records, err := decodeSnapshot(snapshot, c.limit)
 	if err != nil {
 		return err
 	}
 	now := c.now()
+	latest, horizon := now.Unix(), c.horizon(now)
 	c.write.Lock()
 	defer c.write.Unlock()
 	for _, r := range records {
-		c.join(r, now)
+		c.join(r, latest, horizon)
 	}
 	return nil
 }
 
 // join puts in under its key unless it is expired or the live record
-// there is at least as good. The caller holds the write lock.
-func (c *Cache) join(in record, now time.Time) {
-	in.observed = min(in.observed, now.Unix())
-	if !c.live(in, now) {
+// there is at least as good; times after latest (now) count as latest.
+// The caller holds the write lock.
+func (c *Cache) join(in record, latest, horizon int64) {
+	in.observed = min(in.observed, latest)
+	if in.observed <= horizon {
 		return
 	}
 	old, ok, evicted := c.entries.PeekOrAdd(in.key, in)
 	switch {
 	case !ok: // added
-	case c.live(old, now) && !in.beats(old):
+	case old.observed > horizon && !in.beats(old):
 		return
 	default:
 		c.entries.Add(in.key, in)

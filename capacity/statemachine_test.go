@@ -110,8 +110,9 @@ func TestStateMachine(t *testing.T) {
 	})
 }
 
-// TestConcurrentUse runs Observe, Memory and Apply from many goroutines;
-// under -race it checks the locking, and after it the minimum must win.
+// TestConcurrentUse runs Observe, Memory, Apply, Snapshot and Merge from
+// many goroutines; under -race it checks the locking, and after it the
+// minimum must win.
 func TestConcurrentUse(t *testing.T) {
 	c, _ := New(Options{TTL: time.Hour})
 	amis := testAMIs()
@@ -134,6 +135,16 @@ func TestConcurrentUse(t *testing.T) {
 				c.Memory(tt.it.Name, tt.ami)
 				if i%50 == 0 {
 					_ = c.Apply(mapOf(types))
+				}
+				if i%40 == 0 {
+					s, err := c.Snapshot()
+					if err == nil {
+						err = c.Merge(s)
+					}
+					if err != nil {
+						t.Error(err)
+						return
+					}
 				}
 			}
 		}()

@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -22,14 +23,14 @@ func benchPair(tb testing.TB) (instance, ami Requirements) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return it.Requirements(), StandardVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
+	return it.Requirements(), standardVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
 }
 
 // TestCompatibleAllocs guards the hot path: comparing an instance type with
 // an AMI allocates nothing, whether they match or not.
 func TestCompatibleAllocs(t *testing.T) {
 	instance, standard := benchPair(t)
-	nvidia := NVIDIAVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
+	nvidia := nvidiaVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
 	if n := instance.Len(); n < 25 {
 		t.Fatalf("the instance side has %d keys; the benchmark promises about 25", n)
 	}
@@ -51,7 +52,7 @@ func TestCompatibleAllocs(t *testing.T) {
 
 func BenchmarkCompatible(b *testing.B) {
 	instance, standard := benchPair(b)
-	nvidia := NVIDIAVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
+	nvidia := nvidiaVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
 	b.Run("match", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -118,8 +119,8 @@ func BenchmarkInstanceTypeConflict(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	standard := StandardVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
-	nvidia := NVIDIAVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
+	standard := standardVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
+	nvidia := nvidiaVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
 	b.Run("match", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -136,4 +137,43 @@ func BenchmarkInstanceTypeConflict(b *testing.B) {
 			}
 		}
 	})
+}
+
+func BenchmarkInstanceTypeFromLabels(b *testing.B) {
+	it, err := InstanceTypeFromEC2(benchInfo())
+	if err != nil {
+		b.Fatal(err)
+	}
+	labels := it.Labels()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := InstanceTypeFromLabels(labels); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSatisfiesMinValues checks a NodePool's usual minValues (three
+// families, five types) against n instance types of which only the last
+// ones complete the families, so every type is looked at.
+func BenchmarkSatisfiesMinValues(b *testing.B) {
+	reqs := MustRequirements(
+		Requirement{Key: LabelInstanceFamily, Operator: Exists, MinValues: 3},
+		Requirement{Key: LabelInstanceType, Operator: Exists, MinValues: 5},
+	)
+	for _, n := range []int{10, 100, 800} {
+		types := make([]InstanceType, n)
+		for i := range types {
+			types[i] = InstanceType{Name: "m5.size" + strconv.Itoa(i), Family: "m5", Arch: ArchAMD64}
+		}
+		types[n-2].Family, types[n-1].Family = "c5", "r5"
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if needed, err := reqs.SatisfiesMinValues(types); err != nil || needed != n {
+					b.Fatalf("SatisfiesMinValues = %d, %v; want %d, nil", needed, err, n)
+				}
+			}
+		})
+	}
 }

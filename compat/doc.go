@@ -31,27 +31,41 @@
 //
 // # Compatibility
 //
-// [Requirements.Compatible] is asymmetric, like Karpenter's: the receiver is
-// what exists (an instance type, a node) and the argument is what is asked
-// of it (an AMI, an offering, a pod). Keys the receiver does not define
-// pass only when the argument accepts a missing label, unless
+// Ask with [Requirements.Compatible]: it is the one question, and the other
+// forms answer it the same way. It is asymmetric, like Karpenter's: the
+// receiver is what exists (an instance type, a node) and the argument is
+// what is asked of it (an AMI, an offering, a pod). Keys the receiver does
+// not define pass only when the argument accepts a missing label, unless
 // [AllowUndefined] or [AllowUndefinedWellKnown] says otherwise. Mapping AMIs
 // to instance types must be strict; Karpenter's leniency there is
 // karpenter-provider-aws #7925. Failures are *[IncompatibleError] values
-// naming the key, both sides, the reason and the fix.
+// naming the key, both sides, the reason, the fix and, for an undefined
+// key, the key that was probably meant. [InstanceType.Compatible] asks the
+// same of t.Requirements() without building them, and the Conflict methods
+// ([Requirements.Conflict], [InstanceType.Conflict]) give the same answer
+// as a key and a bool, allocating nothing, for loops that explain few
+// failures.
+//
+// [Requirement.MinValues] is Karpenter's minValues: it does not change
+// what is compatible, and [Requirements.SatisfiesMinValues] checks it
+// against a list of instance types.
 //
 // # Instance types
 //
 // [InstanceTypeFromEC2] turns a DescribeInstanceTypes result into an
-// [InstanceType], whose [InstanceType.Requirements] define every instance
-// label (see [InstanceLabels]): a type without a GPU is DoesNotExist on
-// instance-gpu-count, not silent about it. [FromNodeLabels] does the same
-// for a real node's labels. Together with the AMI variants
-// ([StandardVariant], [NVIDIAVariant], [NeuronVariant]) this makes the
-// strict comparison GPU-aware: non-GPU types take only standard AMIs,
-// NVIDIA types (including g6f, which EC2 reports with a GPU count of 0)
-// only NVIDIA AMIs, AMD and Habana GPU types neither, Neuron types only
-// Neuron AMIs, and the architecture always has to match.
+// [InstanceType], and [InstanceTypeFromLabels] turns its labels (or a
+// node's, or a Karpenter instance type's) back into one. Its
+// [InstanceType.Requirements] define every instance label (see
+// [InstanceLabels]): a type without a GPU is DoesNotExist on
+// instance-gpu-count, not silent about it, and every type offers both
+// tenancies, as Karpenter's do. [FromNodeLabels] does the same for a real
+// node's labels. With AMI requirements in Karpenter's shape (standard:
+// no GPU and no accelerator; NVIDIA: a GPU; Neuron: an accelerator) this
+// makes the strict comparison GPU-aware: non-GPU types take only standard
+// AMIs, NVIDIA types (including g6f, which EC2 reports with a GPU count of
+// 0) only NVIDIA AMIs, Neuron types only Neuron AMIs, and the architecture
+// always has to match. Facts EC2 does not state, such as the network
+// bandwidth of m5.large, come from Karpenter's table (network_bandwidth.tsv).
 //
 // Instance type names follow the grammar in [ParseInstanceTypeName].
 //

@@ -50,6 +50,19 @@ func ExampleRequirements_Intersect() {
 	// kubernetes.io/arch In [amd64]
 }
 
+// AMI requirements as an EC2NodeClass status states them.
+var (
+	gpuAMI = compat.MustRequirements(
+		compat.Requirement{Key: compat.LabelArch, Operator: compat.In, Values: []string{"amd64"}},
+		compat.Requirement{Key: compat.LabelInstanceGPUCount, Operator: compat.Exists},
+	)
+	standardAMI = compat.MustRequirements(
+		compat.Requirement{Key: compat.LabelArch, Operator: compat.In, Values: []string{"amd64"}},
+		compat.Requirement{Key: compat.LabelInstanceGPUCount, Operator: compat.DoesNotExist},
+		compat.Requirement{Key: compat.LabelInstanceAcceleratorCount, Operator: compat.DoesNotExist},
+	)
+)
+
 // The #7925 case: an m5.large node's labels carry no GPU keys, so its
 // requirements say "no GPU", and the strict comparison keeps it off the
 // NVIDIA AMI and on the standard one.
@@ -59,14 +72,61 @@ func ExampleFromNodeLabels() {
 		compat.LabelArch:         "amd64",
 		compat.LabelOS:           "linux",
 	})
-	amd64 := compat.MustRequirements(compat.Requirement{Key: compat.LabelArch, Operator: compat.In, Values: []string{"amd64"}})
-	_, nvidia := node.Conflict(compat.NVIDIAVariant().Intersect(amd64))
-	_, standard := node.Conflict(compat.StandardVariant().Intersect(amd64))
-	fmt.Println("conflicts with nvidia:", nvidia)
-	fmt.Println("conflicts with standard:", standard)
+	fmt.Println("nvidia:", node.Compatible(gpuAMI))
+	fmt.Println("standard:", node.Compatible(standardAMI))
 	// Output:
-	// conflicts with nvidia: true
-	// conflicts with standard: false
+	// nvidia: compat: karpenter.k8s.aws/instance-gpu-count: instance side has DoesNotExist; required side has Exists: the instance side has no such label; only DoesNotExist or NotIn on karpenter.k8s.aws/instance-gpu-count accept an instance without the label
+	// standard: <nil>
+}
+
+// A fork holds Karpenter's instance types as labels; they convert back to
+// facts.
+func ExampleInstanceTypeFromLabels() {
+	it, err := compat.InstanceTypeFromLabels(map[string]string{
+		compat.LabelInstanceType:                "g5.xlarge",
+		compat.LabelArch:                        "amd64",
+		compat.LabelInstanceCPU:                 "4",
+		compat.LabelInstanceMemory:              "16384",
+		compat.LabelInstanceGPUCount:            "1",
+		compat.LabelInstanceGPUManufacturer:     "nvidia",
+		compat.LabelInstanceGPUName:             "a10g",
+		compat.LabelInstanceNetworkBandwidth:    "2500",
+		compat.LabelInstanceTenancy:             "dedicated",
+		compat.LabelInstanceHypervisor:          "nitro",
+		compat.LabelInstanceEncryptionInTransit: "true",
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(it.Family, it.Generation, it.GPUCount, it.GPUName, it.NetworkBandwidthMbps, it.Tenancy)
+	fmt.Println("gpu AMI:", it.Compatible(gpuAMI) == nil)
+
+	_, err = compat.InstanceTypeFromLabels(map[string]string{compat.LabelInstanceType: "g5.xlarge", compat.LabelArch: "x86_64"})
+	fmt.Println(err)
+	// Output:
+	// g5 5 1 a10g 2500 dedicated
+	// gpu AMI: true
+	// compat: label kubernetes.io/arch="x86_64": want one of amd64, arm64
+}
+
+// A NodePool asking for three instance families, checked against the
+// cheapest types first.
+func ExampleRequirements_SatisfiesMinValues() {
+	nodePool := compat.MustRequirements(compat.Requirement{
+		Key: compat.LabelInstanceFamily, Operator: compat.In, Values: []string{"c5", "m5", "r5"}, MinValues: 3,
+	})
+	types := []compat.InstanceType{
+		{Name: "c5.large", Family: "c5"}, {Name: "m5.large", Family: "m5"}, {Name: "c5.xlarge", Family: "c5"},
+	}
+	needed, err := nodePool.SatisfiesMinValues(types)
+	fmt.Println(needed, err)
+	types = append(types, compat.InstanceType{Name: "r5.large", Family: "r5"})
+	needed, err = nodePool.SatisfiesMinValues(types)
+	fmt.Println(needed, err)
+	// Output:
+	// 3 compat: minValues not met by 3 instance types: karpenter.k8s.aws/instance-family has 2 distinct values [c5 m5], needs 3 (1 short); allow more instance types or values, or lower minValues
+	// 4 <nil>
 }
 
 func ExampleInstanceTypeFromEC2() {
@@ -85,8 +145,8 @@ func ExampleInstanceTypeFromEC2() {
 		return
 	}
 	fmt.Println(it.Family, it.Generation, it.Size, it.Arch, it.HasGPU())
-	fmt.Println("nvidia AMI:", it.Compatible(compat.NVIDIAVariant()) == nil)
-	fmt.Println("standard AMI:", it.Compatible(compat.StandardVariant()) == nil)
+	fmt.Println("gpu AMI:", it.Compatible(gpuAMI) == nil)
+	fmt.Println("standard AMI:", it.Compatible(standardAMI) == nil)
 
 	_, err = compat.InstanceTypeFromEC2(ec2types.InstanceTypeInfo{
 		InstanceType:  "mac2.metal",
@@ -95,7 +155,21 @@ func ExampleInstanceTypeFromEC2() {
 	fmt.Println(err)
 	// Output:
 	// g6f 6 large amd64 true
-	// nvidia AMI: true
+	// gpu AMI: true
 	// standard AMI: false
 	// compat: instance type mac2.metal: architectures [arm64_mac] are not supported; only x86_64 (amd64) and arm64 run EKS nodes
+}
+
+// A pod asking for a misspelt key: the error says which key was meant.
+func ExampleIncompatibleError() {
+	node := compat.FromNodeLabels(map[string]string{compat.LabelInstanceType: "m5.large", compat.LabelZone: "us-east-1a"})
+	pod := compat.MustRequirements(compat.Requirement{Key: "topology.kubernetes.io/zon", Operator: compat.In, Values: []string{"us-east-1a"}})
+	var ie *compat.IncompatibleError
+	if errors.As(node.Compatible(pod), &ie) {
+		fmt.Println(ie.TypoOf)
+		fmt.Println(ie)
+	}
+	// Output:
+	// topology.kubernetes.io/zone
+	// compat: topology.kubernetes.io/zon: instance side does not define it (typo of "topology.kubernetes.io/zone"?); required side has In [us-east-1a]: a missing label cannot satisfy it; if you meant topology.kubernetes.io/zone, use that key; otherwise define topology.kubernetes.io/zon on the instance side, require it with DoesNotExist or NotIn to accept instances without it, or compare with AllowUndefined("topology.kubernetes.io/zon")
 }

@@ -12,8 +12,9 @@ import (
 // pin one value). For every t, InstanceTypeFromLabels(t.Labels()) equals t
 // on every field Labels carries.
 //
-// The instance-type, kubernetes.io/arch, instance-cpu and instance-memory
-// labels are required; category, family, size, generation and
+// The instance-type, kubernetes.io/arch, instance-cpu, instance-memory,
+// instance-hypervisor and instance-encryption-in-transit-supported labels
+// are required (Karpenter writes them for every type); category, family, size, generation and
 // capability-flex, when absent, come from the name as [InstanceTypeFromEC2]
 // derives them, and when present must agree with it. BareMetal comes from a
 // size starting with "metal". OS is derived from the architecture and
@@ -137,12 +138,12 @@ func (t *InstanceType) completeFromName(labels map[string]string) error {
 	if t.Name == "" {
 		return fmt.Errorf("compat: labels have no %s; an instance type needs its name", LabelInstanceType)
 	}
-	for _, need := range []struct {
-		key     string
-		missing bool
-	}{{LabelArch, t.Arch == ""}, {LabelInstanceCPU, t.VCPU == 0}, {LabelInstanceMemory, t.MemoryMiB == 0}} {
-		if need.missing {
-			return fmt.Errorf("compat: labels of %s have no %s; without it the type's facts are unknown (build it with InstanceTypeFromEC2 instead)", t.Name, need.key)
+	// Labels always writes these, and nothing else says what they are: a
+	// missing hypervisor would read as bare metal, a missing
+	// encryption-in-transit as false.
+	for _, key := range []string{LabelArch, LabelInstanceCPU, LabelInstanceMemory, LabelInstanceHypervisor, LabelInstanceEncryptionInTransit} {
+		if _, ok := lookupLabel(labels, key); !ok {
+			return fmt.Errorf("compat: labels of %s have no %s; without it the type's facts are unknown (build it with InstanceTypeFromEC2 instead)", t.Name, key)
 		}
 	}
 	parsed, err := ParseInstanceTypeName(t.Name)
@@ -183,13 +184,18 @@ func (t *InstanceType) completeFromName(labels map[string]string) error {
 // a device's labels or none.
 func (t *InstanceType) checkDevices(labels map[string]string) error {
 	for _, d := range []struct {
-		count  string
-		others []string
+		count   string
+		present bool // the type read has the device
+		others  []string
 	}{
-		{LabelInstanceGPUCount, []string{LabelInstanceGPUManufacturer, LabelInstanceGPUName, LabelInstanceGPUMemory}},
-		{LabelInstanceAcceleratorCount, []string{LabelInstanceAcceleratorManufacturer, LabelInstanceAcceleratorName}},
+		{LabelInstanceGPUCount, t.HasGPU(), []string{LabelInstanceGPUManufacturer, LabelInstanceGPUName, LabelInstanceGPUMemory}},
+		{LabelInstanceAcceleratorCount, t.HasAccelerator(), []string{LabelInstanceAcceleratorManufacturer, LabelInstanceAcceleratorName}},
 	} {
-		if _, ok := labels[d.count]; ok {
+		if v, ok := labels[d.count]; ok {
+			if !d.present {
+				// Count 0 alone would read back as no device at all.
+				return fmt.Errorf("compat: label %s=%q without the device's manufacturer or name; a count of 0 (a fractional GPU) needs them to say a device is there", d.count, v)
+			}
 			continue
 		}
 		for _, k := range d.others {

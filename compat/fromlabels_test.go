@@ -53,9 +53,9 @@ func TestInstanceTypeFromLabels(t *testing.T) {
 			name: "a Windows node proves Windows support",
 			labels: map[string]string{
 				LabelInstanceType: "c7i-flex.metal-24xl", LabelArch: ArchAMD64, LabelOS: OSWindows, LabelInstanceCPU: "96", LabelInstanceMemory: "196608",
-				LabelInstanceHypervisor: "",
+				LabelInstanceHypervisor: "", LabelInstanceEncryptionInTransit: "true",
 			},
-			want: InstanceType{Name: "c7i-flex.metal-24xl", Family: "c7i-flex", Category: "c", Size: "metal-24xl", Generation: 7, Arch: ArchAMD64,
+			want: InstanceType{EncryptionInTransit: true, Name: "c7i-flex.metal-24xl", Family: "c7i-flex", Category: "c", Size: "metal-24xl", Generation: 7, Arch: ArchAMD64,
 				VCPU: 96, MemoryMiB: 196608, Flex: true, BareMetal: true, OS: []string{OSLinux, OSWindows}},
 		},
 		{
@@ -63,8 +63,9 @@ func TestInstanceTypeFromLabels(t *testing.T) {
 			labels: map[string]string{
 				LabelInstanceType: "g6f.large", LabelArch: ArchAMD64, LabelInstanceCPU: "2", LabelInstanceMemory: "8192",
 				LabelInstanceGPUCount: "0", LabelInstanceGPUManufacturer: "nvidia", LabelInstanceGPUName: "l4", LabelInstanceGPUMemory: "2861",
+				LabelInstanceHypervisor: "nitro", LabelInstanceEncryptionInTransit: "false",
 			},
-			want: InstanceType{Name: "g6f.large", Family: "g6f", Category: "g", Size: "large", Generation: 6, Arch: ArchAMD64, VCPU: 2, MemoryMiB: 8192,
+			want: InstanceType{Hypervisor: "nitro", Name: "g6f.large", Family: "g6f", Category: "g", Size: "large", Generation: 6, Arch: ArchAMD64, VCPU: 2, MemoryMiB: 8192,
 				GPUManufacturer: "nvidia", GPUName: "l4", GPUMemoryMiB: 2861, OS: []string{OSLinux, OSWindows}},
 		},
 	}
@@ -98,6 +99,8 @@ func TestInstanceTypeFromLabelsErrors(t *testing.T) {
 		{"no arch", func(l map[string]string) { delete(l, LabelArch) }, []string{"m5.large", "no " + LabelArch}},
 		{"no cpu", func(l map[string]string) { delete(l, LabelInstanceCPU) }, []string{"no " + LabelInstanceCPU, "InstanceTypeFromEC2"}},
 		{"no memory", func(l map[string]string) { delete(l, LabelInstanceMemory) }, []string{"no " + LabelInstanceMemory}},
+		{"no hypervisor", func(l map[string]string) { delete(l, LabelInstanceHypervisor) }, []string{"no " + LabelInstanceHypervisor}},
+		{"no encryption", func(l map[string]string) { delete(l, LabelInstanceEncryptionInTransit) }, []string{"no " + LabelInstanceEncryptionInTransit}},
 		{"bad name", func(l map[string]string) { l[LabelInstanceType] = "m5" }, []string{LabelInstanceType + `="m5"`, "family.size"}},
 		{"bad arch", func(l map[string]string) { l[LabelArch] = "x86_64" }, []string{LabelArch + `="x86_64"`, "amd64, arm64"}},
 		{"bad os", func(l map[string]string) { l[LabelOS] = "darwin" }, []string{LabelOS + `="darwin"`, "linux or windows"}},
@@ -112,6 +115,8 @@ func TestInstanceTypeFromLabelsErrors(t *testing.T) {
 		{"generation disagrees", func(l map[string]string) { l[LabelInstanceGeneration] = "6" }, []string{LabelInstanceGeneration + `="6"`}},
 		{"flex disagrees", func(l map[string]string) { l[LabelInstanceCapabilityFlex] = "true" }, []string{LabelInstanceCapabilityFlex + `="true"`}},
 		{"gpu without count", func(l map[string]string) { l[LabelInstanceGPUName] = "t4" }, []string{LabelInstanceGPUName + `="t4"`, "without " + LabelInstanceGPUCount}},
+		{"gpu count 0 alone", func(l map[string]string) { l[LabelInstanceGPUCount] = "0" }, []string{LabelInstanceGPUCount + `="0"`, "manufacturer or name"}},
+		{"accelerator count 0 alone", func(l map[string]string) { l[LabelInstanceAcceleratorCount] = "0" }, []string{LabelInstanceAcceleratorCount + `="0"`}},
 		{"accelerator without count", func(l map[string]string) { l[LabelInstanceAcceleratorName] = "inferentia" }, []string{"without " + LabelInstanceAcceleratorCount}},
 	}
 	for _, tt := range tests {
@@ -138,7 +143,7 @@ func FuzzInstanceTypeFromLabels(f *testing.F) {
 	f.Add("g6f.large", "amd64", "2", "8192", "windows", "", "0", "dedicated")
 	f.Add("u-6tb1.metal", "arm64", "448", "6291456", "linux", "", "x", "host")
 	f.Fuzz(func(t *testing.T, name, arch, cpu, memory, os, hypervisor, gpus, tenancy string) {
-		labels := map[string]string{LabelInstanceType: name, LabelArch: arch, LabelInstanceCPU: cpu, LabelInstanceMemory: memory, LabelInstanceHypervisor: hypervisor}
+		labels := map[string]string{LabelInstanceType: name, LabelArch: arch, LabelInstanceCPU: cpu, LabelInstanceMemory: memory, LabelInstanceHypervisor: hypervisor, LabelInstanceEncryptionInTransit: "false"}
 		for k, v := range map[string]string{LabelOS: os, LabelInstanceGPUCount: gpus, LabelInstanceTenancy: tenancy} {
 			if v != "" {
 				labels[k] = v

@@ -37,7 +37,8 @@ const (
 
 // InstanceType is the facts about one EC2 instance type that selection
 // needs: plain values, not Kubernetes objects. Build one with
-// [InstanceTypeFromEC2], or by hand in tests.
+// [InstanceTypeFromEC2], from its labels with [InstanceTypeFromLabels], or
+// by hand in tests.
 //
 // A GPU is present when GPUCount > 0 or GPUManufacturer or GPUName is set:
 // EC2 reports a GPU count of 0 for fractional-GPU types such as g6f

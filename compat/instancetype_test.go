@@ -92,7 +92,7 @@ func catalog(t *testing.T) map[string]InstanceType {
 func TestVariantsAreGPUAndArchAware(t *testing.T) {
 	type ami struct{ Variant, Arch string }
 	amis := map[ami]Requirements{}
-	for variant, reqs := range map[string]Requirements{"standard": StandardVariant(), "nvidia": NVIDIAVariant(), "neuron": NeuronVariant()} {
+	for variant, reqs := range map[string]Requirements{"standard": standardVariant(), "nvidia": nvidiaVariant(), "neuron": neuronVariant()} {
 		for _, arch := range []string{ArchAMD64, ArchARM64} {
 			amis[ami{variant, arch}] = reqs.Intersect(MustRequirements(req(LabelArch, In, arch)))
 		}
@@ -148,7 +148,7 @@ func TestKarpenterStyleAMIRequirements(t *testing.T) {
 		{"inf2.xlarge", standard, false},
 		{"m6g.large", standard, false},
 		// Karpenter's "gpu-count Exists" cannot tell AMD from NVIDIA;
-		// NVIDIAVariant can (see TestVariantsAreGPUAndArchAware).
+		// nvidiaVariant can (see TestVariantsAreGPUAndArchAware).
 		{"g4ad.xlarge", nvidia, true},
 	}
 	for _, tt := range tests {
@@ -170,8 +170,8 @@ func TestFromNodeLabelsStrict(t *testing.T) {
 		labels[LabelHostname] = "ip-10-0-0-1"
 		return FromNodeLabels(labels)
 	}
-	nvidia := NVIDIAVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
-	standard := StandardVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
+	nvidia := nvidiaVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
+	standard := standardVariant().Intersect(MustRequirements(req(LabelArch, In, ArchAMD64)))
 	karpenterNVIDIA := MustRequirements(req(LabelArch, In, ArchAMD64), req(gpuKey, Exists))
 
 	if err := node("m5.large").Compatible(nvidia); err == nil {
@@ -372,14 +372,14 @@ func TestGPUFacts(t *testing.T) {
 	if mixed.GPUCount != 3 || mixed.GPUName != "" || mixed.GPUMemoryMiB != 0 || mixed.GPUManufacturer != "nvidia" {
 		t.Errorf("mixed GPUs = %d %q %d %q; want 3, \"\", 0, nvidia", mixed.GPUCount, mixed.GPUName, mixed.GPUMemoryMiB, mixed.GPUManufacturer)
 	}
-	if err := mixed.Requirements().Compatible(NVIDIAVariant()); err != nil {
+	if err := mixed.Requirements().Compatible(nvidiaVariant()); err != nil {
 		t.Errorf("mixed NVIDIA GPUs must take the NVIDIA AMI: %v", err)
 	}
-	if err := mixed.Requirements().Compatible(StandardVariant()); err == nil {
+	if err := mixed.Requirements().Compatible(standardVariant()); err == nil {
 		t.Error("mixed NVIDIA GPUs must not take the standard AMI")
 	}
 	var ie *IncompatibleError
-	if err := types["g4ad.xlarge"].Requirements().Compatible(NVIDIAVariant()); !errors.As(err, &ie) || ie.Key != LabelInstanceGPUManufacturer {
+	if err := types["g4ad.xlarge"].Requirements().Compatible(nvidiaVariant()); !errors.As(err, &ie) || ie.Key != LabelInstanceGPUManufacturer {
 		t.Errorf("g4ad vs NVIDIA = %v; want a conflict on %s", err, LabelInstanceGPUManufacturer)
 	}
 }
@@ -417,12 +417,15 @@ func TestWellKnownTable(t *testing.T) {
 // requirements first, for every type and every kind of AMI and pod.
 func TestInstanceTypeCompatibleAgrees(t *testing.T) {
 	ins := []Requirements{
-		StandardVariant(), NVIDIAVariant(), NeuronVariant(),
+		standardVariant(), nvidiaVariant(), neuronVariant(),
 		MustRequirements(req(LabelArch, In, ArchARM64)),
 		MustRequirements(req(LabelOS, In, OSWindows), req(LabelWindowsBuild, In, WindowsBuild2019)),
 		MustRequirements(req(LabelInstanceCPU, Gt, "3"), req(LabelInstanceMemory, Lt, "20000")),
 		MustRequirements(req(LabelZone, In, "us-east-1a")),
 		MustRequirements(req("example.com/team", DoesNotExist)),
+		MustRequirements(req(LabelInstanceTenancy, In, TenancyDedicated)),
+		MustRequirements(req(LabelInstanceTenancy, NotIn, TenancyDefault, TenancyDedicated)),
+		MustRequirements(req(LabelInstanceNetworkBandwidth, Gte, "5000")),
 	}
 	for name, it := range catalog(t) {
 		for _, in := range ins {

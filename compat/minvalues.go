@@ -38,7 +38,9 @@ func (r Requirements) SatisfiesMinValues(types []InstanceType) (needed int, err 
 	for i := range types {
 		t := &types[i]
 		for k, e := range keys {
-			if e.wk < 0 || !wellKnown[e.wk].instance {
+			if len(seen[k]) >= e.minValues || e.wk < 0 || !wellKnown[e.wk].instance {
+				// Met keys stay met, so their values no longer matter:
+				// seen holds at most minValues (<= 50) values per key.
 				continue
 			}
 			have := t.fact(e.wk, &buf)

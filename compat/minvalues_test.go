@@ -2,10 +2,12 @@ package compat
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 func mv(r Requirement, n int) Requirement { r.MinValues = n; return r }
@@ -177,4 +179,100 @@ func TestMinValuesErrorMessage(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v\nwant    %s", err, want)
 	}
+}
+
+// naiveSatisfiesMinValues is SatisfiesMinValues by its definition, over the
+// keys these tests draw (each a single-valued label of the type): grow the
+// list one type at a time and count, per key, the distinct labels the key's
+// requirements accept.
+func naiveSatisfiesMinValues(rs []Requirement, types []InstanceType) (int, map[string]int) {
+	minValues := map[string]int{}
+	for _, r := range rs {
+		minValues[r.Key] = max(minValues[r.Key], r.MinValues)
+	}
+	for k, m := range minValues {
+		if m == 0 {
+			delete(minValues, k)
+		}
+	}
+	if len(minValues) == 0 {
+		return 0, nil
+	}
+	seen := map[string]map[string]bool{}
+	short := func() map[string]int {
+		out := map[string]int{}
+		for k, m := range minValues {
+			if len(seen[k]) < m {
+				out[k] = len(seen[k])
+			}
+		}
+		return out
+	}
+	for i, t := range types {
+		for k := range minValues {
+			v, ok := t.Labels()[k]
+			if ok && naiveMatches(onKey(rs, k), map[string]string{k: v}) {
+				if seen[k] == nil {
+					seen[k] = map[string]bool{}
+				}
+				seen[k][v] = true
+			}
+		}
+		if len(short()) == 0 {
+			return i + 1, nil
+		}
+	}
+	return len(types), short()
+}
+
+func TestPropertySatisfiesMinValuesAgreesWithNaiveModel(t *testing.T) {
+	families := []string{"c5", "m5", "r5", "t3"}
+	cpus := []string{"1", "2", "4", "8"}
+	rapid.Check(t, func(t *rapid.T) {
+		rs := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) Requirement {
+			key, values := LabelInstanceFamily, families
+			if rapid.Bool().Draw(t, "cpu") {
+				key, values = LabelInstanceCPU, cpus
+			}
+			r := Requirement{Key: key, Operator: rapid.SampledFrom([]Operator{In, NotIn, Exists, Gt, Lt}).Draw(t, "op")}
+			switch r.Operator {
+			case In, NotIn:
+				r.Values = rapid.SliceOfNDistinct(rapid.SampledFrom(values), 1, 3, rapid.ID[string]).Draw(t, "values")
+			case Gt, Lt:
+				r.Values = []string{rapid.SampledFrom(cpus).Draw(t, "bound")}
+			}
+			limit := 4
+			if r.Operator == In {
+				limit = len(r.Values)
+			}
+			r.MinValues = rapid.IntRange(0, limit).Draw(t, "minValues")
+			return r
+		}), 0, 4).Draw(t, "requirements")
+		types := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) InstanceType {
+			f := rapid.SampledFrom(families).Draw(t, "family")
+			cpu := rapid.SampledFrom(cpus).Draw(t, "vcpu")
+			n, _ := strconv.Atoi(cpu)
+			return InstanceType{Name: f + ".x" + cpu, Family: f, VCPU: n, Arch: ArchAMD64}
+		}), 0, 6).Draw(t, "types")
+		wantNeeded, wantShort := naiveSatisfiesMinValues(rs, types)
+		needed, err := MustRequirements(rs...).SatisfiesMinValues(types)
+		if needed != wantNeeded {
+			t.Fatalf("needed = %d; naive model says %d", needed, wantNeeded)
+		}
+		gotShort := map[string]int{}
+		var mvErr *MinValuesError
+		if errors.As(err, &mvErr) {
+			for _, s := range mvErr.Shortfalls {
+				gotShort[s.Key] = len(s.Values)
+			}
+		} else if err != nil {
+			t.Fatalf("SatisfiesMinValues: %v", err)
+		}
+		if len(wantShort) == 0 {
+			wantShort = map[string]int{}
+		}
+		if diff := cmp.Diff(wantShort, gotShort); diff != "" {
+			t.Fatalf("shortfalls (key: values found) differ from the naive model (-want +got):\n%s", diff)
+		}
+	})
 }

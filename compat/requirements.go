@@ -126,6 +126,13 @@ func (r Requirements) Get(key string) ([]Requirement, bool) {
 	return e.list(), true
 }
 
+// Has reports whether r constrains key, as [Requirements.Get] does, without
+// allocating.
+func (r Requirements) Has(key string) bool {
+	key = normalizeKey(key)
+	return r.find(key, wellKnownIndex(key)) != nil
+}
+
 // Keys returns the constrained keys, sorted.
 func (r Requirements) Keys() []string {
 	keys := make([]string, 0, r.Len())

@@ -260,7 +260,7 @@ func TestIncompatibleError(t *testing.T) {
 			fragment: []string{"compat: kubernetes.io/arch: instance side has In [arm64]; required side has In [amd64]: no value satisfies both", "must allow kubernetes.io/arch In [arm64]"},
 		},
 		{
-			name: "gpu", required: NVIDIAVariant(),
+			name: "gpu", required: nvidiaVariant(),
 			key: gpuKey, inst: req(gpuKey, DoesNotExist), want: req(gpuKey, Exists),
 			fragment: []string{"compat: karpenter.k8s.aws/instance-gpu-count: instance side has DoesNotExist; required side has Exists", "only DoesNotExist or NotIn"},
 		},
@@ -339,5 +339,20 @@ func TestFromNodeLabels(t *testing.T) {
 	}
 	if !FromNodeLabels(plain).Matches(plain) {
 		t.Error("FromNodeLabels(l) must match l")
+	}
+}
+
+func TestHas(t *testing.T) {
+	r := MustRequirements(req(LabelArch, In, ArchAMD64), req("example.com/team", Exists))
+	for key, want := range map[string]bool{LabelArch: true, "beta.kubernetes.io/arch": true, "example.com/team": true, LabelZone: false, "example.com/x": false} {
+		if got := r.Has(key); got != want {
+			t.Errorf("Has(%s) = %v; want %v", key, got, want)
+		}
+	}
+	if (Requirements{}).Has(LabelArch) {
+		t.Error("the empty set has arch")
+	}
+	if n := testing.AllocsPerRun(100, func() { r.Has("example.com/team") }); n != 0 {
+		t.Errorf("Has allocates %v times", n)
 	}
 }

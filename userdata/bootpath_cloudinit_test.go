@@ -1,8 +1,9 @@
-//go:build bootpath
-
 package userdata_test
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -255,5 +256,76 @@ func TestBootPathCloudInit(t *testing.T) {
 			want:   outcome{Verdict: userdata.Unresolved, Part: "part-002"},
 			lineAt: "#!/bin/bash\nset -ex",
 		},
+		{
+			// user_data.py@22.4.2 convert_string L381 runs util.decomp_gzip
+			// on the raw userData before anything else (terraform's
+			// cloudinit_config gzip = true). ran: the gzip of a script came
+			// out as part-001, a text/x-shellscript.
+			name:         "gzip-compressed userData is decompressed",
+			family:       compat.AL2,
+			userData:     gzipped(tainted),
+			want:         outcome{Verdict: userdata.Joins, Taints: []string{kubeletTaint, unregistered}},
+			orUnresolved: true,
+		},
+		{
+			// user_data.py _process_msg L100 and handlers.walk take
+			// util.fully_decoded_payload, which undoes the part's
+			// Content-Transfer-Encoding. ran: a base64 part was written
+			// decoded and ran.
+			name:   "base64 Content-Transfer-Encoding part is decoded",
+			family: compat.AL2,
+			userData: mime("Content-Type: text/x-shellscript; charset=\"us-ascii\"\nContent-Transfer-Encoding: base64\n\n" +
+				base64.StdEncoding.EncodeToString([]byte(tainted)) + "\n"),
+			want: outcome{Verdict: userdata.Joins, Taints: []string{kubeletTaint, unregistered}},
+		},
+		{
+			name:     "#!/usr/bin/env bash script",
+			family:   compat.AL2,
+			userData: "#!/usr/bin/env bash\n" + join(withRequired) + "\n",
+			want:     outcome{Verdict: userdata.Joins, Taints: []string{kubeletTaint, unregistered}},
+		},
+		{
+			// Karpenter's own AL2 script (reference/userdata.md §1,
+			// eksbootstrap.go): #!/bin/bash -xe, then output redirected
+			// through a process substitution, then the call.
+			name:   "Karpenter's AL2 script shape",
+			family: compat.AL2,
+			userData: "#!/bin/bash -xe\nexec > >(tee /var/log/user-data.log|logger -t user-data -s 2>/dev/console) 2>&1\n" +
+				"/etc/eks/bootstrap.sh 'my-cluster' --apiserver-endpoint '" + endpoint + "' --b64-cluster-ca '" + ca + "' \\\n" +
+				"--kubelet-extra-args '--node-labels=\"karpenter.sh/nodepool=default\" --register-with-taints=\"karpenter.sh/unregistered:NoExecute\"'\n",
+			want: outcome{Verdict: userdata.Joins, Taints: []string{kubeletTaint, unregistered}},
+		},
+		{
+			// cc_runcmd.py@22.4.2 L88 writes scripts/runcmd, run by the same
+			// sorted runparts: "runcmd" sorts after "part-001", so the
+			// unnamed shell part's call starts the kubelet first.
+			name:   "runcmd runs after unnamed parts",
+			family: compat.AL2,
+			userData: mime(
+				"Content-Type: text/cloud-config; charset=\"us-ascii\"\n\n#cloud-config\nruncmd:\n  - "+join("--node-labels=team=web")+"\n",
+				shellPart("", tainted),
+			),
+			want:         outcome{Verdict: userdata.Joins, Taints: []string{kubeletTaint, unregistered}},
+			orUnresolved: true,
+		},
+		{
+			// ... and before a part named "zz-join.sh" ("r" < "z").
+			name:   "runcmd runs before a part named zz-join.sh",
+			family: compat.AL2,
+			userData: mime(
+				"Content-Type: text/cloud-config; charset=\"us-ascii\"\n\n#cloud-config\nruncmd:\n  - "+join("--node-labels=team=web")+"\n",
+				shellPart("zz-join.sh", tainted),
+			),
+			want:         outcome{Verdict: userdata.Joins, Taints: []string{kubeletTaint}},
+			orUnresolved: true,
+		},
 	})
+}
+
+func gzipped(s string) string {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.String()
 }

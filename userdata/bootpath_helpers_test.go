@@ -1,5 +1,3 @@
-//go:build bootpath
-
 package userdata_test
 
 // The boot-path fidelity corpus (issue 11): table rows built from realistic

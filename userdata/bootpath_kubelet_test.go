@@ -1,5 +1,3 @@
-//go:build bootpath
-
 package userdata_test
 
 import (
@@ -42,6 +40,11 @@ func TestBootPathKubelet(t *testing.T) {
 			// cmd/kubelet/app/server.go@v1.32.0 L182-184: the kubelet parses
 			// its own flag set (DisableFlagParsing, L178) and returns "failed
 			// to parse kubelet flag" on an unknown flag; the process exits.
+			// Ran (the kubelet's options.AddFlags/AddKubeletConfigFlags/
+			// AddGlobalFlags set, v1.32.0): "unknown flag:
+			// --register-with-taint"; "unknown shorthand flag: 'r' in
+			// -register-with-taints=..."; "unknown command false" for the
+			// separate bool value; "unknown flag: --container-runtime".
 			name:     "typo in a kubelet flag (--register-with-taint)",
 			family:   compat.AL2,
 			userData: al2("--register-with-taint=karpenter.sh/unregistered:NoExecute"),
@@ -92,6 +95,28 @@ func TestBootPathKubelet(t *testing.T) {
 			userData: al2("--register-with-taints=env=prod:NoSchedule,env=staging:NoSchedule"),
 			want:     never,
 			lineAt:   "/etc/eks/bootstrap.sh",
+		},
+		{
+			// Each occurrence is parsed when pflag sets it
+			// (pkg/util/flag/flags.go@v1.32.0 L266-275 calls ParseTaints),
+			// so a duplicate in a flag that a later one replaces still stops
+			// the kubelet. Ran: the kubelet's own flag set (v1.32.0) exited
+			// with "duplicated taints with the same key and effect".
+			name:     "duplicate in a --register-with-taints that a later one replaces",
+			family:   compat.AL2,
+			userData: al2("--register-with-taints=spot=true:PreferNoSchedule,spot=true:PreferNoSchedule " + withRequired),
+			want:     never,
+			lineAt:   "/etc/eks/bootstrap.sh",
+		},
+		{
+			// server.go@v1.32.0 L143 sets cliflag.WordSepNormalizeFunc
+			// (k8s.io/component-base@v0.32.0 cli/flag/flags.go L30-35: "_"
+			// becomes "-"), so --register_with_taints is the same flag. Ran:
+			// the kubelet's flag set accepted it.
+			name:     "underscores in a kubelet flag name are normalized",
+			family:   compat.AL2,
+			userData: al2("--register_with_taints=karpenter.sh/unregistered:NoExecute"),
+			want:     outcome{Verdict: userdata.Joins, Taints: []string{kubeletTaint, unregistered}},
 		},
 		{
 			// pkg/util/flag/flags.go RegisterWithTaintsVar.Set replaces the
@@ -287,6 +312,39 @@ func TestBootPathNodeadm(t *testing.T) {
 				nodeConfigPart("---\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags:\n      - --register-with-taints=karpenter.sh/unregistered:NoExecute\n"),
 			),
 			want: joinsReq,
+		},
+		{
+			// An AL2 script reused on AL2023: /etc/eks/bootstrap.sh is a stub
+			// that prints an error and exits 1
+			// (templates/al2023/runtime/rootfs/etc/eks/bootstrap.sh@81fec2e8
+			// L5, L15). The userData holds no NodeConfig: ParseMaybeMultipart
+			// fails to decode the script, the chain tolerates that
+			// (configprovider/chain.go L38-46) and then has no config at all
+			// (L53-55), so nodeadm-config.service fails and nodeadm-run,
+			// which Requires it, never starts the kubelet. Ran (nodeadm's
+			// chain): "no config in chain".
+			name:     "AL2 bootstrap.sh script on AL2023",
+			family:   compat.AL2023,
+			userData: "#!/bin/bash\nset -ex\n" + join(withRequired) + "\n",
+			want:     outcome{Verdict: userdata.NeverJoins},
+			anyPlace: true,
+		},
+		{
+			// cloud-config write_files runs in the init stage
+			// (cloud.cfg cloud_init_modules), before nodeadm-run
+			// (After=cloud-final.service), which reads
+			// /etc/eks/nodeadm.d/*.yaml after the user data
+			// (configprovider/file.go L47-60, L82) and merges it last, so
+			// its flag overrides the config list.
+			name:   "cloud-config write_files adding a NodeConfig to /etc/eks/nodeadm.d",
+			family: compat.AL2023,
+			userData: mime(
+				nodeConfigPart(nodeConfig(karpenterKubelet)),
+				"Content-Type: text/cloud-config; charset=\"us-ascii\"\n\n#cloud-config\nwrite_files:\n  - path: /etc/eks/nodeadm.d/99-spot.yaml\n    content: |\n"+
+					"      apiVersion: node.eks.aws/v1alpha1\n      kind: NodeConfig\n      spec:\n        kubelet:\n          flags:\n            - --register-with-taints=spot=true:NoSchedule\n",
+			),
+			want:         outcome{Verdict: userdata.Joins, Taints: []string{kubeletTaint, "spot=true:NoSchedule/user"}},
+			orUnresolved: true,
 		},
 		{
 			// The kubelet's flag set applies to nodeadm's flags too

@@ -1,5 +1,3 @@
-//go:build bootpath
-
 package userdata_test
 
 import (
@@ -406,7 +404,12 @@ func (p part) text() string {
 
 func (p part) render() string {
 	if p.kind == pEarly || p.kind == pInline {
-		return p.raw
+		if p.name == "" {
+			return p.raw
+		}
+		// The reference names the part by p.name, so the text must too.
+		i := strings.Index(p.raw, "\n")
+		return p.raw[:i+1] + "Content-Disposition: attachment; filename=\"" + p.name + "\"\n" + p.raw[i+1:]
 	}
 	ct := map[partKind]string{pShell: "text/x-shellscript", pPlain: "text/plain", pPackages: "text/cloud-config", pRuncmd: "text/cloud-config"}[p.kind]
 	h := "Content-Type: " + ct + "; charset=\"us-ascii\"\n"
@@ -670,12 +673,13 @@ func kubeletRef(words []string) refResult {
 					taints = strings.Split(val, ",")
 				}
 				// pflag calls Set for every occurrence, and
-				// RegisterWithTaintsVar.Set (pkg/util/flag/flags.go@v1.32.9
+				// RegisterWithTaintsVar.Set (pkg/util/flag/flags.go@v1.32.0
 				// L266-275) parses each value with taints.ParseTaints, which
 				// refuses a repeated key and effect (pkg/util/taints/taints.go
 				// L113): an earlier occurrence with a duplicate exits too.
-				if dupTaint(taints) {
-					return never("duplicate taint in --register-with-taints=" + val)
+				// Found by running the kubelet's flag set (see the notes).
+				if dup := duplicateTaint(taints); dup != "" {
+					return never("duplicate taint " + dup)
 				}
 			}
 		case "serialize-image-pulls":
@@ -683,14 +687,8 @@ func kubeletRef(words []string) refResult {
 			return never("unknown flag " + w)
 		}
 	}
-	seen := map[string]bool{}
-	for _, ts := range append(slices.Clone(taints), "node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule") {
-		kv, effect, _ := strings.Cut(ts, ":")
-		key, _, _ := strings.Cut(kv, "=")
-		if seen[key+":"+effect] {
-			return never("duplicate taint " + ts)
-		}
-		seen[key+":"+effect] = true
+	if dup := duplicateTaint(append(slices.Clone(taints), "node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule")); dup != "" {
+		return never("the API server refuses duplicate taint " + dup)
 	}
 	out := []string{kubeletTaint}
 	for _, ts := range taints {
@@ -704,18 +702,19 @@ func kubeletRef(words []string) refResult {
 	return refResult{verdict: userdata.Joins, taints: out}
 }
 
-// dupTaint reports two specs with the same key and effect.
-func dupTaint(specs []string) bool {
+// duplicateTaint returns the first taint whose key and effect an earlier one
+// has, or "".
+func duplicateTaint(taints []string) string {
 	seen := map[string]bool{}
-	for _, ts := range specs {
+	for _, ts := range taints {
 		kv, effect, _ := strings.Cut(ts, ":")
 		key, _, _ := strings.Cut(kv, "=")
 		if seen[key+":"+effect] {
-			return true
+			return ts
 		}
 		seen[key+":"+effect] = true
 	}
-	return false
+	return ""
 }
 
 // --- the property ----------------------------------------------------------

@@ -1,5 +1,3 @@
-//go:build bootpath
-
 package userdata_test
 
 import (

@@ -1,5 +1,3 @@
-//go:build bootpath
-
 package userdata_test
 
 import (
@@ -178,6 +176,22 @@ func TestBootPathShell(t *testing.T) {
 			want:       unresolved,
 			lineAt:     "if curl",
 			alsoLineAt: "/etc/eks/bootstrap.sh",
+		},
+		{
+			// bootstrap.sh run through an explicit interpreter or sudo is
+			// the same call (its #! is /usr/bin/env bash, L1).
+			name:         "bash /etc/eks/bootstrap.sh",
+			family:       compat.AL2,
+			userData:     head + "bash " + join(withRequired) + "\n",
+			want:         joins,
+			orUnresolved: true,
+		},
+		{
+			name:         "sudo /etc/eks/bootstrap.sh",
+			family:       compat.AL2,
+			userData:     head + "sudo " + join(withRequired) + "\n",
+			want:         joins,
+			orUnresolved: true,
 		},
 		{
 			// The untainted call is only a comment.

@@ -58,10 +58,14 @@ type Config struct {
 	// RequiredTaints are the taints the controller requires on every new
 	// node. They are matched by key and effect only, as Karpenter's
 	// MatchTaint does: a required taint already present in Taints or
-	// StartupTaints with the same key and effect is not added again. Nil
-	// means [UnregisteredTaint]; a non-nil empty slice means none. Forks
-	// and older controllers set e.g. karpenter.sh/uninitialized:NoExecute.
+	// StartupTaints with the same key and effect is not added again. Empty
+	// (nil or not) means [UnregisteredTaint], Karpenter v1's. Forks and
+	// older controllers set e.g. karpenter.sh/uninitialized:NoExecute.
 	RequiredTaints []Taint
+	// NoRequiredTaints says the controller requires no taint at all; it
+	// is the only way to render without one, and RequiredTaints must then
+	// be empty. See [Config.Required].
+	NoRequiredTaints bool
 	// Labels are the node labels the kubelet registers; see
 	// [ValidateLabels] for the rules.
 	Labels map[string]string
@@ -115,22 +119,16 @@ func newPlan(f compat.AMIFamily, cfg Config) (*plan, error) {
 	if err := checkCABundle(cfg.CABundle); err != nil {
 		return nil, err
 	}
-	if cfg.ClusterCIDR != "" {
-		pfx, err := netip.ParsePrefix(cfg.ClusterCIDR)
-		if err != nil {
-			return nil, fmt.Errorf("userdata: Config.ClusterCIDR %q is not a CIDR; write it like 10.100.0.0/16 or fd00::/108", cfg.ClusterCIDR)
-		}
-		if pfx.Masked() != pfx || pfx.String() != cfg.ClusterCIDR {
-			return nil, fmt.Errorf("userdata: Config.ClusterCIDR %q is not in canonical form; write %q", cfg.ClusterCIDR, pfx.Masked().String())
-		}
-		p.cidr = pfx
-	} else if f == compat.AL2023 {
-		return nil, fmt.Errorf("userdata: Config.ClusterCIDR is empty; nodeadm (AL2023) refuses a NodeConfig without the cluster's service CIDR, so set it, e.g. 10.100.0.0/16")
+	if err := p.checkCIDR(f); err != nil {
+		return nil, err
 	}
 	if err := p.checkKubelet(f); err != nil {
 		return nil, err
 	}
-	taints, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, requiredOrDefault(cfg.RequiredTaints))
+	if cfg.NoRequiredTaints && len(cfg.RequiredTaints) > 0 {
+		return nil, fmt.Errorf("userdata: Config.NoRequiredTaints is set and Config.RequiredTaints lists %d taints; choose one: clear NoRequiredTaints to require them, or empty RequiredTaints to require none", len(cfg.RequiredTaints))
+	}
+	taints, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, cfg.Required())
 	if err != nil {
 		return nil, err
 	}
@@ -152,8 +150,28 @@ func newPlan(f compat.AMIFamily, cfg Config) (*plan, error) {
 	return p, nil
 }
 
+// checkCIDR parses the service CIDR, which AL2023 requires.
+func (p *plan) checkCIDR(f compat.AMIFamily) error {
+	if p.cfg.ClusterCIDR == "" {
+		if f == compat.AL2023 {
+			return fmt.Errorf("userdata: Config.ClusterCIDR is empty; nodeadm (AL2023) refuses a NodeConfig without the cluster's service CIDR, so set it, e.g. 10.100.0.0/16")
+		}
+		return nil
+	}
+	pfx, err := netip.ParsePrefix(p.cfg.ClusterCIDR)
+	if err != nil {
+		return fmt.Errorf("userdata: Config.ClusterCIDR %q is not a CIDR; write it like 10.100.0.0/16 or fd00::/108", p.cfg.ClusterCIDR)
+	}
+	if pfx.Masked() != pfx || pfx.String() != p.cfg.ClusterCIDR {
+		return fmt.Errorf("userdata: Config.ClusterCIDR %q is not in canonical form; write %q", p.cfg.ClusterCIDR, pfx.Masked().String())
+	}
+	p.cidr = pfx
+	return nil
+}
+
 // cleanCustom checks that custom user data is text and removes every '\r',
-// as Karpenter does: a script with CRLF line endings cannot run.
+// as Karpenter's mergeCustomUserData does, so that the output is LF
+// throughout.
 func cleanCustom(b []byte) ([]byte, error) {
 	if !utf8.Valid(b) {
 		return nil, fmt.Errorf("userdata: Config.CustomUserData is not UTF-8 text; pass the text itself, not an archive or an encoding of it")

@@ -28,8 +28,14 @@ func baseConfig() Config {
 	}
 }
 
+// mustLint lints data; a nil required means Karpenter v1's
+// [UnregisteredTaint], the requirement most tests check against (pass
+// []Taint{} for none).
 func mustLint(t *testing.T, f compat.AMIFamily, data []byte, required []Taint) Report {
 	t.Helper()
+	if required == nil {
+		required = []Taint{UnregisteredTaint()}
+	}
 	r, err := Lint(f, data, required)
 	if err != nil {
 		t.Fatalf("Lint(%v) error: %v", f, err)

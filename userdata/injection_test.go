@@ -109,7 +109,7 @@ func FuzzRenderInjection(f *testing.F) {
 // independently of the renderer.
 func checkStructure(t rapidTB, f compat.AMIFamily, cfg Config, out []byte) {
 	t.Helper()
-	eff, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, requiredOrDefault(cfg.RequiredTaints))
+	eff, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, cfg.Required())
 	if err != nil {
 		t.Fatalf("Render accepted a config with invalid taints: %v", err)
 	}

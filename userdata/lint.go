@@ -17,22 +17,50 @@ import (
 // expand without limit.
 const maxDecompressed = 1 << 20
 
-// Lint reads userData the way the family's boot agents do and reports the
-// taints the kubelet will actually register and every problem on the way.
-// userData may be raw or base64 (as EC2 returns it), and may be gzip'd (as
-// cloud-init and nodeadm accept). required are the taints the controller
-// requires, matched by key and effect; nil means [UnregisteredTaint], a
-// non-nil empty slice means none.
+// Lint reads userData the way the family's boot software does and reports
+// whether the node joins, the taints the kubelet registers, and every
+// problem on the way. userData may be raw or base64 (as EC2 returns it),
+// and may be gzip'd. required are the taints the controller requires,
+// matched by key and effect, exactly as given: empty means none (pass
+// [Config.Required] to check what [Render] requires, or
+// []Taint{UnregisteredTaint()} for Karpenter v1's). For [compat.Custom]
+// the family is guessed from the userData's shape.
+//
+// It follows (sources are cited at the code and in the tests):
+//
+//   - cloud-init: part types (from Content-Type, or the first line of a
+//     text/plain part), file names (Content-Disposition filename, else
+//     part-NNN) and the order they run in (boothooks, bootcmd, then
+//     per-once, per-boot, per-instance and user scripts, each by file
+//     name), CRLF conversion, nested multiparts; #include, jinja, part
+//     handlers, other interpreters and unmodelled cloud-config are
+//     unresolved.
+//   - bash: statements in order, static variables and arrays, quoting and
+//     word splitting, set -e, exit, constant conditions, wrappers (sudo,
+//     env, exec, cloud-init-per); eval, source, sh -c, unread scripts and
+//     direct kubelet starts are unresolved.
+//   - bootstrap.sh: its exact option list, "--option=value" as a
+//     positional word, and the argument values that make it exit.
+//   - systemd: the drop-in Environment= line and the splitting of
+//     $KUBELET_EXTRA_ARGS; a quote, newline or lone '%' in it is unresolved ("%%" is '%').
+//   - the kubelet: its real flag set per release (unknown flags exit), the
+//     last --register-with-taints, its own cloud-provider taint, a
+//     duplicate of which the API server refuses, label rules.
+//   - nodeadm: top-level NodeConfig parts merged in order (flags appended,
+//     config maps merged, an explicit empty list or null replaces), config
+//     keys matched ignoring case, timeAdded refused.
+//   - Bottlerocket and EC2Launch: the settings TOML; the <powershell>
+//     block and Start-EKSBootstrap.ps1's parameters (how it hands
+//     -KubeletExtraArgs to kubelet.exe is not published; Lint assumes what
+//     public copies do).
 //
 // Lint returns an error only for an unknown family, invalid required
-// taints, or gzip data it cannot decompress. Everything else, including
-// userData that is not what the family expects, is a [Problem]. The rules
-// it follows are described in the package documentation.
+// taints, or gzip data it cannot decompress; everything else is in the
+// [Report].
 func Lint(family compat.AMIFamily, userData []byte, required []Taint) (Report, error) {
 	if !family.Valid() {
 		return Report{}, fmt.Errorf("userdata: cannot lint for %v; use AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025 or Custom", family)
 	}
-	required = requiredOrDefault(required)
 	if err := validateTaintList("required taints", required); err != nil {
 		return Report{}, err
 	}

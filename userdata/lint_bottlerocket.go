@@ -50,65 +50,13 @@ func (l *linter) lintBottlerocket(text []byte) boot {
 		return boot{}
 	}
 	taintLine := tomlLine(text, "node-taints")
-	var taints []Taint
-	if raw, ok := kube["node-taints"]; ok {
-		table, ok := raw.(map[string]any)
-		if !ok {
-			l.add(CodeInvalidTaint, taintLine, "write [settings.kubernetes.node-taints] with 'key' = ['value:Effect']",
-				"settings.kubernetes.node-taints is not a table, so Bottlerocket rejects the settings")
-			return boot{}
-		}
-		for _, key := range sortedKeys(table) {
-			var entries []string
-			switch v := table[key].(type) {
-			case string:
-				entries = []string{v}
-			case []any:
-				for _, e := range v {
-					s, ok := e.(string)
-					if !ok {
-						l.add(CodeInvalidTaint, taintLine, "write each taint as a 'value:Effect' string",
-							"node-taints.%q has an entry that is not a string, so Bottlerocket rejects the settings", key)
-						return boot{}
-					}
-					entries = append(entries, s)
-				}
-			default:
-				l.add(CodeInvalidTaint, taintLine, "write the taints as ['value:Effect']",
-					"node-taints.%q is neither a string nor a list, so Bottlerocket rejects the settings", key)
-				return boot{}
-			}
-			for _, e := range entries {
-				value, effect, found := strings.Cut(e, ":")
-				if !found || strings.Contains(effect, ":") {
-					l.add(CodeInvalidTaint, taintLine, "write it as 'value:Effect' (':Effect' when there is no value)",
-						"node-taints.%q entry %q is not value:Effect, so Bottlerocket rejects the settings", key, e)
-					return boot{}
-				}
-				taints = append(taints, Taint{Key: key, Value: value, Effect: Effect(effect)})
-			}
-		}
-	}
-	if !l.configTaints(taints, taintLine, "settings.kubernetes.node-taints") {
+	taints, ok := l.bottlerocketTaints(kube, taintLine)
+	if !ok {
 		return boot{}
 	}
-	labels := map[string]string{}
-	if raw, ok := kube["node-labels"]; ok {
-		table, ok := raw.(map[string]any)
-		if !ok {
-			l.add(CodeInvalidLabel, tomlLine(text, "node-labels"), "write [settings.kubernetes.node-labels] with 'key' = 'value'",
-				"settings.kubernetes.node-labels is not a table, so Bottlerocket rejects the settings")
-			return boot{}
-		}
-		for k, v := range table {
-			s, ok := v.(string)
-			if !ok {
-				l.add(CodeInvalidLabel, tomlLine(text, "node-labels"), "quote the label value",
-					"node-labels.%q is not a string, so Bottlerocket rejects the settings", k)
-				return boot{}
-			}
-			labels[k] = s
-		}
+	labels, ok := l.bottlerocketLabels(kube, text)
+	if !ok {
+		return boot{}
 	}
 	if !l.checkLabels(labels, tomlLine(text, "node-labels")) {
 		return boot{}
@@ -138,4 +86,76 @@ func tomlLine(text []byte, s string) int {
 		return 0
 	}
 	return lineAt(text, i)
+}
+
+// bottlerocketTaints reads settings.kubernetes.node-taints: a table from
+// key to a list of "value:Effect" strings (one string is accepted too).
+func (l *linter) bottlerocketTaints(kube map[string]any, taintLine int) ([]Taint, bool) {
+	var taints []Taint
+	if raw, ok := kube["node-taints"]; ok {
+		table, ok := raw.(map[string]any)
+		if !ok {
+			l.add(CodeInvalidTaint, taintLine, "write [settings.kubernetes.node-taints] with 'key' = ['value:Effect']",
+				"settings.kubernetes.node-taints is not a table, so Bottlerocket rejects the settings")
+			return nil, false
+		}
+		for _, key := range sortedKeys(table) {
+			var entries []string
+			switch v := table[key].(type) {
+			case string:
+				entries = []string{v}
+			case []any:
+				for _, e := range v {
+					s, ok := e.(string)
+					if !ok {
+						l.add(CodeInvalidTaint, taintLine, "write each taint as a 'value:Effect' string",
+							"node-taints.%q has an entry that is not a string, so Bottlerocket rejects the settings", key)
+						return nil, false
+					}
+					entries = append(entries, s)
+				}
+			default:
+				l.add(CodeInvalidTaint, taintLine, "write the taints as ['value:Effect']",
+					"node-taints.%q is neither a string nor a list, so Bottlerocket rejects the settings", key)
+				return nil, false
+			}
+			for _, e := range entries {
+				value, effect, found := strings.Cut(e, ":")
+				if !found || strings.Contains(effect, ":") {
+					l.add(CodeInvalidTaint, taintLine, "write it as 'value:Effect' (':Effect' when there is no value)",
+						"node-taints.%q entry %q is not value:Effect, so Bottlerocket rejects the settings", key, e)
+					return nil, false
+				}
+				taints = append(taints, Taint{Key: key, Value: value, Effect: Effect(effect)})
+			}
+		}
+	}
+	if !l.configTaints(taints, taintLine, "settings.kubernetes.node-taints") {
+		return nil, false
+	}
+	return taints, true
+}
+
+// bottlerocketLabels reads settings.kubernetes.node-labels, a table of
+// strings.
+func (l *linter) bottlerocketLabels(kube map[string]any, text []byte) (map[string]string, bool) {
+	labels := map[string]string{}
+	if raw, ok := kube["node-labels"]; ok {
+		table, ok := raw.(map[string]any)
+		if !ok {
+			l.add(CodeInvalidLabel, tomlLine(text, "node-labels"), "write [settings.kubernetes.node-labels] with 'key' = 'value'",
+				"settings.kubernetes.node-labels is not a table, so Bottlerocket rejects the settings")
+			return nil, false
+		}
+		for k, v := range table {
+			s, ok := v.(string)
+			if !ok {
+				l.add(CodeInvalidLabel, tomlLine(text, "node-labels"), "quote the label value",
+					"node-labels.%q is not a string, so Bottlerocket rejects the settings", k)
+				return nil, false
+			}
+			labels[k] = s
+		}
+	}
+	return labels, true
 }

@@ -43,6 +43,13 @@ func (l *linter) lintCloudInit(text []byte) boot {
 	if stop != nil {
 		return *stop
 	}
+	// bootstrap.sh@0ab84280 edits /etc/kubernetes/kubelet/kubelet-config.json
+	// in place and the kubelet units read drop-ins; a script that changes
+	// them (registerWithTaints in the config file, say) changes what the
+	// kubelet registers in a way the linter does not follow.
+	if stop := l.watchedPaths(scripts, al2KubeletPaths, "which the kubelet reads after bootstrap.sh, so what it registers may not be what bootstrap.sh's arguments say"); stop != nil {
+		return *stop
+	}
 	calls, stop := l.allCalls(scripts, bootstrapScript)
 	if stop != nil {
 		return *stop
@@ -174,6 +181,9 @@ func (l *linter) scriptCalls(s *script, target string) ([]located, *boot) {
 	return out, nil
 }
 
+// al2KubeletPaths are the kubelet's config file and unit drop-ins on AL2.
+var al2KubeletPaths = []string{"/etc/kubernetes/kubelet", "kubelet-config.json", "/etc/systemd/system/kubelet.service", "/var/lib/kubelet"}
+
 // stopBefore is the first place a script certainly stops before a later
 // mention of the join.
 type stopBefore struct {
@@ -212,12 +222,13 @@ func (l *linter) firstBootstrap(calls []located) boot {
 		}
 		l.part = c.script.part
 		b, exited := l.bootstrap(c)
+		uncertainEnd := c.call.ErrexitMaybe || c.call.Errexit && c.call.Cond
 		switch {
-		case exited && c.call.ErrexitMaybe && l.laterCallIn(calls[i+1:], c.script):
-			return l.unresolved(c.script.absLine(c.call.Line), "set errexit unconditionally, or not at all",
-				"bootstrap.sh exits here, and whether errexit then ends the script before its next bootstrap.sh call depends on a branch only known at boot")
+		case exited && uncertainEnd && l.laterCallIn(calls[i+1:], c.script):
+			return l.unresolved(c.script.absLine(c.call.Line), "set errexit unconditionally, or not at all, and call bootstrap.sh once",
+				"bootstrap.sh exits here, and whether errexit then ends the script before its next bootstrap.sh call depends on conditions only known at boot")
 		case exited:
-			ended[c.script] = c.call.Errexit
+			ended[c.script] = c.call.Errexit && !c.call.Cond
 			continue
 		}
 		firsts = append(firsts, c)

@@ -108,7 +108,11 @@ func (l *linter) lintWindows(text []byte) boot {
 			"Start-EKSBootstrap.ps1 is called here and again on line %s; this first call registers the node with its own taints before the later call runs",
 			strings.Join(lines, ", "))
 	}
-	c := w.Calls[0]
+	return l.eksBootstrapCall(w, w.Calls[0], abs)
+}
+
+// eksBootstrapCall follows one Start-EKSBootstrap.ps1 call to the kubelet.
+func (l *linter) eksBootstrapCall(w *powershell.Walker, c powershell.Call, abs func(int) int) boot {
 	line := abs(c.Line)
 	if name, ok := c.Params["EKSClusterName"]; !ok {
 		l.add(CodeIncompleteConfig, line, "add -EKSClusterName 'CLUSTER'",

@@ -13,9 +13,10 @@ import (
 )
 
 const (
-	nodeadmCommand      = "nodeadm"
-	nodeConfigMediaType = "application/node.eks.aws"
-	nodeConfigGroup     = "node.eks.aws/"
+	nodeadmCommand       = "nodeadm"
+	nodeConfigMediaType  = "application/node.eks.aws"
+	nodeConfigGroup      = "node.eks.aws/"
+	nodeConfigAPIVersion = "node.eks.aws/v1alpha1"
 )
 
 // nodeConfigDoc is one NodeConfig as nodeadm reads it.
@@ -38,7 +39,10 @@ func decodeNodeConfig(text []byte) (*nodeConfigDoc, bool) {
 	}
 	apiVersion, _ := m["apiVersion"].(string)
 	kind, _ := m["kind"].(string)
-	if !strings.HasPrefix(apiVersion, nodeConfigGroup) || kind != "NodeConfig" {
+	// nodeadm's scheme registers only node.eks.aws/v1alpha1
+	// (awslabs/amazon-eks-ami@81fec2e8 nodeadm/internal/api/bridge/scheme.go
+	// L12-13); any other version or kind fails to decode.
+	if apiVersion != nodeConfigAPIVersion || kind != "NodeConfig" {
 		return nil, true
 	}
 	d := &nodeConfigDoc{apiVersion: apiVersion, kind: kind, body: text}
@@ -115,6 +119,42 @@ func (l *linter) lintNodeadm(text []byte) boot {
 	return l.nodeadm(docs)
 }
 
+// nodeadmConfigDir is where nodeadm-run reads more NodeConfigs, merged
+// after the user data's (awslabs/amazon-eks-ami@81fec2e8
+// nodeadm-run.service: --config-source file:///etc/eks/nodeadm.d/).
+const nodeadmConfigDir = "/etc/eks/nodeadm.d"
+
+// nodeadmDropIns makes the verdict unresolved when a script that runs
+// names nodeadm's config directory: what it writes there changes the
+// merged NodeConfig in a way the userData does not show.
+func (l *linter) nodeadmDropIns(scripts []*script) *boot {
+	if stop := l.watchedPaths(scripts, []string{nodeadmConfigDir},
+		"whose NodeConfigs nodeadm-run merges after the userData's, so what the kubelet gets is not in the userData"); stop != nil {
+		return stop
+	}
+	return l.watchedPaths(scripts, []string{"/etc/kubernetes/kubelet", "/etc/systemd/system/kubelet.service"},
+		"the kubelet's config or unit, which the kubelet nodeadm starts reads, so what it registers may not be what the NodeConfig says")
+}
+
+// watchedPaths makes the verdict unresolved when a script that runs names
+// one of paths, which the join reads after the script may have changed
+// them.
+func (l *linter) watchedPaths(scripts []*script, paths []string, why string) *boot {
+	for _, s := range scripts {
+		for _, p := range paths {
+			i := bytes.Index(s.Body, []byte(p))
+			if i < 0 {
+				continue
+			}
+			l.part = s.part
+			b := l.unresolved(s.absLine(lineAt(s.Body, i)), "put the kubelet settings in the join's own arguments or config instead",
+				"this script uses %s, %s", p, why)
+			return &b
+		}
+	}
+	return nil
+}
+
 // topLevelParts are the parts nodeadm reads: the top level of the
 // multipart document only, each transfer-decoded; a nested multipart is
 // one part that is not a NodeConfig, and is skipped whole
@@ -155,6 +195,9 @@ func (l *linter) userScripts(text []byte) *boot {
 		}
 		return stop
 	}
+	if stop := l.nodeadmDropIns(scripts); stop != nil {
+		return stop
+	}
 	calls, stop := l.allCalls(scripts, nodeadmCommand)
 	if stop != nil {
 		return stop
@@ -176,8 +219,12 @@ func (l *linter) nodeConfigPart(body []byte, line int) (*nodeConfigDoc, bool) {
 		return nil, false
 	}
 	if d == nil {
-		l.add(CodeSyntax, line, "start the document with apiVersion: node.eks.aws/v1alpha1 and kind: NodeConfig",
-			"this part is not a NodeConfig (apiVersion %s…, kind NodeConfig), so nodeadm refuses it", nodeConfigGroup)
+		at := line
+		if i := bytes.Index(body, []byte("apiVersion")); i >= 0 && line > 0 {
+			at = line + lineAt(body, i) - 1
+		}
+		l.add(CodeSyntax, at, "start the document with apiVersion: node.eks.aws/v1alpha1 and kind: NodeConfig",
+			"this part does not decode as a NodeConfig (nodeadm registers only apiVersion %s, kind NodeConfig); nodeadm then drops every NodeConfig of the user data (configprovider/mime.go returns the first decoding error) and the node never joins", nodeConfigAPIVersion)
 		return nil, false
 	}
 	d.line = line
@@ -185,29 +232,86 @@ func (l *linter) nodeConfigPart(body []byte, line int) (*nodeConfigDoc, bool) {
 }
 
 func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
-	cluster := map[string]any{}
-	var config map[string]any
-	var flags []string
-	var flagDocs []*nodeConfigDoc
-	var taintDoc *nodeConfigDoc
+	m := mergeNodeConfigs(docs)
+	if !l.clusterComplete(m.cluster, docs[len(docs)-1].line) {
+		return boot{}
+	}
+	flagLine := docs[len(docs)-1].line
+	if len(m.flagDocs) > 0 {
+		flagLine = lineOf(m.flagDocs[len(m.flagDocs)-1], "register-with-taints")
+	}
+	k, stop := l.nodeadmKubelet(docs, m.flags, flagLine)
+	if stop != nil {
+		return *stop
+	}
+	configTaints, ok := l.registerWithTaints(foldGet(m.config, "registerWithTaints"), m.taintDoc)
+	if !ok {
+		return boot{}
+	}
+	lastConfig := docs[len(docs)-1]
+	vals, err := kubeletFromConfig(m.config, "spec.kubelet.config", func(key string) int { return lineOfFold(lastConfig, key) })
+	if err != nil {
+		return l.unresolved(lastConfig.line, "write spec.kubelet.config as a KubeletConfiguration types it", "%v, so the kubelet cannot load its config", err)
+	}
+	b := boot{registers: true, labels: k.labels, kubeletVals: vals.overlay(k.values)}
+	if k.taintFlag {
+		return l.withCloudProviderTaint(l.flagTaints(b, k, m.taintDoc, configTaints, flagLine))
+	}
+	b.taints = configTaints
+	b.line = docs[len(docs)-1].line
+	if m.taintDoc != nil {
+		b.line = lineOfFold(m.taintDoc, "registerWithTaints")
+		if containsMatch(configTaints, CloudProviderTaint()) {
+			b.line = lineOf(m.taintDoc, CloudProviderTaint().Key)
+		}
+	}
+	b.fix = func(t Taint) string {
+		entry := fmt.Sprintf("{key: %s, effect: %s}", t.Key, t.Effect)
+		if t.Value != "" {
+			entry = fmt.Sprintf("{key: %s, value: %s, effect: %s}", t.Key, t.Value, t.Effect)
+		}
+		return "add " + entry + " to spec.kubelet.config.registerWithTaints of the last NodeConfig that sets it"
+	}
+	return l.withCloudProviderTaint(b)
+}
+
+// mergedNodeConfig is nodeadm's merge of the NodeConfig documents.
+type mergedNodeConfig struct {
+	cluster, config map[string]any
+	flags           []string
+	flagDocs        []*nodeConfigDoc // documents with a --register-with-taints flag
+	taintDoc        *nodeConfigDoc   // the last document that sets registerWithTaints
+}
+
+// mergeNodeConfigs merges documents in order as nodeadm does: cluster
+// fields where set, kubelet.config as an InlineDocument ([mergeInline]),
+// kubelet.flags appended (internal/api/merge.go mergeKubeletFlags).
+func mergeNodeConfigs(docs []*nodeConfigDoc) mergedNodeConfig {
+	m := mergedNodeConfig{cluster: map[string]any{}}
 	for _, d := range docs {
-		cluster = mergeConfig(cluster, d.cluster)
+		m.cluster = mergeConfig(m.cluster, d.cluster)
 		if foldGet(d.config, "registerWithTaints") != nil || hasKey(d.config, "registerWithTaints") {
-			taintDoc = d
+			m.taintDoc = d
 		}
-		if config == nil {
-			config = d.config
+		if m.config == nil {
+			m.config = d.config
 		} else if len(d.config) > 0 {
-			config = mergeInline(config, d.config)
+			m.config = mergeInline(m.config, d.config)
 		}
-		flags = append(flags, d.flags...)
+		m.flags = append(m.flags, d.flags...)
 		for _, f := range d.flags {
 			if strings.Contains(strings.ReplaceAll(f, "_", "-"), "register-with-taints") {
-				flagDocs = append(flagDocs, d)
+				m.flagDocs = append(m.flagDocs, d)
 				break
 			}
 		}
 	}
+	return m
+}
+
+// clusterComplete reports the cluster fields nodeadm requires
+// (internal/api/validation.go) and returns false when one is missing.
+func (l *linter) clusterComplete(cluster map[string]any, line int) bool {
 	var missing []string
 	for _, f := range []string{"name", "apiServerEndpoint", "certificateAuthority", "cidr"} {
 		if isEmptyValue(cluster[f]) {
@@ -215,18 +319,19 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 		}
 	}
 	if len(missing) > 0 {
-		l.add(CodeIncompleteConfig, docs[len(docs)-1].line, "set "+strings.Join(missing, ", "),
+		l.add(CodeIncompleteConfig, line, "set "+strings.Join(missing, ", "),
 			"the merged NodeConfig lacks %s, so nodeadm refuses it and the node never joins", strings.Join(missing, ", "))
-		return boot{}
+		return false
 	}
+	return true
+}
 
-	flagLine := docs[len(docs)-1].line
-	if len(flagDocs) > 0 {
-		flagLine = lineOf(flagDocs[len(flagDocs)-1], "register-with-taints")
-	}
+// nodeadmKubelet follows the merged flags to the kubelet; stop is set
+// when the kubelet exits or the result cannot be known.
+func (l *linter) nodeadmKubelet(docs []*nodeConfigDoc, flags []string, flagLine int) (kubelet, *boot) {
 	args, resolved := l.envFileArgs(flags, flagLine)
 	if !resolved {
-		return boot{registers: true, unresolved: true}
+		return kubelet{}, &boot{registers: true, unresolved: true}
 	}
 	l.argLine = func(arg string) int {
 		for _, d := range docs {
@@ -238,57 +343,34 @@ func (l *linter) nodeadm(docs []*nodeConfigDoc) boot {
 	}
 	k := l.kubeletArgs(args, flagLine)
 	l.argLine = nil
-	if !k.starts {
-		return boot{}
-	}
-	if k.unresolved != "" {
-		return l.unresolved(flagLine, "use only flags every supported kubelet release has", "%s", k.unresolved)
-	}
-	if k.cloudProvider != nil {
-		return l.unresolved(flagLine, "remove --cloud-provider from spec.kubelet.flags; nodeadm sets it",
+	switch {
+	case !k.starts:
+		return k, &boot{}
+	case k.unresolved != "":
+		b := l.unresolved(flagLine, "use only flags every supported kubelet release has", "%s", k.unresolved)
+		return k, &b
+	case k.cloudProvider != nil:
+		b := l.unresolved(flagLine, "remove --cloud-provider from spec.kubelet.flags; nodeadm sets it",
 			"the kubelet flag --cloud-provider=%s overrides nodeadm's external (nodeadm/internal/kubelet/config.go withCloudProvider); whether the kubelet then starts, and whether it adds %s, depends on its version", *k.cloudProvider, CloudProviderTaint())
+		return k, &b
 	}
+	return k, nil
+}
 
-	configTaints, ok := l.registerWithTaints(foldGet(config, "registerWithTaints"), taintDoc)
-	if !ok {
-		return boot{}
-	}
-	lastConfig := docs[len(docs)-1]
-	vals, err := kubeletFromConfig(config, "spec.kubelet.config", func(key string) int { return lineOfFold(lastConfig, key) })
-	if err != nil {
-		return l.unresolved(lastConfig.line, "write spec.kubelet.config as a KubeletConfiguration types it", "%v, so the kubelet cannot load its config", err)
-	}
-	b := boot{registers: true, labels: k.labels, kubeletVals: vals.overlay(k.values)}
-	if k.taintFlag {
-		if taintDoc != nil {
-			l.add(CodeFlagOverridesConfig, flagLine,
-				"remove --register-with-taints from spec.kubelet.flags and list its taints in spec.kubelet.config.registerWithTaints",
-				"the kubelet flag --register-with-taints in spec.kubelet.flags overrides spec.kubelet.config.registerWithTaints (line %d: %s), so those taints are not registered (aws/karpenter-provider-aws#7486)",
-				lineOf(taintDoc, "registerWithTaints"), FormatTaints(configTaints))
-		}
-		b.taints, b.line = k.taints, flagLine
-		taints := k.taints
-		b.fix = func(t Taint) string {
-			return "use --register-with-taints=" + taintListWith(taints, t) + ", or better remove the flag and use spec.kubelet.config.registerWithTaints"
-		}
-		return l.withCloudProviderTaint(b)
-	}
-	b.taints = configTaints
-	b.line = docs[len(docs)-1].line
+// flagTaints: a --register-with-taints flag overrides the config's list
+// (aws/karpenter-provider-aws#7486).
+func (l *linter) flagTaints(b boot, k kubelet, taintDoc *nodeConfigDoc, configTaints []Taint, flagLine int) boot {
 	if taintDoc != nil {
-		b.line = lineOfFold(taintDoc, "registerWithTaints")
-		if containsMatch(configTaints, CloudProviderTaint()) {
-			b.line = lineOf(taintDoc, CloudProviderTaint().Key)
-		}
+		l.add(CodeFlagOverridesConfig, flagLine,
+			"remove --register-with-taints from spec.kubelet.flags and list its taints in spec.kubelet.config.registerWithTaints",
+			"the kubelet flag --register-with-taints in spec.kubelet.flags overrides spec.kubelet.config.registerWithTaints (line %d: %s), so those taints are not registered (aws/karpenter-provider-aws#7486)",
+			lineOf(taintDoc, "registerWithTaints"), FormatTaints(configTaints))
 	}
+	b.taints, b.line = k.taints, flagLine
 	b.fix = func(t Taint) string {
-		entry := fmt.Sprintf("{key: %s, effect: %s}", t.Key, t.Effect)
-		if t.Value != "" {
-			entry = fmt.Sprintf("{key: %s, value: %s, effect: %s}", t.Key, t.Value, t.Effect)
-		}
-		return "add " + entry + " to spec.kubelet.config.registerWithTaints of the last NodeConfig that sets it"
+		return "use --register-with-taints=" + taintListWith(k.taints, t) + ", or better remove the flag and use spec.kubelet.config.registerWithTaints"
 	}
-	return l.withCloudProviderTaint(b)
+	return b
 }
 
 // registerWithTaints reads kubelet config registerWithTaints entries.

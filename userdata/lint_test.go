@@ -234,6 +234,14 @@ func TestLintAL2Problems(t *testing.T) {
 			taints: uninitialized},
 		{name: "alternative branches, different taints", script: "#!/bin/bash\ncase $(hostname) in\na*) /etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute' ;;\n*) /etc/eks/bootstrap.sh c ;;\nesac\n",
 			want: []Code{CodeUnresolved}, line: 4},
+		// A conditional run of bootstrap.sh that exits (no cluster name)
+		// under set -e ends the script only if it ran.
+		// bootstrap.sh@0ab84280 edits kubelet-config.json in place and the
+		// kubelet reads it; a script that edits it too may add taints.
+		{name: "script editing the kubelet config", script: "#!/bin/bash\njq '.registerWithTaints=[]' /etc/kubernetes/kubelet/kubelet-config.json > /tmp/k && mv /tmp/k /etc/kubernetes/kubelet/kubelet-config.json\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n",
+			want: []Code{CodeUnresolved}, line: 2},
+		{name: "conditional exiting call under set -e, then another", script: "#!/bin/bash\nset -e\nif [ -f /x ]; then /etc/eks/bootstrap.sh; fi\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n",
+			want: []Code{CodeBootstrapArguments, CodeUnresolved}, line: 3},
 		{name: "conditional call, then an unconditional one", script: "#!/bin/bash\n[ -f /x ] && /etc/eks/bootstrap.sh c\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n",
 			want: []Code{CodeMultipleBootstrap, CodeUnresolved}, line: 2},
 		{name: "a command that expands to nothing", script: "#!/bin/bash\nX=\n$X\n\"$X\"\n/etc/eks/bootstrap.sh c\n",

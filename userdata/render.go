@@ -24,13 +24,42 @@ import (
 // nothing is escaped creatively: input that cannot be represented safely
 // is an error. The effective taints are cfg.Taints, then
 // cfg.StartupTaints, then each required taint that no earlier taint
-// matches by key and effect. The output is deterministic and at most
-// [MaxSize] bytes. The formats are described in the package documentation.
+// matches by key and effect; a taint with the key and effect of
+// [CloudProviderTaint] is refused on the families whose kubelet adds it.
+// The output is deterministic and at most [MaxSize] bytes.
 //
-// For [Custom], cfg.CustomUserData is returned unchanged after [Lint]
-// checks that the kubelet will register every effective taint; when Lint
-// finds an error-severity problem, Render returns a [*LintError] with the
-// report. The other fields are not used for Custom.
+//   - [compat.AL2]: a MIME multipart/mixed document (LF line endings, a
+//     boundary derived from a hash of the parts and checked to occur in
+//     none of them): the custom parts first (a MIME document's parts as
+//     written; a script, #cloud-config or other cloud-init text as one
+//     part), then a bash script calling /etc/eks/bootstrap.sh with every
+//     option and value as separate single-quoted words and one
+//     --kubelet-extra-args holding --node-labels, exactly one
+//     --register-with-taints and --max-pods (with --use-max-pods false).
+//   - [compat.AL2023]: the same layout with a node.eks.aws/v1alpha1
+//     NodeConfig last (sigs.k8s.io/yaml): taints in
+//     spec.kubelet.config.registerWithTaints, written even when empty so
+//     that it replaces a custom NodeConfig's list as nodeadm merges them;
+//     labels as the only kubelet flag. A custom --register-with-taints flag,
+//     which would override the config, is an error.
+//   - [compat.Bottlerocket]: TOML settings (go-toml/v2): the custom TOML
+//     kept, the cluster fields set, node-labels merged (Render's win),
+//     node-taints replaced; a setting the aws-k8s model does not have is an
+//     error, because Bottlerocket's settings API refuses it.
+//   - Windows: a <powershell> block: the custom PowerShell first (complete,
+//     no exit, no bootstrap call, no trailing line continuation), then a
+//     Start-EKSBootstrap.ps1 call whose arguments are verbatim strings with
+//     every quote character doubled (including U+2018 to U+201B).
+//   - [compat.Custom]: cfg.CustomUserData unchanged, after [Lint] confirms
+//     that the kubelet registers every effective taint; otherwise a
+//     [*LintError] with the report. The other fields are not used.
+//
+// For AL2 and AL2023 the custom parts must be certain, by [Lint]'s verdict
+// on them alone, neither to start the kubelet nor to call the join; parts
+// cloud-init runs before Render's (boothooks, bootcmd, per-boot scripts)
+// or only in some versions are refused, and so is a part that takes the
+// file name of Render's own. Errors name the part, the line and the
+// construct.
 func Render(family compat.AMIFamily, cfg Config) ([]byte, error) {
 	if !family.Valid() {
 		return nil, fmt.Errorf("userdata: cannot render for %v; use AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025 or Custom", family)
@@ -66,7 +95,7 @@ func renderCustom(cfg Config) ([]byte, error) {
 	if len(bytes.TrimSpace(cfg.CustomUserData)) == 0 {
 		return nil, fmt.Errorf("userdata: Config.CustomUserData is empty; the Custom family passes it through, so it must hold the whole userData")
 	}
-	taints, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, requiredOrDefault(cfg.RequiredTaints))
+	taints, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, cfg.Required())
 	if err != nil {
 		return nil, err
 	}
@@ -517,29 +546,8 @@ func (p *plan) renderBottlerocket() ([]byte, error) {
 			return nil, err
 		}
 	}
-	labels := map[string]any{}
-	if raw, ok := kube["node-labels"]; ok {
-		custom, ok := raw.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("userdata: Config.CustomUserData: settings.kubernetes.node-labels is not a table; write [settings.kubernetes.node-labels] with 'key' = 'value'")
-		}
-		for _, k := range sortedKeys(custom) {
-			v, ok := custom[k].(string)
-			if !ok {
-				return nil, fmt.Errorf("userdata: Config.CustomUserData: node-labels %q is not a string; quote it", k)
-			}
-			if err := checkLabel(k, v); err != nil {
-				return nil, fmt.Errorf("userdata: Config.CustomUserData: node-labels: %v", err)
-			}
-			labels[k] = v
-		}
-	}
-	for k, v := range p.cfg.Labels {
-		labels[k] = v
-	}
-	delete(kube, "node-labels")
-	if len(labels) > 0 {
-		kube["node-labels"] = labels
+	if err := p.mergeBottlerocketLabels(kube); err != nil {
+		return nil, err
 	}
 	delete(kube, "node-taints")
 	if len(p.taints) > 0 {
@@ -576,6 +584,36 @@ func (p *plan) bottlerocketRAID0(settings map[string]any) error {
 		"commands":  []any{[]any{"apiclient", "ephemeral-storage", "init"}, bind},
 		"essential": true,
 		"mode":      "always",
+	}
+	return nil
+}
+
+// mergeBottlerocketLabels merges the custom node-labels with Render's, Render's
+// winning, after checking each custom label as the kubelet would.
+func (p *plan) mergeBottlerocketLabels(kube map[string]any) error {
+	labels := map[string]any{}
+	if raw, ok := kube["node-labels"]; ok {
+		custom, ok := raw.(map[string]any)
+		if !ok {
+			return fmt.Errorf("userdata: Config.CustomUserData: settings.kubernetes.node-labels is not a table; write [settings.kubernetes.node-labels] with 'key' = 'value'")
+		}
+		for _, k := range sortedKeys(custom) {
+			v, ok := custom[k].(string)
+			if !ok {
+				return fmt.Errorf("userdata: Config.CustomUserData: node-labels %q is not a string; quote it", k)
+			}
+			if err := checkLabel(k, v); err != nil {
+				return fmt.Errorf("userdata: Config.CustomUserData: node-labels: %v", err)
+			}
+			labels[k] = v
+		}
+	}
+	for k, v := range p.cfg.Labels {
+		labels[k] = v
+	}
+	delete(kube, "node-labels")
+	if len(labels) > 0 {
+		kube["node-labels"] = labels
 	}
 	return nil
 }

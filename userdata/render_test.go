@@ -56,7 +56,7 @@ func TestRenderGolden(t *testing.T) {
 		if err != nil || !bytes.Equal(out, again) {
 			t.Errorf("Render(%v) is not deterministic", f)
 		}
-		r := mustLint(t, f, out, cfg.RequiredTaints)
+		r := mustLint(t, f, out, cfg.Required())
 		if len(r.Problems) > 0 {
 			t.Errorf("Lint(%v, Render(%v)) found problems:\n%s", f, f, r)
 		}
@@ -65,7 +65,7 @@ func TestRenderGolden(t *testing.T) {
 		if f == compat.Custom {
 			family = detectFamily(out)
 		}
-		if diff := cmp.Diff(wantRegistered(family, want, requiredOrDefault(cfg.RequiredTaints)), r.Taints); diff != "" {
+		if diff := cmp.Diff(wantRegistered(family, want, cfg.Required()), r.Taints); diff != "" {
 			t.Errorf("Lint(%v, Render(%v)).Taints (-want +got):\n%s", f, f, diff)
 		}
 	}
@@ -219,7 +219,7 @@ func TestRenderCustomRejected(t *testing.T) {
 		{"AL2 syntax error", compat.AL2, "#!/bin/bash\nif then\n", "syntax"},
 		{"AL2 malformed MIME", compat.AL2, "MIME-Version: 1.0\nContent-Type: multipart/mixed\n\nbody\n", "boundary"},
 		{"AL2023 custom flag overrides taints", compat.AL2023, "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags: [\"--register-with-taints=a:NoSchedule\"]\n", "#7486"},
-		{"AL2023 bad NodeConfig part", compat.AL2023, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: application/node.eks.aws\n\nkind: Pod\n--b--\n", "not a NodeConfig"},
+		{"AL2023 bad NodeConfig part", compat.AL2023, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: application/node.eks.aws\n\nkind: Pod\n--b--\n", "does not decode as a NodeConfig"},
 		{"Bottlerocket bad TOML", compat.Bottlerocket, "[settings\n", "TOML"},
 		{"Bottlerocket settings not a table", compat.Bottlerocket, "settings = 1\n", `"settings" is not a table`},
 		// The settings model denies unknown fields
@@ -288,7 +288,7 @@ func TestRenderBottlerocketMerge(t *testing.T) {
 func TestRenderBottlerocketNoTaintsDropsCustom(t *testing.T) {
 	t.Parallel()
 	cfg := goldenConfig(compat.Bottlerocket)
-	cfg.Taints, cfg.StartupTaints, cfg.RequiredTaints = nil, nil, []Taint{}
+	cfg.Taints, cfg.StartupTaints, cfg.NoRequiredTaints = nil, nil, true
 	out, err := Render(compat.Bottlerocket, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -310,7 +310,7 @@ func TestRenderBottlerocketNoTaintsDropsCustom(t *testing.T) {
 func TestRenderAL2023ClearsCustomTaints(t *testing.T) {
 	t.Parallel()
 	cfg := baseConfig()
-	cfg.RequiredTaints = []Taint{}
+	cfg.NoRequiredTaints = true
 	cfg.CustomUserData = []byte("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      registerWithTaints: [{key: a, effect: NoSchedule}]\n")
 	out, err := Render(compat.AL2023, cfg)
 	if err != nil {
@@ -380,5 +380,36 @@ func TestRenderTooLarge(t *testing.T) {
 	_, err := Render(compat.AL2, cfg)
 	if err == nil || !strings.Contains(err.Error(), "16384") {
 		t.Errorf("Render error = %v; want the 16384-byte limit", err)
+	}
+}
+
+// RequiredTaints: nil and empty mean the same (Karpenter v1's taint); no
+// required taint is the explicit NoRequiredTaints, and asking for both is
+// an error.
+func TestRequiredTaintsChoice(t *testing.T) {
+	t.Parallel()
+	nilCfg, emptyCfg := baseConfig(), baseConfig()
+	nilCfg.RequiredTaints, emptyCfg.RequiredTaints = nil, []Taint{}
+	a, errA := Render(compat.AL2023, nilCfg)
+	b, errB := Render(compat.AL2023, emptyCfg)
+	if errA != nil || errB != nil || !bytes.Equal(a, b) {
+		t.Fatalf("nil and empty RequiredTaints render differently (%v, %v)", errA, errB)
+	}
+	if diff := cmp.Diff([]Taint{UnregisteredTaint()}, emptyCfg.Required()); diff != "" {
+		t.Errorf("Required() of an empty list (-want +got):\n%s", diff)
+	}
+	none := baseConfig()
+	none.NoRequiredTaints = true
+	out, err := Render(compat.AL2023, none)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(out, []byte(UnregisteredTaintKey)) || none.Required() != nil {
+		t.Errorf("NoRequiredTaints still requires a taint:\n%s", out)
+	}
+	both := baseConfig()
+	both.NoRequiredTaints, both.RequiredTaints = true, []Taint{UnregisteredTaint()}
+	if _, err := Render(compat.AL2023, both); err == nil || !strings.Contains(err.Error(), "Config.NoRequiredTaints") {
+		t.Errorf("Render with both = %v; want an error naming both fields", err)
 	}
 }

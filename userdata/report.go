@@ -54,8 +54,9 @@ const (
 	CodeTooLarge Code = "too-large"
 	// CodeNoBootstrap: nothing in the userData starts the boot agent.
 	CodeNoBootstrap Code = "no-bootstrap"
-	// CodeNotExecutable: a script cloud-init cannot execute (no "#!" line,
-	// or CRLF line endings), so nothing in it runs.
+	// CodeNotExecutable: a script cloud-init cannot execute (no "#!" line),
+	// so nothing in it runs. (CRLF line endings are not a reason: cloud-init
+	// converts them when the first line ends in CRLF.)
 	CodeNotExecutable Code = "not-executable"
 	// CodeSystemdHazard: kubelet arguments containing characters that
 	// systemd rewrites or chokes on (', \, newline, %) on their way to the
@@ -64,9 +65,10 @@ const (
 	// CodeKubeletArguments: kubelet arguments the kubelet refuses (a stray
 	// positional argument, a flag without its value), so it exits.
 	CodeKubeletArguments Code = "kubelet-arguments"
-	// CodeUnresolved: the taints depend on something only known at boot
-	// (a command substitution, an unknown variable), so the linter cannot
-	// say what the kubelet will register.
+	// CodeUnresolved: whether or how the node joins depends on something
+	// the linter cannot follow (a command substitution, eval, another
+	// interpreter, behaviour that differs between versions of the boot
+	// software); the report's verdict is [Unresolved].
 	CodeUnresolved Code = "unresolved"
 	// CodeSyntax: a part that its interpreter cannot parse (shell,
 	// PowerShell, TOML, YAML, MIME).

@@ -49,7 +49,7 @@ func genConfig(f compat.AMIFamily) *rapid.Generator[Config] {
 		}
 		switch rapid.IntRange(0, 3).Draw(t, "required") {
 		case 1:
-			cfg.RequiredTaints = []Taint{}
+			cfg.NoRequiredTaints = true
 		case 2:
 			cfg.RequiredTaints = []Taint{{Key: "karpenter.sh/uninitialized", Effect: NoExecute}}
 		case 3:
@@ -59,7 +59,7 @@ func genConfig(f compat.AMIFamily) *rapid.Generator[Config] {
 		if rapid.Bool().Draw(t, "setMaxPods") {
 			cfg.Kubelet.MaxPods = ptr(rapid.Int32Range(0, 737).Draw(t, "maxPods"))
 		}
-		eff, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, requiredOrDefault(cfg.RequiredTaints))
+		eff, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, cfg.Required())
 		if err != nil {
 			t.Fatalf("generator made an invalid config: %v", err)
 		}
@@ -149,14 +149,14 @@ func TestRoundTrip(t *testing.T) {
 
 func checkRoundTrip(t rapidTB, f compat.AMIFamily, cfg Config, out []byte) {
 	t.Helper()
-	r, err := Lint(f, out, cfg.RequiredTaints)
+	r, err := Lint(f, out, cfg.Required())
 	if err != nil {
 		t.Fatalf("Lint: %v", err)
 	}
 	if len(r.Problems) > 0 {
 		t.Fatalf("Lint found problems in Render's output:\n%s\n--- output:\n%s", r, out)
 	}
-	want, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, requiredOrDefault(cfg.RequiredTaints))
+	want, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, cfg.Required())
 	if err != nil {
 		t.Fatalf("effectiveTaints: %v", err)
 	}
@@ -167,7 +167,7 @@ func checkRoundTrip(t rapidTB, f compat.AMIFamily, cfg Config, out []byte) {
 	if f == compat.Custom {
 		family = detectFamily(out)
 	}
-	if diff := cmp.Diff(wantRegistered(family, want, requiredOrDefault(cfg.RequiredTaints)), r.Taints); diff != "" {
+	if diff := cmp.Diff(wantRegistered(family, want, cfg.Required()), r.Taints); diff != "" {
 		t.Fatalf("Lint(Render(cfg)).Taints mismatch (-want +got):\n%s\n--- output:\n%s", diff, out)
 	}
 	for k, v := range cfg.Labels {

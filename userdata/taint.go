@@ -29,8 +29,8 @@ const UnregisteredTaintKey = "karpenter.sh/unregistered"
 
 // UnregisteredTaint returns karpenter.sh/unregistered:NoExecute, the taint
 // Karpenter v1 requires on every node it launches. It is the required taint
-// whenever [Config.RequiredTaints] (or the required argument of [Lint]) is
-// nil. It is a function, not a variable, so that no caller can change the
+// whenever [Config.RequiredTaints] is empty and [Config.NoRequiredTaints] is
+// false. It is a function, not a variable, so that no caller can change the
 // default for everyone else.
 func UnregisteredTaint() Taint {
 	return Taint{Key: UnregisteredTaintKey, Effect: NoExecute}
@@ -246,13 +246,18 @@ func containsMatch(list []Taint, t Taint) bool {
 	return false
 }
 
-// requiredOrDefault applies the documented default: nil means
-// [UnregisteredTaint]; a non-nil empty slice means nothing is required.
-func requiredOrDefault(required []Taint) []Taint {
-	if required == nil {
+// Required returns the taints cfg requires on every new node: its
+// RequiredTaints, or [UnregisteredTaint] when they are empty, or none when
+// NoRequiredTaints is set. Pass it to [Lint] to check userData against the
+// same requirement [Render] applies.
+func (cfg Config) Required() []Taint {
+	switch {
+	case cfg.NoRequiredTaints:
+		return nil
+	case len(cfg.RequiredTaints) == 0:
 		return []Taint{UnregisteredTaint()}
 	}
-	return required
+	return cfg.RequiredTaints
 }
 
 // compareTaints orders taints by key, then effect, then value.

@@ -76,6 +76,21 @@ func BenchmarkNodePools(b *testing.B) {
 	}
 }
 
+// BenchmarkNodePoolsMinValues is NodePools with a base minValues on an
+// instance key, which every tier's NodePool must meet within the catalog.
+func BenchmarkNodePoolsMinValues(b *testing.B) {
+	types := benchCatalog(b, 800)
+	p := benchPolicy()
+	base := NodePool{Name: "default", NodeClassRef: NodeClassRef{Name: "default"},
+		Requirements: []compat.Requirement{{Key: compat.LabelInstanceFamily, Operator: compat.Exists, MinValues: 1}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := p.NodePools(types, base); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkEncodeYAML(b *testing.B) {
 	np := fullPool()
 	b.ReportAllocs()

@@ -30,8 +30,7 @@ const (
 //	Disruption              spec.disruption
 //	Labels                  spec.template.metadata.labels (its nodes')
 //	Annotations             spec.template.metadata.annotations (its NodeClaims')
-//	Requirements            spec.template.spec.requirements
-//	MinValues               spec.template.spec.requirements[].minValues, by key
+//	Requirements            spec.template.spec.requirements, minValues included
 //	NodeClassRef            spec.template.spec.nodeClassRef
 //	Taints                  spec.template.spec.taints
 //	StartupTaints           spec.template.spec.startupTaints
@@ -65,13 +64,13 @@ type NodePool struct {
 	Limits     map[string]string
 	Disruption Disruption
 
-	Labels       map[string]string
-	Annotations  map[string]string
-	Requirements []compat.Requirement
-	// MinValues is Karpenter's alpha minValues: for a key, the number of
-	// distinct values of that key a launch must be able to choose from. It
-	// is written on the first requirement with the key.
-	MinValues     map[string]int
+	Labels      map[string]string
+	Annotations map[string]string
+	// Requirements carry Karpenter's minValues where the resource does, on
+	// each requirement (the MinValues of [compat.Requirement], 0 for none);
+	// two requirements on one key may set different ones, and Karpenter
+	// then asks for the larger.
+	Requirements  []compat.Requirement
 	NodeClassRef  NodeClassRef
 	Taints        []userdata.Taint
 	StartupTaints []userdata.Taint
@@ -174,8 +173,9 @@ const (
 //     value: "*" is not); a capacity-type In lists a known capacity type;
 //     keys under karpenter.k8s.aws are left to the provider, whose list
 //     depends on its version. Gte and Lte need Karpenter v1.9.0 or later;
-//   - each MinValues key has a requirement, a value of 1–50, and, on an In
-//     requirement, at least that many values;
+//   - a requirement's MinValues follows compat's rules, which are
+//     Karpenter's: 0 (none) or 1–50, and on In at most its distinct values;
+//     on a capacity-type In, at most its capacity types Karpenter knows;
 //   - the node class reference has a group without '/', a kind and a name;
 //   - taints and startup taints are valid ([userdata.Taint.Validate]), and
 //     no two of them share key and effect;

@@ -315,12 +315,10 @@ func (np NodePool) toWire() wireNodePool {
 	ts := &w.Spec.Template.Spec
 	ts.NodeClassRef = wireNodeClassRef(np.NodeClassRef)
 	ts.Requirements = make([]wireRequirement, len(np.Requirements))
-	written := make(map[string]bool, len(np.MinValues))
 	for i, r := range np.Requirements {
 		wr := wireRequirement{Key: r.Key, Operator: string(r.Operator), Values: r.Values}
-		if n, ok := np.MinValues[r.Key]; ok && !written[r.Key] {
-			wr.MinValues = &n
-			written[r.Key] = true
+		if r.MinValues != 0 {
+			wr.MinValues = &np.Requirements[i].MinValues
 		}
 		ts.Requirements[i] = wr
 	}
@@ -606,17 +604,15 @@ func (np *NodePool) templateSpecFromWire(ts wireTemplateSpec) error {
 		if len(wr.Values) > 0 {
 			r.Values = wr.Values
 		}
+		if wr.MinValues != nil {
+			// compat reads 0 as "none", so only the wire can tell a
+			// written 0, which the CRD refuses (minimum 1), from none.
+			if *wr.MinValues == 0 {
+				return fmt.Errorf("spec.template.spec.requirements[%d].minValues: 0 for %s is below Karpenter's minimum of 1; omit minValues for none", i, wr.Key)
+			}
+			r.MinValues = *wr.MinValues
+		}
 		np.Requirements = append(np.Requirements, r)
-		if wr.MinValues == nil {
-			continue
-		}
-		if n, dup := np.MinValues[wr.Key]; dup && n != *wr.MinValues {
-			return fmt.Errorf("spec.template.spec.requirements[%d].minValues: requirements on %s set minValues %d and %d; set it once", i, wr.Key, n, *wr.MinValues)
-		}
-		if np.MinValues == nil {
-			np.MinValues = make(map[string]int)
-		}
-		np.MinValues[wr.Key] = *wr.MinValues
 	}
 	np.Taints = taintsFromWire(ts.Taints)
 	np.StartupTaints = taintsFromWire(ts.StartupTaints)

@@ -103,6 +103,18 @@ func drawDisruption(t *rapid.T) Disruption {
 	return d
 }
 
+// drawMinValues draws a minValues Karpenter accepts on r, often none.
+func drawMinValues(t *rapid.T, r compat.Requirement, label string) int {
+	if rapid.Bool().Draw(t, label+" none") {
+		return 0
+	}
+	most := 50
+	if r.Operator == compat.In {
+		most = len(r.Values) // the generator's values are distinct
+	}
+	return rapid.IntRange(1, most).Draw(t, label)
+}
+
 // drawNodePool draws a valid NodePool that may set every field.
 func drawNodePool(t *rapid.T) NodePool {
 	np := NodePool{
@@ -135,7 +147,12 @@ func drawNodePool(t *rapid.T) NodePool {
 	}
 	if rapid.Bool().Draw(t, "family") {
 		np.Requirements = append(np.Requirements, compat.Requirement{Key: compat.LabelInstanceFamily, Operator: compat.In, Values: []string{"c7i-flex", "m7i-flex", "m7i"}})
-		np.MinValues = map[string]int{compat.LabelInstanceFamily: rapid.IntRange(1, 3).Draw(t, "minValues")}
+	}
+	if rapid.Bool().Draw(t, "family exists") { // a second minValues on one key
+		np.Requirements = append(np.Requirements, compat.Requirement{Key: compat.LabelInstanceFamily, Operator: compat.Exists})
+	}
+	for i := range np.Requirements {
+		np.Requirements[i].MinValues = drawMinValues(t, np.Requirements[i], fmt.Sprintf("minValues[%d]", i))
 	}
 	effects := rapid.Permutation([]userdata.Effect{userdata.NoSchedule, userdata.PreferNoSchedule, userdata.NoExecute}).Draw(t, "effects")
 	np.Taints = drawTaints(t, "taints", effects[:2])

@@ -41,11 +41,10 @@ func fullPool() NodePool {
 		Annotations: map[string]string{"example.com/purpose": "flex"},
 		Requirements: []compat.Requirement{
 			{Key: compat.LabelCapacityType, Operator: compat.In, Values: []string{"spot", "on-demand"}},
-			{Key: compat.LabelInstanceFamily, Operator: compat.In, Values: []string{"c7i-flex", "m7i-flex"}},
+			{Key: compat.LabelInstanceFamily, Operator: compat.In, Values: []string{"c7i-flex", "m7i-flex"}, MinValues: 2},
 			{Key: compat.LabelInstanceCPU, Operator: compat.Gt, Values: []string{"1"}},
 			{Key: compat.LabelInstanceGPUCount, Operator: compat.DoesNotExist},
 		},
-		MinValues:              map[string]int{compat.LabelInstanceFamily: 2},
 		NodeClassRef:           NodeClassRef{Group: DefaultNodeClassGroup, Kind: DefaultNodeClassKind, Name: "default"},
 		Taints:                 []userdata.Taint{{Key: "example.com/flex", Value: "true", Effect: userdata.NoSchedule}},
 		StartupTaints:          []userdata.Taint{{Key: "example.com/warming", Effect: userdata.NoExecute}},
@@ -139,8 +138,8 @@ func TestNodePoolDocumentFields(t *testing.T) {
 		Labels:      map[string]string{"billing-team": "checkout", "on": "yes"},
 		Annotations: map[string]string{"example.com/purpose": "general"},
 		Requirements: []compat.Requirement{
-			{Key: "karpenter.k8s.aws/instance-category", Operator: compat.In, Values: []string{"c", "m", "r"}},
-			{Key: "karpenter.k8s.aws/instance-family", Operator: compat.Exists},
+			{Key: "karpenter.k8s.aws/instance-category", Operator: compat.In, Values: []string{"c", "m", "r"}, MinValues: 2},
+			{Key: "karpenter.k8s.aws/instance-family", Operator: compat.Exists, MinValues: 5},
 			{Key: "karpenter.k8s.aws/instance-generation", Operator: compat.Gt, Values: []string{"5"}},
 			{Key: "karpenter.k8s.aws/instance-cpu", Operator: compat.Lte, Values: []string{"64"}},
 			{Key: "kubernetes.io/arch", Operator: compat.In, Values: []string{"amd64", "arm64"}},
@@ -149,7 +148,6 @@ func TestNodePoolDocumentFields(t *testing.T) {
 			{Key: "topology.kubernetes.io/zone", Operator: compat.NotIn, Values: []string{"us-west-2d"}},
 			{Key: "karpenter.k8s.aws/instance-gpu-count", Operator: compat.DoesNotExist},
 		},
-		MinValues:              map[string]int{"karpenter.k8s.aws/instance-category": 2, "karpenter.k8s.aws/instance-family": 5},
 		NodeClassRef:           NodeClassRef{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass", Name: "default"},
 		Taints:                 []userdata.Taint{{Key: "example.com/dedicated", Value: "web", Effect: userdata.NoSchedule}},
 		StartupTaints:          []userdata.Taint{{Key: "example.com/agent-not-ready", Effect: userdata.NoExecute}},
@@ -299,7 +297,7 @@ func TestNodePoolValidate(t *testing.T) {
 		{"label in a karpenter.sh subdomain", "crd:224-225", func(np *NodePool) { np.Labels["x.karpenter.sh/foo"] = "z" }, "the domain x.karpenter.sh is restricted"},
 		{"nodepool label", "crd:226-227", func(np *NodePool) { np.Labels[compat.LabelNodePool] = "z" }, "Karpenter sets karpenter.sh/nodepool itself"},
 		{"hostname label", "crd:228-229", func(np *NodePool) { np.Labels[compat.LabelHostname] = "z" }, "kubernetes.io/hostname is restricted"},
-		{"wildcard value", "crd:329-330, nodeclaim_validation.go:135-139", func(np *NodePool) { np.Requirements[1].Values = []string{"c7i-flex", "*"} }, `spec.template.spec.requirements[1]: karpenter.k8s.aws/instance-family In [c7i-flex *]: value "*" is not a valid label value`},
+		{"wildcard value", "crd:329-330, nodeclaim_validation.go:135-139", func(np *NodePool) { np.Requirements[1].Values = []string{"c7i-flex", "*"} }, `spec.template.spec.requirements[1]: karpenter.k8s.aws/instance-family In [c7i-flex *] minValues 2: value "*" is not a valid label value`},
 		{"too many requirements", "crd:335", func(np *NodePool) {
 			for range 100 {
 				np.Requirements = append(np.Requirements, np.Requirements[0])
@@ -321,14 +319,15 @@ func TestNodePoolValidate(t *testing.T) {
 		{"Gt with a word", "crd:341-342", func(np *NodePool) { np.Requirements[2].Values = []string{"two"} }, "spec.template.spec.requirements: compat:"},
 		{"bad operator", "crd:308-316", func(np *NodePool) { np.Requirements[2].Operator = "Near" }, "spec.template.spec.requirements: compat:"},
 		{"unknown capacity type", "nodeclaim_validation.go:167-187, labels.go:98-104", func(np *NodePool) { np.Requirements[0].Values = []string{"preemptible"} }, "no value is a capacity type Karpenter knows"},
-		{"minValues without requirement", "minValues lives on a requirement", func(np *NodePool) { np.MinValues["foo"] = 1 }, "minValues is set for foo, which no requirement constrains"},
-		{"minValues too large", "crd:301-302", func(np *NodePool) { np.MinValues[compat.LabelInstanceFamily] = 51 }, "spec.template.spec.requirements[1].minValues: 51 for karpenter.k8s.aws/instance-family is outside 1–50"},
-		{"minValues zero", "crd:301-302", func(np *NodePool) { np.MinValues[compat.LabelInstanceFamily] = 0 }, "0 for karpenter.k8s.aws/instance-family is outside 1–50"},
-		{"minValues above values", "crd:343-344, nodeclaim_validation.go:144-146", func(np *NodePool) { np.MinValues[compat.LabelInstanceFamily] = 3 }, "exceeds the 2 values"},
+		// minValues follows compat's rules, which are Karpenter's; a written
+		// 0 is refused on decoding (TestDecodeNodePoolErrors).
+		{"minValues too large", "crd:301-302", func(np *NodePool) { np.Requirements[1].MinValues = 51 }, "spec.template.spec.requirements: compat: requirement karpenter.k8s.aws/instance-family In [c7i-flex m7i-flex] minValues 51: minValues must be between 1 and 50"},
+		{"minValues negative", "crd:301-302", func(np *NodePool) { np.Requirements[1].MinValues = -1 }, "minValues must be between 1 and 50 (0 for none), got -1"},
+		{"minValues above values", "crd:343-344, nodeclaim_validation.go:144-146", func(np *NodePool) { np.Requirements[1].MinValues = 3 }, "minValues 3 asks for more values than the 2 distinct ones it lists"},
 		{"minValues above known capacity types", "nodeclaim_validation.go:189-193", func(np *NodePool) {
 			np.Requirements[0].Values = []string{"spot", "preemptible"}
-			np.MinValues[compat.LabelCapacityType] = 2
-		}, "exceeds the 1 capacity types Karpenter knows"},
+			np.Requirements[0].MinValues = 2
+		}, "spec.template.spec.requirements[0]: karpenter.sh/capacity-type In [spot preemptible] minValues 2: minValues 2 exceeds the 1 capacity types Karpenter knows"},
 		{"no node class", "crd:262-267", func(np *NodePool) { np.NodeClassRef.Name = "" }, "spec.template.spec.nodeClassRef needs a group, a kind and a name"},
 		{"no node class group", "crd:249-255", func(np *NodePool) { np.NodeClassRef.Group = "" }, "spec.template.spec.nodeClassRef needs"},
 		{"node class group", "crd:251", func(np *NodePool) { np.NodeClassRef.Group = "karpenter.k8s.aws/v1" }, "spec.template.spec.nodeClassRef.group: \"karpenter.k8s.aws/v1\" has a '/'"},
@@ -409,8 +408,10 @@ func TestNodePoolValidateAccepts(t *testing.T) {
 			np.Requirements[0].Values = []string{"reserved"}
 		}},
 		{"minValues on Exists", "crd:343-344 (In only)", func(np *NodePool) {
-			np.Requirements[1] = compat.Requirement{Key: compat.LabelInstanceFamily, Operator: compat.Exists}
-			np.MinValues[compat.LabelInstanceFamily] = 50
+			np.Requirements[1] = compat.Requirement{Key: compat.LabelInstanceFamily, Operator: compat.Exists, MinValues: 50}
+		}},
+		{"minValues differing on one key", "scheduling/requirement.go:188 (an intersection keeps the larger)", func(np *NodePool) {
+			np.Requirements = append(np.Requirements, compat.Requirement{Key: compat.LabelInstanceFamily, Operator: compat.Exists, MinValues: 5})
 		}},
 	}
 	for _, tt := range tests {
@@ -452,7 +453,8 @@ func TestDecodeNodePoolErrors(t *testing.T) {
 		{"weight text", valid + "  weight: high\n", "decoding a NodePool"},
 		{"duplicate field", valid + "  weight: 1\n  weight: 2\n", "decoding a NodePool"},
 		{"bad operator", req("[{key: a, operator: Near}]"), "spec.template.spec.requirements: compat:"},
-		{"minValues twice", req("[{key: a, operator: Exists, minValues: 1}, {key: a, operator: Exists, minValues: 2}]"), "spec.template.spec.requirements[1].minValues: requirements on a set minValues 1 and 2; set it once"},
+		{"minValues zero", req("[{key: a, operator: Exists}, {key: a, operator: Exists, minValues: 0}]"), "spec.template.spec.requirements[1].minValues: 0 for a is below Karpenter's minimum of 1; omit minValues"}, // crd:301-302
+		{"minValues too large", req("[{key: a, operator: Exists, minValues: 51}]"), "spec.template.spec.requirements: compat: requirement a Exists minValues 51: minValues must be between 1 and 50"},
 		{"limit not a quantity", valid + "  limits: {cpu: true}\n", `spec.limits[cpu]: "true" is not a Kubernetes quantity`},
 		{"disruption without consolidateAfter", valid + "  disruption: {consolidationPolicy: WhenEmpty}\n", "spec.disruption.consolidateAfter is required"},
 		{"disruption with only an unknown field", valid + "  disruption: {future: 1}\n", "spec.disruption.consolidateAfter is required"},
@@ -489,10 +491,14 @@ func TestDecodeNodePoolErrors(t *testing.T) {
 	if err := np.UnmarshalJSON([]byte(`{"apiVersion":`)); err == nil || !strings.HasPrefix(err.Error(), "weighting: decoding a NodePool: ") {
 		t.Errorf("UnmarshalJSON of broken JSON = %v", err)
 	}
-	// minValues repeated with one value is the same NodePool.
-	same := req("[{key: a, operator: Exists, minValues: 2}, {key: a, operator: Exists, minValues: 2}]")
-	if np, err := DecodeNodePool([]byte(same)); err != nil || np.MinValues["a"] != 2 {
-		t.Errorf("DecodeNodePool(%q) = %v, MinValues %v", same, err, np.MinValues)
+	// minValues stays on the requirement that writes it, also when two on
+	// one key differ (Karpenter asks for the larger).
+	two := req("[{key: a, operator: Exists, minValues: 2}, {key: a, operator: Exists}, {key: a, operator: Exists, minValues: 3}]")
+	want := []compat.Requirement{{Key: "a", Operator: compat.Exists, MinValues: 2}, {Key: "a", Operator: compat.Exists}, {Key: "a", Operator: compat.Exists, MinValues: 3}}
+	if np, err := DecodeNodePool([]byte(two)); err != nil {
+		t.Errorf("DecodeNodePool(%q) = %v", two, err)
+	} else if diff := cmp.Diff(want, np.Requirements); diff != "" {
+		t.Errorf("DecodeNodePool(%q) requirements (-want +got):\n%s", two, diff)
 	}
 }
 

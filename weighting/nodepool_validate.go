@@ -19,7 +19,6 @@ const (
 	maxRequirements = 100 // spec.template.spec.requirements
 	maxLabels       = 100 // spec.template.metadata.labels
 	maxKeyLength    = 316 // a requirement's key
-	maxMinValues    = 50  // a requirement's minValues
 	maxBudgets      = 50  // spec.disruption.budgets, and a budget's reasons
 	// maxAnnotationBytes is the API server's limit on an object's
 	// annotations, keys and values together.
@@ -263,10 +262,12 @@ func (np *NodePool) validateRequirements() error {
 			return fmt.Errorf("%s[%d]: %v", path, i, err)
 		}
 	}
+	// compat also applies Karpenter's rules for minValues: 1–50 when set,
+	// and on In no more than the distinct values listed.
 	if _, err := compat.NewRequirements(np.Requirements...); err != nil {
 		return fmt.Errorf("%s: %v", path, err)
 	}
-	return np.validateMinValues()
+	return nil
 }
 
 // requirement checks what compat.NewRequirements does not.
@@ -282,8 +283,14 @@ func requirement(r compat.Requirement) error {
 			return fmt.Errorf("%s: value %q is not a valid label value, and Karpenter has no wildcards; list the values, or write the preference as a Policy tier and let Policy.NodePools list them", r, v)
 		}
 	}
-	if r.Key == compat.LabelCapacityType && r.Operator == compat.In && knownCapacityType(r.Values) == 0 {
+	if r.Key != compat.LabelCapacityType || r.Operator != compat.In {
+		return nil
+	}
+	switch known := knownCapacityType(r.Values); {
+	case known == 0:
 		return fmt.Errorf("%s: no value is a capacity type Karpenter knows; use %s", r, strings.Join(knownCapacityTypes, ", "))
+	case known < r.MinValues:
+		return fmt.Errorf("%s: minValues %d exceeds the %d capacity types Karpenter knows in its values; lower minValues", r, r.MinValues, known)
 	}
 	return nil
 }
@@ -296,26 +303,6 @@ func knownCapacityType(values []string) int {
 		}
 	}
 	return n
-}
-
-func (np *NodePool) validateMinValues() error {
-	for _, key := range sortedKeys(np.MinValues) {
-		n := np.MinValues[key]
-		i := slices.IndexFunc(np.Requirements, func(r compat.Requirement) bool { return r.Key == key })
-		path := fmt.Sprintf("spec.template.spec.requirements[%d].minValues", i)
-		switch {
-		case i < 0:
-			return fmt.Errorf("spec.template.spec.requirements: minValues is set for %s, which no requirement constrains; add a requirement on it or drop the minValues", key)
-		case n < 1 || n > maxMinValues:
-			return fmt.Errorf("%s: %d for %s is outside 1–%d", path, n, key, maxMinValues)
-		case np.Requirements[i].Operator != compat.In:
-		case len(np.Requirements[i].Values) < n:
-			return fmt.Errorf("%s: %d for %s exceeds the %d values its In requirement allows; list more values or lower minValues", path, n, key, len(np.Requirements[i].Values))
-		case key == compat.LabelCapacityType && knownCapacityType(np.Requirements[i].Values) < n:
-			return fmt.Errorf("%s: %d for %s exceeds the %d capacity types Karpenter knows in its values; lower minValues", path, n, key, knownCapacityType(np.Requirements[i].Values))
-		}
-	}
-	return nil
 }
 
 func (np *NodePool) validateTemplateSpec() error {

@@ -1,6 +1,7 @@
 package weighting
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -50,12 +51,13 @@ import (
 // base.NodeClassRef.Group or Kind means karpenter.k8s.aws and EC2NodeClass;
 // the name is required.
 //
-// A minValues of base on a key that describes an instance type (see
-// [compat.InstanceLabels]) must be met by each NodePool within the catalog:
-// a tier whose NodePool admits fewer distinct values of the key than
-// minValues is an error naming the tier and the key, since Karpenter would
-// launch nothing from it. minValues on other keys, such as zones, depends
-// on offerings the catalog does not know and is not checked.
+// A minValues on a requirement of base (or of a tier) whose key describes
+// an instance type (see [compat.InstanceLabels]) must be met by each
+// NodePool within the catalog, as [compat.Requirements.SatisfiesMinValues]
+// counts: a tier whose NodePool admits fewer distinct values of the key
+// than minValues is an error naming the tier and the key, since Karpenter
+// would launch nothing from it. minValues on other keys, such as zones,
+// depends on offerings the catalog does not know and is not checked.
 //
 // NodePools fails, naming the tier and the fix, when p is invalid (see
 // [Policy.Validate]), when a tier's NodePool would admit no type of the
@@ -165,7 +167,6 @@ func clonePool(np NodePool) NodePool {
 	np.Labels = maps.Clone(np.Labels)
 	np.Annotations = maps.Clone(np.Annotations)
 	np.Requirements = cloneRequirements(np.Requirements)
-	np.MinValues = maps.Clone(np.MinValues)
 	np.Taints = slices.Clone(np.Taints)
 	np.StartupTaints = slices.Clone(np.StartupTaints)
 	if np.Unknown != nil {
@@ -270,7 +271,7 @@ func (x *expansion) pool(t int, strict bool, base NodePool) (NodePool, error) {
 	if err := x.checkAdmits(t, reqs); err != nil {
 		return NodePool{}, fail(err.reason, err.fix)
 	}
-	if err := x.checkMinValues(np, reqs); err != nil {
+	if err := x.checkMinValues(np.Requirements, len(base.Requirements), reqs); err != nil {
 		return NodePool{}, fail(err.reason, err.fix)
 	}
 	for i, a := range x.assigned {
@@ -423,38 +424,55 @@ func (x *expansion) checkAdmits(t int, reqs compat.Requirements) *admitError {
 	}
 }
 
-// checkMinValues makes sure that np, whose requirements are reqs, admits
-// within the catalog at least minValues distinct values of each key that
-// describes an instance type.
-func (x *expansion) checkMinValues(np NodePool, reqs compat.Requirements) *admitError {
-	if len(np.MinValues) == 0 {
+// checkMinValues makes sure that a NodePool whose requirements are rs
+// (the base's first nBase of them, then the tier's), compiled as reqs,
+// admits within the catalog enough distinct values of each key that
+// describes an instance type to meet its minValues. Other keys' values
+// come from offerings, which the catalog does not know.
+func (x *expansion) checkMinValues(rs []compat.Requirement, nBase int, reqs compat.Requirements) *admitError {
+	if !slices.ContainsFunc(rs, func(r compat.Requirement) bool { return r.MinValues != 0 }) {
 		return nil
 	}
 	allow := compat.AllowUndefined(reqs.Keys()...)
-	var labels []map[string]string // of the admitted types
+	var admitted []compat.InstanceType
 	for i := range x.catalog {
 		if _, conflict := x.catalog[i].Conflict(reqs, allow); !conflict {
-			labels = append(labels, x.catalog[i].Labels())
+			admitted = append(admitted, x.catalog[i])
 		}
 	}
+	_, err := reqs.SatisfiesMinValues(admitted)
+	var short *compat.MinValuesError
+	if !errors.As(err, &short) {
+		return nil
+	}
 	instance := compat.InstanceLabels()
-	for _, key := range slices.Sorted(maps.Keys(np.MinValues)) {
-		if _, ok := slices.BinarySearch(instance, key); !ok {
-			continue // zones and capacity types come from offerings
+	for _, s := range short.Shortfalls {
+		if _, ok := slices.BinarySearch(instance, s.Key); !ok {
+			continue
 		}
-		seen := make(map[string]bool)
-		for _, l := range labels {
-			if v, ok := l[key]; ok {
-				seen[v] = true
-			}
+		whose := "its tier's"
+		if minValuesOf(rs[:nBase], s.Key) == s.MinValues {
+			whose = "the base NodePool's"
 		}
-		if want := np.MinValues[key]; len(seen) < want {
-			return &admitError{
-				reason: fmt.Sprintf("its NodePool admits %d distinct values of %s from the catalog (%s), fewer than the base NodePool's minValues %d, so Karpenter would launch nothing from it",
-					len(seen), key, strings.Join(slices.Sorted(maps.Keys(seen)), ", "), want),
-				fix: fmt.Sprintf("lower minValues on the base requirement on %s, or widen the tier", key),
-			}
+		return &admitError{
+			reason: fmt.Sprintf("its NodePool admits %d distinct values of %s from the catalog (%s), fewer than %s minValues %d, so Karpenter would launch nothing from it",
+				len(s.Values), s.Key, strings.Join(s.Values, ", "), whose, s.MinValues),
+			fix: fmt.Sprintf("lower minValues on the requirement on %s, or widen the tier", s.Key),
 		}
 	}
 	return nil
+}
+
+// minValuesOf is the minValues rs ask of key, as compat intersects them.
+func minValuesOf(rs []compat.Requirement, key string) int {
+	reqs, err := compat.NewRequirements(rs...)
+	if err != nil {
+		return 0 // NodePools has validated the base
+	}
+	got, _ := reqs.Get(key)
+	n := 0
+	for _, r := range got {
+		n = max(n, r.MinValues)
+	}
+	return n
 }

@@ -191,11 +191,10 @@ func TestNodePools(t *testing.T) {
 func TestNodePoolsSharesNothing(t *testing.T) {
 	catalog := mkTypes(t, "c7i-flex.large", "m5.large")
 	base := NodePool{
-		Requirements: []compat.Requirement{{Key: compat.LabelArch, Operator: compat.In, Values: []string{compat.ArchAMD64}}},
+		Requirements: []compat.Requirement{{Key: compat.LabelArch, Operator: compat.In, Values: []string{compat.ArchAMD64}, MinValues: 1}},
 		NodeClassRef: NodeClassRef{Name: "default"},
 		Labels:       map[string]string{"a": "b"},
 		Taints:       []userdata.Taint{{Key: "k", Effect: userdata.NoSchedule}},
-		MinValues:    map[string]int{compat.LabelArch: 1},
 	}
 	pools, err := flexPolicy().NodePools(catalog, base)
 	if err != nil {
@@ -204,9 +203,9 @@ func TestNodePoolsSharesNothing(t *testing.T) {
 	pools[0].Requirements[0].Values[0] = "changed"
 	pools[0].Labels["a"] = "changed"
 	pools[0].Taints[0].Key = "changed"
-	pools[0].MinValues[compat.LabelArch] = 9
+	pools[0].Requirements[0].MinValues = 9
 	for _, np := range []NodePool{base, pools[1]} {
-		if np.Requirements[0].Values[0] != compat.ArchAMD64 || np.Labels["a"] != "b" || np.Taints[0].Key != "k" || np.MinValues[compat.LabelArch] != 1 {
+		if np.Requirements[0].Values[0] != compat.ArchAMD64 || np.Labels["a"] != "b" || np.Taints[0].Key != "k" || np.Requirements[0].MinValues != 1 {
 			t.Errorf("changing one NodePool changed another: %+v", np)
 		}
 	}
@@ -224,6 +223,8 @@ func TestNodePoolsErrors(t *testing.T) {
 	longName := Policy{Tiers: []Tier{{Name: strings.Repeat("t", 60), Weight: 1, Families: []string{"*"}}}}
 	armBase := base
 	armBase.Requirements = []compat.Requirement{{Key: compat.LabelArch, Operator: compat.In, Values: []string{compat.ArchARM64}}}
+	tierMinValues := flexPolicy()
+	tierMinValues.Tiers[0].Requirements = []compat.Requirement{{Key: compat.LabelInstanceFamily, Operator: compat.Exists, MinValues: 4}}
 	badValue := mkTypes(t, "m5.large")
 	badValue[0].Name = "m5.large!"
 	tests := []struct {
@@ -245,13 +246,19 @@ func TestNodePoolsErrors(t *testing.T) {
 		{"base with a bad taint", flexPolicy(), catalog, NodePool{NodeClassRef: base.NodeClassRef, Taints: []userdata.Taint{{Key: "k"}}}, "", `spec.template.spec.taints[0]: taint "k:": the effect is missing`},
 		{"static base", flexPolicy(), catalog, NodePool{Replicas: new(int64), NodeClassRef: base.NodeClassRef}, "", "spec.replicas is set; a static NodePool cannot have a weight"},
 		{"base minValues a tier cannot meet", flexPolicy(), catalog, NodePool{NodeClassRef: base.NodeClassRef,
-			Requirements: []compat.Requirement{{Key: compat.LabelInstanceFamily, Operator: compat.Exists}},
-			MinValues:    map[string]int{compat.LabelInstanceFamily: 3}},
+			Requirements: []compat.Requirement{{Key: compat.LabelInstanceFamily, Operator: compat.Exists, MinValues: 3}}},
 			"flex", "its NodePool admits 2 distinct values of karpenter.k8s.aws/instance-family from the catalog (c7i-flex, m7i-flex), fewer than the base NodePool's minValues 3"},
 		{"base minValues on types a tier cannot meet", flexPolicy(), catalog, NodePool{NodeClassRef: base.NodeClassRef,
-			Requirements: []compat.Requirement{{Key: compat.LabelInstanceType, Operator: compat.Exists}},
-			MinValues:    map[string]int{compat.LabelInstanceType: 3}},
+			Requirements: []compat.Requirement{{Key: compat.LabelInstanceType, Operator: compat.Exists, MinValues: 3}}},
 			"flex", "admits 2 distinct values of node.kubernetes.io/instance-type from the catalog (c7i-flex.large, m7i-flex.large)"},
+		{"the larger of two base minValues on a key", flexPolicy(), catalog, NodePool{NodeClassRef: base.NodeClassRef,
+			Requirements: []compat.Requirement{
+				{Key: compat.LabelInstanceFamily, Operator: compat.Exists, MinValues: 2},
+				{Key: compat.LabelInstanceFamily, Operator: compat.NotIn, Values: []string{"x"}, MinValues: 3},
+			}},
+			"flex", "admits 2 distinct values of karpenter.k8s.aws/instance-family from the catalog (c7i-flex, m7i-flex), fewer than the base NodePool's minValues 3"},
+		{"tier minValues it cannot meet", tierMinValues, catalog, base,
+			"flex", "admits 2 distinct values of karpenter.k8s.aws/instance-family from the catalog (c7i-flex, m7i-flex), fewer than its tier's minValues 4"},
 		{"base name", flexPolicy(), catalog, NodePool{Name: "Web", NodeClassRef: base.NodeClassRef}, "", "base NodePool Web: metadata.name \"Web\" is not a DNS-1123 subdomain"},
 		{"duplicate type", flexPolicy(), mkTypes(t, "m5.large", "m5.large"), base, "", "m5.large appears twice"},
 		{"type name not a label value", flexPolicy(), badValue, base, "", `instance type "m5.large!": the name is not a valid label value`},
@@ -295,10 +302,9 @@ func TestNodePoolsMinValues(t *testing.T) {
 	base := NodePool{
 		Name: "default",
 		Requirements: []compat.Requirement{
-			{Key: compat.LabelInstanceFamily, Operator: compat.Exists},
-			{Key: compat.LabelZone, Operator: compat.In, Values: []string{"us-east-1a", "us-east-1b", "us-east-1c"}},
+			{Key: compat.LabelInstanceFamily, Operator: compat.Exists, MinValues: 2},
+			{Key: compat.LabelZone, Operator: compat.In, Values: []string{"us-east-1a", "us-east-1b", "us-east-1c"}, MinValues: 3},
 		},
-		MinValues:    map[string]int{compat.LabelInstanceFamily: 2, compat.LabelZone: 3},
 		NodeClassRef: NodeClassRef{Name: "default"},
 	}
 	pools, err := flexPolicy().NodePools(catalog, base)
@@ -306,12 +312,12 @@ func TestNodePoolsMinValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, np := range pools {
-		if diff := cmp.Diff(base.MinValues, np.MinValues); diff != "" {
+		if diff := cmp.Diff(base.Requirements, np.Requirements[:len(base.Requirements)]); diff != "" {
 			t.Errorf("NodePool %s minValues (-want +got):\n%s", np.Name, diff)
 		}
 	}
 	// Three families in the rest tier, two in flex: 3 fails for flex only.
-	base.MinValues[compat.LabelInstanceFamily] = 3
+	base.Requirements[0].MinValues = 3
 	_, err = flexPolicy().NodePools(catalog, base)
 	var te *TierError
 	if !errors.As(err, &te) || te.Tier != "flex" || !strings.Contains(te.Reason, compat.LabelInstanceFamily) {

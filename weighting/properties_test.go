@@ -281,7 +281,7 @@ func TestNodePoolsProperties(t *testing.T) {
 		// A base with every field but those the tiers set; its requirements
 		// are left out so that only the tiers decide which fail.
 		base := drawNodePool(t)
-		base.Name, base.Weight, base.Replicas, base.Requirements, base.MinValues = "np", 0, nil, nil, nil
+		base.Name, base.Weight, base.Replicas, base.Requirements = "np", 0, nil, nil
 		pools, err := p.NodePools(types, base)
 		if err != nil {
 			var te *TierError

@@ -2,16 +2,23 @@
 // a Bottlerocket alias puts the NVIDIA AMIs first, Karpenter's lenient,
 // first-match lookup filed a plain m5.large node under the NVIDIA AMI and so
 // never learned its real memory. capacity.Cache learns it under the AMI the
-// node really runs, and the next launch is sized by it.
+// node really runs, and the next launch is sized by it. Then what was
+// learned outlives a restart (a snapshot in a file) and is shared by two
+// replicas (each merges the other's snapshot).
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
@@ -34,12 +41,18 @@ capacity.Cache learns it under the AMI the node really runs, and the next
 launch is sized by it.
 `}
 
-// run parses args (only -h) and runs the demonstration.
+// run parses args (only -h) and runs the walk-through, keeping the
+// snapshot files in a temporary directory.
 func run(ctx context.Context, w io.Writer, args []string) error {
 	if help, err := command.Parse(command.FlagSet(), w, args); help || err != nil {
 		return err
 	}
-	return demo(ctx, w)
+	dir, err := os.MkdirTemp("", "capacitylearning")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	return demo(ctx, w, dir)
 }
 
 const (
@@ -48,7 +61,30 @@ const (
 	overheadPercent = 7.5           // Karpenter's default VM_MEMORY_OVERHEAD_PERCENT, for types not yet learned
 )
 
-func demo(ctx context.Context, w io.Writer) error {
+// cacheOptions are every replica's: Karpenter's 60-day TTL
+// (karpenter-provider-aws pkg/cache/cache.go, DiscoveredCapacityCacheTTL)
+// and a fixed clock, so that the snapshots printed are the same each run.
+var cacheOptions = capacity.Options{
+	TTL: 60 * 24 * time.Hour,
+	Now: func() time.Time { return time.Date(2025, 10, 8, 9, 30, 0, 0, time.UTC) },
+}
+
+// demo writes the walk-through to w, keeping snapshot files in dir.
+func demo(ctx context.Context, w io.Writer, dir string) error {
+	cache, mapping, amis, err := learn(ctx, w)
+	if err != nil {
+		return err
+	}
+	restarted, err := restart(w, cache, mapping, filepath.Join(dir, "capacity.json"))
+	if err != nil {
+		return err
+	}
+	return replicas(w, restarted, mapping, amis, dir)
+}
+
+// learn is #7925 before and after: the old lookup files nothing, Observe
+// learns m5.large's memory, and the second launch is sized by it.
+func learn(ctx context.Context, w io.Writer) (*capacity.Cache, amiselect.Mapping, []amiselect.AMI, error) {
 	fmt.Fprintln(w, `Problem 2, karpenter-provider-aws #7925: a Bottlerocket alias resolves to NVIDIA and standard AMIs,
 NVIDIA newest. Karpenter matched a plain m5.large node to the NVIDIA AMI, saw that the node ran another
 image, recorded nothing, and kept launching nodes too small for the pod.`)
@@ -57,7 +93,7 @@ image, recorded nothing, and kept launching nodes too small for the pod.`)
 	opts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: "1.32"}}
 	sel, err := amiselect.Resolve(ctx, backend, []amiselect.Term{{Alias: "bottlerocket@latest"}}, opts)
 	if err != nil {
-		return err
+		return nil, amiselect.Mapping{}, nil, err
 	}
 	fmt.Fprintf(w, "\nbottlerocket@latest (Kubernetes 1.32) selects %s, in selection order:\n", cli.AMIs(sel.AMIs))
 	for _, a := range sel.AMIs {
@@ -66,12 +102,12 @@ image, recorded nothing, and kept launching nodes too small for the pod.`)
 
 	types, err := instanceTypes(ctx, backend, "m5.large", "m5.xlarge")
 	if err != nil {
-		return err
+		return nil, amiselect.Mapping{}, nil, err
 	}
 	mapping := amiselect.Map(types, sel.AMIs)
-	cache, err := capacity.New(capacity.Options{})
+	cache, err := capacity.New(cacheOptions)
 	if err != nil {
-		return err
+		return nil, mapping, nil, err
 	}
 	fmt.Fprintf(w, "\nA pod requests %d MiB. First launch, nothing learned yet:\n", podMemoryMiB)
 	launch(w, cache, mapping)
@@ -109,7 +145,7 @@ image, recorded nothing, and kept launching nodes too small for the pod.`)
 	}
 	recorded, err := cache.Observe(capacity.Observation{NodeLabels: labels, ImageID: standard.ID, MemoryBytes: reportedBytes}, sel.AMIs)
 	if err != nil {
-		return err
+		return nil, amiselect.Mapping{}, nil, err
 	}
 	learned, _ := cache.Memory("m5.large", standard.ID)
 	fmt.Fprintf(w, "  recorded %t: m5.large under %s = %d MiB\n", recorded, standard.ID, learned>>20)
@@ -120,7 +156,7 @@ image, recorded nothing, and kept launching nodes too small for the pod.`)
 	// A node launched before the alias moved on still runs the old release.
 	old, err := amiselect.Resolve(ctx, backend, []amiselect.Term{{Alias: "bottlerocket@1.42.0"}}, opts)
 	if err != nil {
-		return err
+		return nil, amiselect.Mapping{}, nil, err
 	}
 	stale, _ := amiselect.Map(types[:1], old.AMIs).AMIFor("m5.large")
 	labels[compat.LabelHostname] = "ip-10-0-7-42.ec2.internal"
@@ -130,7 +166,96 @@ image, recorded nothing, and kept launching nodes too small for the pod.`)
 	learned, _ = cache.Memory("m5.large", standard.ID)
 	s := cache.Stats()
 	fmt.Fprintf(w, "  cache: %d recorded, %d refused; m5.large still %d MiB\n", s.Recorded, s.Refused, learned>>20)
+	return cache, mapping, sel.AMIs, nil
+}
+
+// restart saves cache's snapshot to path, as a controller would every few
+// minutes or on shutdown, and reads it into a new, empty Cache, as the
+// controller that replaces it does on start.
+func restart(w io.Writer, cache *capacity.Cache, mapping amiselect.Mapping, path string) (*capacity.Cache, error) {
+	snapshot, err := cache.Snapshot()
+	if err == nil {
+		err = os.WriteFile(path, snapshot, 0o600)
+	}
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(w, "\nThe controller saves Cache.Snapshot to %s (%d bytes) and restarts:\n", filepath.Base(path), len(snapshot))
+	for line := range strings.Lines(string(snapshot)) {
+		fmt.Fprintf(w, "  %s", line)
+	}
+	empty, err := capacity.New(cacheOptions)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(w, "\n\nThird launch, after a restart that loses what was learned, as Karpenter's in-memory cache does:")
+	launch(w, empty, mapping)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	damaged := bytes.Replace(data, []byte(`,7926000000,`), []byte(`,7926000001,`), 1)
+	fmt.Fprintf(w, "A copy of the file with one digit changed is refused, and nothing merged:\n  %v\n", empty.Merge(damaged))
+	if err := empty.Merge(data); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(w, "Third launch, after a restart that merges %s:\n", filepath.Base(path))
+	launch(w, empty, mapping)
+	return empty, nil
+}
+
+// replicas runs a second replica that learned on its own, from a node of
+// m5.xlarge and an m5.large that reported 2 MiB less. Each saves its
+// snapshot; each merges the other's; both end with the lowest figure for
+// each type, whichever merged first.
+func replicas(w io.Writer, a *capacity.Cache, mapping amiselect.Mapping, amis []amiselect.AMI, dir string) error {
+	b, err := capacity.New(cacheOptions)
+	if err != nil {
+		return err
+	}
+	reports := map[string]int64{"m5.large": reportedBytes - 2<<20, "m5.xlarge": 16_100_000_000}
+	for i, c := range a.Apply(mapping) {
+		labels := c.InstanceType.Labels()
+		labels[compat.LabelHostname] = fmt.Sprintf("ip-10-0-2-%d.ec2.internal", i+8)
+		o := capacity.Observation{NodeLabels: labels, ImageID: c.AMI.ID, MemoryBytes: reports[c.InstanceType.Name]}
+		if _, err := b.Observe(o, amis); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(w, "\nA second replica learned alone: m5.large 2 MiB lower, and m5.xlarge. Each saves, then merges the other's file:")
+	pathA, pathB := filepath.Join(dir, "replica-a.json"), filepath.Join(dir, "replica-b.json")
+	for _, err := range []error{save(a, pathA), save(b, pathB), mergeFile(a, pathB), mergeFile(b, pathA)} {
+		if err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(w, "  %-10s %12s %12s\n", "TYPE", "REPLICA A", "REPLICA B")
+	for _, c := range a.Apply(mapping) {
+		fromB, _ := b.Memory(c.InstanceType.Name, c.AMI.ID)
+		fmt.Fprintf(w, "  %-10s %8d MiB %8d MiB\n", c.InstanceType.Name, c.MemoryBytes>>20, fromB>>20)
+	}
+	before := a.Stats().Merged
+	if err := mergeFile(a, pathB); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "Merging replica-b.json into replica A again takes %d entries: merging is idempotent.\n", a.Stats().Merged-before)
 	return nil
+}
+
+func save(c *capacity.Cache, path string) error {
+	snapshot, err := c.Snapshot()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, snapshot, 0o600)
+}
+
+func mergeFile(c *capacity.Cache, path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return c.Merge(data)
 }
 
 // launch sizes a node for the pod as Karpenter does, by memory alone: the

@@ -16,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite testdata/output.golden with the
 
 func TestRun(t *testing.T) {
 	var buf bytes.Buffer
-	if err := run(context.Background(), &buf, nil); err != nil {
+	if err := demo(context.Background(), &buf, t.TempDir()); err != nil {
 		t.Fatalf("run: %v", err)
 	}
 	got := buf.String()
@@ -26,6 +26,8 @@ func TestRun(t *testing.T) {
 	order := golden.Section(t, got, "bottlerocket@latest")
 	first, old := golden.Section(t, got, "A pod requests"), golden.Section(t, got, "Karpenter's old lookup")
 	observe, second, stale := golden.Section(t, got, "capacity.Cache.Observe"), golden.Section(t, got, "Second launch"), golden.Section(t, got, "A node still")
+	saved, restarted, replicas := golden.Section(t, got, "The controller saves"), golden.Section(t, got, "Third launch"), golden.Section(t, got, "A second replica")
+	lost, merged, _ := strings.Cut(restarted, "refused")
 	for _, c := range []struct{ in, text, why string }{
 		{order, "selects 4 AMIs (5 variants)", "the alias resolves to four images, the x86_64 one serving standard and Neuron"},
 		{order, "in selection order:\n  2026-05-18 16:15  ami-0ddd9bbe8873c3788 arm64 nvidia   ", "the newest AMI, NVIDIA, comes first"},
@@ -37,6 +39,14 @@ func TestRun(t *testing.T) {
 		{second, "launches m5.xlarge", "the second launch is sized by the learned memory"},
 		{stale, "refused (ErrUnknownImage: true)", "a node on an AMI no longer selected is refused"},
 		{stale, "1 recorded, 1 refused; m5.large still 7558 MiB", "the refused figure must not replace the learned one"},
+		{saved, "\n  [\"m5.large\",0,7926000000,1759915800]\n", "the snapshot holds the learned figure under the AMI's index, at the fixed clock"},
+		{lost, "launches m5.large", "a restart without the snapshot forgets, as Karpenter does"},
+		{merged, "it was altered or corrupted", "a damaged snapshot is refused by its sum"},
+		{merged, "merges capacity.json:\n  m5.large     7558 MiB (learned)", "the figure survives the restart"},
+		{merged, "launches m5.xlarge", "the launch after the restart is sized by the merged figure"},
+		{replicas, "m5.large       7556 MiB     7556 MiB", "both replicas keep the lower m5.large figure"},
+		{replicas, "m5.xlarge     15354 MiB    15354 MiB", "replica A learns m5.xlarge from replica B"},
+		{replicas, "again takes 0 entries", "merging the same snapshot twice changes nothing"},
 	} {
 		if !strings.Contains(c.in, c.text) {
 			t.Errorf("%s: output lacks %q", c.why, c.text)

@@ -81,28 +81,75 @@ type notSelected struct {
 // real account's alias finds every release AWS ever published.
 const maxOlder = 8
 
-// passedOver finds the images the terms match but Resolve does not
-// select, and says why for each. Resolve's own requests filter on state
-// "available", so the images Packer is still building never come back;
-// here the same requests run without that filter (and with disabled
-// images), and amiselect.Select explains the rest: refused images get its
-// reason, and an image that lost to a better one with the same
-// requirements is named with the one it lost to.
+// passedOver lists the images the terms match but Resolve does not
+// select, and why. The selection itself says why for every image Resolve
+// saw: Rejected with Select's reason, Superseded with the winner and
+// Superseded.Reason. Images that are not "available" (still being built,
+// failed, disabled) Resolve never sees, by design; one more request per
+// query asks for exactly those, so the pending image of #7652 shows up
+// with the reason it waits.
 func passedOver(ctx context.Context, client ec2.DescribeImagesAPIClient, terms []amiselect.Term, opts amiselect.Options, sel amiselect.Selection) ([]notSelected, error) {
+	var out []notSelected
+	for _, rej := range sel.Rejected {
+		out = append(out, notSelected{id: rej.ImageID, name: rej.Name, state: "available", why: rej.Kind.String() + ": " + rej.Reason})
+	}
+	seen := map[string]bool{}
+	for _, s := range sel.Superseded() {
+		if seen[s.AMI.ID] { // an image serving two variants lost both
+			continue
+		}
+		seen[s.AMI.ID] = true
+		out = append(out, notSelected{
+			id: s.AMI.ID, name: s.AMI.Name, state: "available",
+			why:   "superseded: " + s.Reason(),
+			older: !s.AMI.Deprecated && s.AMI.Created.Before(s.Winner.Created),
+		})
+	}
+	hidden, err := notAvailable(ctx, client, terms, opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, rej := range amiselect.Select(hidden, opts.Select).Rejected {
+		state := ""
+		if i := slices.IndexFunc(hidden, func(img ec2types.Image) bool { return aws.ToString(img.ImageId) == rej.ImageID }); i >= 0 {
+			state = string(hidden[i].State)
+		}
+		out = append(out, notSelected{id: rej.ImageID, name: rej.Name, state: state, why: rej.Kind.String() + ": " + rej.Reason})
+	}
+	slices.SortFunc(out, func(a, b notSelected) int {
+		return cmp.Or(strings.Compare(a.name, b.name), strings.Compare(a.id, b.id))
+	})
+	return out, nil
+}
+
+// notAvailable describes the images the terms match in every state but
+// "available", including disabled ones: the ones Resolve's requests leave
+// out.
+func notAvailable(ctx context.Context, client ec2.DescribeImagesAPIClient, terms []amiselect.Term, opts amiselect.Options) ([]ec2types.Image, error) {
 	queries, err := amiselect.Queries(terms, opts.Query)
 	if err != nil {
 		return nil, err
 	}
+	var states []string
+	for _, st := range ec2types.ImageStateAvailable.Values() {
+		if st != ec2types.ImageStateAvailable {
+			states = append(states, string(st))
+		}
+	}
 	seen := map[string]bool{}
 	var images []ec2types.Image
 	for _, q := range queries {
-		q.Filters = slices.DeleteFunc(q.Filters, func(f ec2types.Filter) bool { return aws.ToString(f.Name) == "state" })
+		for i, f := range q.Filters {
+			if aws.ToString(f.Name) == "state" {
+				q.Filters[i].Values = states
+			}
+		}
 		q.IncludeDisabled = aws.Bool(true)
 		pager := ec2.NewDescribeImagesPaginator(client, q, func(o *ec2.DescribeImagesPaginatorOptions) { o.StopOnDuplicateToken = true })
 		for pager.HasMorePages() {
 			page, err := pager.NextPage(ctx)
 			if err != nil {
-				return nil, fmt.Errorf("describing every image the terms match, whatever its state: %w", err)
+				return nil, fmt.Errorf("describing the images the terms match that are not available: %w", err)
 			}
 			for _, img := range page.Images {
 				if id := aws.ToString(img.ImageId); !seen[id] {
@@ -112,55 +159,7 @@ func passedOver(ctx context.Context, client ec2.DescribeImagesAPIClient, terms [
 			}
 		}
 	}
-
-	selected := map[string]bool{}
-	for _, a := range sel.AMIs {
-		selected[a.ID] = true
-	}
-	wide := amiselect.Select(images, opts.Select)
-	refused := map[string]amiselect.Rejection{}
-	for _, rej := range wide.Rejected {
-		refused[rej.ImageID] = rej
-	}
-	var out []notSelected
-	for _, img := range images {
-		id := aws.ToString(img.ImageId)
-		if selected[id] {
-			continue
-		}
-		ns := notSelected{id: id, name: aws.ToString(img.Name), state: string(img.State)}
-		if rej, ok := refused[id]; ok {
-			ns.why = rej.Kind.String() + ": " + rej.Reason
-		} else {
-			ns.why, ns.older = supersededBy(img, sel.AMIs, opts.Select)
-		}
-		out = append(out, ns)
-	}
-	slices.SortFunc(out, func(a, b notSelected) int {
-		return cmp.Or(strings.Compare(a.name, b.name), strings.Compare(a.id, b.id))
-	})
-	return out, nil
-}
-
-// supersededBy says which selected AMI serves the same instance types as
-// img and why it was preferred, and whether only for being newer.
-func supersededBy(img ec2types.Image, amis []amiselect.AMI, opts amiselect.SelectOptions) (why string, older bool) {
-	for _, mine := range amiselect.Select([]ec2types.Image{img}, opts).AMIs {
-		for _, a := range amis {
-			if !a.Requirements.Equal(mine.Requirements) {
-				continue
-			}
-			switch {
-			case mine.Deprecated && !a.Deprecated:
-				return "superseded: deprecated; " + a.ID + " (" + a.Name + ") serves the same instance types and is not", false
-			case mine.Created.Before(a.Created):
-				return "superseded: older than " + a.ID + " (" + a.Name + ", " + a.Created.Format("2006-01-02") + "), which serves the same instance types", true
-			default:
-				return "superseded: " + a.ID + " (" + a.Name + ") serves the same instance types and wins the tie on name and ID", false
-			}
-		}
-	}
-	return "not selected, though no selected AMI serves its instance types; report this as a bug", false
+	return images, nil
 }
 
 // describeInstanceTypes fetches the named instance types, or every one when

@@ -53,7 +53,7 @@ func TestScenarios(t *testing.T) {
 			want: []string{
 				"Selected: 2 AMIs; 4 images found but not selected",
 				ec2fake.ImageTeamBasePending + "  team-base-al2023-20250401  pending    not-available: state is \"pending\"",
-				ec2fake.ImageTeamBaseDeprecated + "  team-base-al2023-20250315  available  superseded: deprecated; " + ec2fake.ImageTeamBaseAvailable,
+				ec2fake.ImageTeamBaseDeprecated + "  team-base-al2023-20250315  available  superseded: " + ec2fake.ImageTeamBaseDeprecated + " is deprecated and " + ec2fake.ImageTeamBaseAvailable + " is not",
 				ec2fake.ImageTeamBaseMalformedDate + "  team-base-al2023-broken    available  invalid-creation-date:",
 				ec2fake.ImageTeamBaseDisabled + "  team-base-al2023-20250201  disabled   not-available",
 				"Which AMI each instance type gets: 1364 mapped, 0 without one",
@@ -72,7 +72,7 @@ func TestScenarios(t *testing.T) {
 				"  g5g.xlarge\n    ami-043768762e42f2342 (al2 amd64 nvidia)\n      kubernetes.io/arch: instance In [arm64], AMI In [amd64]: no value satisfies both\n",
 				"karpenter.k8s.aws/instance-gpu-count: instance In [1], AMI DoesNotExist",
 				"fix: no arm64 NVIDIA AMI in family al2; use bottlerocket or al2023",
-				"superseded: older than ami-0efaa6f621ff6dcfd",
+				"superseded: ami-0efaa6f621ff6dcfd is a newer release (v20251209 over v20250317)",
 			},
 		},
 		{
@@ -162,14 +162,14 @@ func TestManyOlderReleases(t *testing.T) {
 	for _, want := range []string{
 		"Selected: 2 AMIs; 16 images found but not selected",
 		fmt.Sprintf("  ... and %d more images superseded by newer releases\n", older-maxOlder),
-		"team-base-al2023-20240101  available  superseded: older than " + ec2fake.ImageTeamBaseAvailable,
+		"team-base-al2023-20240101  available  superseded: " + ec2fake.ImageTeamBaseAvailable + " is newer: created 2025-03-01T09:30:00Z, after 2024-01-01T09:30:00Z",
 		ec2fake.ImageTeamBasePending, // what is refused is always listed
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
 	}
-	if got := strings.Count(out.String(), "superseded: older than"); got != maxOlder {
+	if got := strings.Count(out.String(), " is newer: created "); got != maxOlder {
 		t.Errorf("%d images listed as superseded by newer releases, want %d", got, maxOlder)
 	}
 }

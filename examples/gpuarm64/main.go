@@ -77,8 +77,8 @@ maps. AL2023 and Bottlerocket publish arm64 NVIDIA AMIs.`)
 	g4ad := types[1]
 	fmt.Fprintf(w, "\nKarpenter's NVIDIA AMIs require %s: g4ad.8xlarge (AMD) satisfies it: %t.\n",
 		karpenterNVIDIA, g4ad.Compatible(karpenterNVIDIA) == nil)
-	fmt.Fprintf(w, "ec2select's (compat.NVIDIAVariant) require %s: satisfies it: %t.\n",
-		compat.NVIDIAVariant(), g4ad.Compatible(compat.NVIDIAVariant()) == nil)
+	fmt.Fprintf(w, "ec2select's (amiselect.NVIDIA) require %s: satisfies it: %t.\n",
+		amiselect.NVIDIA.Requirements(), g4ad.Compatible(amiselect.NVIDIA.Requirements()) == nil)
 	fmt.Fprintln(w, "\nOther accelerators under bottlerocket@latest:")
 	printMapping(w, amiselect.Map(types[1:], bottlerocket), bottlerocket)
 	return nil

@@ -126,7 +126,7 @@ func quickstart(ctx context.Context, out io.Writer, opts options) error {
 	}
 	r.userData(family, opts.family != "", node.ami, data, cfg.CABundle)
 
-	rep, err := userdata.Lint(family, data, cfg.RequiredTaints)
+	rep, err := userdata.Lint(family, data, cfg.Required())
 	if err != nil {
 		return fmt.Errorf("step 7: %w", err)
 	}
@@ -468,7 +468,7 @@ func taintSource(t userdata.RegisteredTaint, cfg userdata.Config) string {
 	}{
 		{"taint", cfg.Taints},
 		{"startup taint", cfg.StartupTaints},
-		{"required (Karpenter)", cfg.RequiredTaints},
+		{"required (Karpenter)", cfg.Required()},
 		{"required (Karpenter)", []userdata.Taint{userdata.UnregisteredTaint()}},
 	} {
 		if slices.ContainsFunc(s.taints, t.Taint.Matches) {

@@ -100,57 +100,16 @@ func (lx *lexer) emit(t Token) {
 func (lx *lexer) run() error {
 	spaced := true
 	for lx.pos < len(lx.src) {
-		r := lx.peek(0)
 		start, line := lx.pos, lx.line
-		switch {
-		case r == '\n' || r == ';' || r == '|':
-			lx.next()
-			lx.emit(Token{kind: kindEnd, raw: string(r), line: line, depth: lx.depth})
+		skipped, err := lx.separator(line)
+		if err != nil {
+			return err
+		}
+		if skipped {
 			spaced = true
 			continue
-		case r == '`' && (lx.peek(1) == '\n' || (lx.peek(1) == '\r' && lx.peek(2) == '\n')):
-			lx.next()
-			if lx.peek(0) == '\r' {
-				lx.next()
-			}
-			lx.next()
-			spaced = true
-			continue
-		case r == '`' && lx.pos+1 >= len(lx.src):
-			return errorf(line, "the script ends with a line continuation (`)")
-		case unicode.IsSpace(r):
-			lx.next()
-			spaced = true
-			continue
-		case r == '#':
-			for lx.pos < len(lx.src) && lx.peek(0) != '\n' {
-				lx.next()
-			}
-			continue
-		case r == '<' && lx.peek(1) == '#':
-			end := strings.Index(lx.src[lx.pos+2:], "#>")
-			if end < 0 {
-				return errorf(line, "block comment <# is not closed")
-			}
-			for lx.pos < start+2+end+2 {
-				lx.next()
-			}
-			spaced = true
-			continue
-		case r == '{':
-			lx.next()
-			lx.depth++
-			lx.emit(Token{kind: kindEnd, raw: "{", line: line, depth: lx.depth})
-			spaced = true
-			continue
-		case r == '}':
-			lx.next()
-			lx.depth--
-			if lx.depth < 0 {
-				return errorf(line, "'}' without '{'")
-			}
-			lx.emit(Token{kind: kindEnd, raw: "}", line: line, depth: lx.depth})
-			spaced = true
+		}
+		if lx.comment() {
 			continue
 		}
 		tok, err := lx.token()
@@ -162,6 +121,65 @@ func (lx *lexer) run() error {
 		spaced = false
 	}
 	return nil
+}
+
+// separator consumes what separates tokens: statement ends, braces,
+// whitespace, line continuations and block comments. It reports whether
+// it consumed anything.
+func (lx *lexer) separator(line int) (bool, error) {
+	r := lx.peek(0)
+	switch {
+	case r == '\n' || r == ';' || r == '|':
+		lx.next()
+		lx.emit(Token{kind: kindEnd, raw: string(r), line: line, depth: lx.depth})
+	case r == '`' && (lx.peek(1) == '\n' || (lx.peek(1) == '\r' && lx.peek(2) == '\n')):
+		lx.next()
+		if lx.peek(0) == '\r' {
+			lx.next()
+		}
+		lx.next()
+	case r == '`' && lx.pos+1 >= len(lx.src):
+		return false, errorf(line, "the script ends with a line continuation (`)")
+	case unicode.IsSpace(r):
+		lx.next()
+	case r == '<' && lx.peek(1) == '#':
+		end := strings.Index(lx.src[lx.pos+2:], "#>")
+		if end < 0 {
+			return false, errorf(line, "block comment <# is not closed")
+		}
+		for stop := lx.pos + 2 + end + 2; lx.pos < stop; {
+			lx.next()
+		}
+	case r == '{' || r == '}':
+		return true, lx.brace(r, line)
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// brace tracks the brace depth; '{' and '}' also end statements.
+func (lx *lexer) brace(r rune, line int) error {
+	lx.next()
+	if r == '{' {
+		lx.depth++
+	} else if lx.depth--; lx.depth < 0 {
+		return errorf(line, "'}' without '{'")
+	}
+	lx.emit(Token{kind: kindEnd, raw: string(r), line: line, depth: lx.depth})
+	return nil
+}
+
+// comment consumes a line comment; it does not set spaced, as the
+// original lexer did not.
+func (lx *lexer) comment() bool {
+	if lx.peek(0) != '#' {
+		return false
+	}
+	for lx.pos < len(lx.src) && lx.peek(0) != '\n' {
+		lx.next()
+	}
+	return true
 }
 
 // token lexes one token that is not a separator.
@@ -179,41 +197,12 @@ func (lx *lexer) token() (Token, error) {
 		return Token{kind: kindString, value: v, known: known}, err
 	case r == '@' && (isSingleQuote(lx.peek(1)) || isDoubleQuote(lx.peek(1))):
 		return lx.hereString()
-	case r == '@' && (lx.peek(1) == '(' || lx.peek(1) == '{'):
-		lx.next()
-		open := lx.next()
-		if err := lx.group(open); err != nil {
-			return Token{}, err
-		}
-		return Token{kind: kindGroup, value: string(unknown)}, nil
-	case r == '(':
-		lx.next()
-		if err := lx.group('('); err != nil {
-			return Token{}, err
-		}
-		return Token{kind: kindGroup, value: string(unknown)}, nil
-	case r == '$' && lx.peek(1) == '(':
-		lx.next()
-		lx.next()
-		if err := lx.group('('); err != nil {
-			return Token{}, err
-		}
-		return Token{kind: kindGroup, value: string(unknown)}, nil
+	case r == '@' && (lx.peek(1) == '(' || lx.peek(1) == '{'), r == '(', r == '$' && lx.peek(1) == '(', r == '[':
+		return lx.bracketed(r)
 	case r == '$':
 		lx.next()
 		name, err := lx.varName()
 		return Token{kind: kindVar, value: name}, err
-	case r == '[':
-		lx.next()
-		startPos := lx.pos
-		if err := lx.group('['); err != nil {
-			return Token{}, err
-		}
-		inner := lx.src[startPos : lx.pos-1]
-		if isTypeName(inner) {
-			return Token{kind: kindType, value: inner, known: true}, nil
-		}
-		return Token{kind: kindGroup, value: string(unknown)}, nil
 	case r == ')' || r == ']':
 		return Token{}, errorf(line, "%q without its opening bracket", string(r))
 	case r == '&' && lx.peek(1) == '&':
@@ -232,6 +221,24 @@ func (lx *lexer) token() (Token, error) {
 		return Token{kind: kindOp, value: string(r) + "=", known: true}, nil
 	}
 	return lx.bareword()
+}
+
+// bracketed reads @( ), @{ }, ( ), $( ) and [ ]: a group whose value is
+// only known at run time, or a type literal such as [string].
+func (lx *lexer) bracketed(r rune) (Token, error) {
+	lx.next()
+	open := r
+	if r == '@' || r == '$' {
+		open = lx.next()
+	}
+	start := lx.pos
+	if err := lx.group(open); err != nil {
+		return Token{}, err
+	}
+	if inner := lx.src[start : lx.pos-1]; open == '[' && isTypeName(inner) {
+		return Token{kind: kindType, value: inner, known: true}, nil
+	}
+	return Token{kind: kindGroup, value: string(unknown)}, nil
 }
 
 // singleQuoted reads a verbatim string after its opening quote: any single
@@ -275,41 +282,11 @@ func (lx *lexer) doubleQuoted(closing func(rune) bool, doubling, eofOK bool) (st
 			if lx.pos >= len(lx.src) {
 				return "", false, errorf(line, "string ends in a backtick")
 			}
-			e := lx.next()
-			switch e {
-			case '0':
-				b.WriteByte(0)
-			case 'a':
-				b.WriteByte('\a')
-			case 'b':
-				b.WriteByte('\b')
-			case 'e':
-				b.WriteByte(0x1b)
-			case 'f':
-				b.WriteByte('\f')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case 'v':
-				b.WriteByte('\v')
-			case 'u':
-				if lx.peek(0) == '{' {
-					end := strings.IndexByte(lx.src[lx.pos:], '}')
-					if end < 0 {
-						return "", false, errorf(line, "`u{ is not closed")
-					}
-					lx.pos += end + 1
-					b.WriteRune(unknown)
-					known = false
-					continue
-				}
-				b.WriteRune(e)
-			default:
-				b.WriteRune(e)
+			ok, err := lx.escape(&b, line)
+			if err != nil {
+				return "", false, err
 			}
+			known = known && ok
 		case r == '$' && lx.peek(1) == '(':
 			lx.next()
 			lx.next()
@@ -333,6 +310,30 @@ func (lx *lexer) doubleQuoted(closing func(rune) bool, doubling, eofOK bool) (st
 		return b.String(), known, nil
 	}
 	return "", false, errorf(line, "double-quoted string is not closed")
+}
+
+// escapes are PowerShell's backtick escapes in expandable strings.
+var escapes = map[rune]byte{'0': 0, 'a': '\a', 'b': '\b', 'e': 0x1b, 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v'}
+
+// escape writes the character after a backtick; known is false for
+// `u{...}, whose value the lexer does not compute.
+func (lx *lexer) escape(b *strings.Builder, line int) (known bool, err error) {
+	e := lx.next()
+	if c, ok := escapes[e]; ok {
+		b.WriteByte(c)
+		return true, nil
+	}
+	if e == 'u' && lx.peek(0) == '{' {
+		end := strings.IndexByte(lx.src[lx.pos:], '}')
+		if end < 0 {
+			return false, errorf(line, "`u{ is not closed")
+		}
+		lx.pos += end + 1
+		b.WriteRune(unknown)
+		return false, nil
+	}
+	b.WriteRune(e)
+	return true, nil
 }
 
 func isNameStart(r rune) bool {

@@ -25,8 +25,13 @@ func constantCondition(list []*syntax.Stmt) condition {
 	}
 	s := list[len(list)-1]
 	c, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Assigns) > 0 || len(s.Redirs) > 0 || s.Background {
+	if !ok || len(c.Args) == 0 || len(c.Assigns) > 0 || len(s.Redirs) > 0 || s.Background {
 		return conditionUnknown
+	}
+	switch c.Args[0].Lit() {
+	case "true", ":", "false", "[", "test":
+	default:
+		return conditionUnknown // the common case: decided without allocating
 	}
 	words := make([]string, 0, len(c.Args))
 	for _, a := range c.Args {

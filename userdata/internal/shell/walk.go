@@ -98,6 +98,7 @@ type Walker struct {
 	line      int      // the line of the command being walked
 	testing   int      // > 0 inside an if/while condition or before && and ||, where errexit does not apply
 	condLines []int    // lines of the enclosing conditionals, innermost last
+	inFunc    int      // > 0 inside a function body
 	stopLine  int      // where the walk stopped (exit, or a failure under errexit)
 	stopWhy   string
 }
@@ -226,14 +227,19 @@ func (w *Walker) stmts(list []*syntax.Stmt, cond bool) {
 // errexit is on: bash exits there (set -e), so later statements never run.
 // When errexit may or may not be on, what follows is not followable.
 func (w *Walker) failing(s *syntax.Stmt, cond bool) {
-	if cond || w.testing > 0 || s.Negated || s.Background || w.errexit == errexitOff {
+	if w.testing > 0 || s.Negated || s.Background || w.errexit == errexitOff {
 		return
 	}
 	if constantCondition([]*syntax.Stmt{s}) != conditionFalse {
 		return
 	}
-	if w.errexit == errexitMaybe {
-		w.addOpaque(int(s.Pos().Line()), "a failing command after set -e in a branch")
+	if w.inFunc > 0 {
+		return // function bodies are not followed into their calls
+	}
+	if w.errexit == errexitMaybe || cond {
+		// Bash exits here if this runs and errexit is on; neither is
+		// certain.
+		w.addOpaque(int(s.Pos().Line()), "a failing command under set -e in a branch that may or may not run")
 		return
 	}
 	w.stop(int(s.Pos().Line()), "a command that fails under set -e (errexit)")
@@ -261,56 +267,69 @@ func (w *Walker) command(s *syntax.Stmt, cond bool) {
 		w.decl(c, cond)
 	case *syntax.IfClause:
 		w.ifClause(c, cond)
-	case *syntax.WhileClause:
-		w.conditional(int(c.Pos().Line()), func() {
-			w.stmts(c.Cond, true)
-			w.stmts(c.Do, true)
-		})
-	case *syntax.ForClause:
-		w.conditional(int(c.Pos().Line()), func() {
-			if it, ok := c.Loop.(*syntax.WordIter); ok && it.Name != nil {
-				w.assign(it.Name.Value, Var{Set: true}, true)
-			}
-			w.stmts(c.Do, true)
-		})
-	case *syntax.CaseClause:
-		w.conditional(int(c.Pos().Line()), func() {
-			for i, item := range c.Items {
-				w.inArm(c, i, func() { w.stmts(item.Stmts, true) })
-			}
-		})
+	case *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause:
+		w.conditional(int(c.Pos().Line()), func() { w.branches(c) })
 	case *syntax.Block:
 		w.stmts(c.Stmts, cond)
 	case *syntax.Subshell:
-		sub := w.clone()
-		sub.stmts(c.Stmts, cond)
-		w.merge(sub)
+		w.subshell(func(sub *Walker) { sub.stmts(c.Stmts, cond) })
 	case *syntax.BinaryCmd:
-		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
-			w.tested(func() { w.stmt(c.X, cond) })
-			w.conditional(int(c.Pos().Line()), func() { w.stmt(c.Y, true) })
-			return
-		}
-		for _, side := range []*syntax.Stmt{c.X, c.Y} {
-			sub := w.clone()
-			sub.stmt(side, cond)
-			w.merge(sub)
-		}
+		w.binary(c, cond)
 	case *syntax.FuncDecl:
 		// Calls inside a function body are recorded where the function is
-		// defined; the linter does not follow calls of the function.
-		sub := w.clone()
-		sub.stmt(c.Body, true)
-		w.merge(sub)
+		// defined; the linter does not follow calls of the function, so an
+		// exit in it (a die helper) is not taken for one that runs.
+		w.subshell(func(sub *Walker) {
+			sub.inFunc++
+			sub.stmt(c.Body, true)
+		})
 	case *syntax.TimeClause:
 		w.stmt(c.Stmt, cond)
 	case *syntax.CoprocClause:
-		sub := w.clone()
-		sub.stmt(c.Stmt, true)
-		w.merge(sub)
+		w.subshell(func(sub *Walker) { sub.stmt(c.Stmt, true) })
 	case *syntax.LetClause, *syntax.ArithmCmd:
 		w.arithmAssigns(c)
 	}
+}
+
+// branches walks the bodies of loops and case clauses, which may run any
+// number of times.
+func (w *Walker) branches(c syntax.Command) {
+	switch c := c.(type) {
+	case *syntax.WhileClause:
+		w.stmts(c.Cond, true)
+		w.stmts(c.Do, true)
+	case *syntax.ForClause:
+		if it, ok := c.Loop.(*syntax.WordIter); ok && it.Name != nil {
+			w.assign(it.Name.Value, Var{Set: true}, true)
+		}
+		w.stmts(c.Do, true)
+	case *syntax.CaseClause:
+		for i, item := range c.Items {
+			w.inArm(c, i, func() { w.stmts(item.Stmts, true) })
+		}
+	}
+}
+
+// binary walks && and || lists (the right side may not run) and pipelines
+// (each side in its own subshell).
+func (w *Walker) binary(c *syntax.BinaryCmd, cond bool) {
+	if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
+		w.tested(func() { w.stmt(c.X, cond) })
+		w.conditional(int(c.Pos().Line()), func() { w.stmt(c.Y, true) })
+		return
+	}
+	for _, side := range []*syntax.Stmt{c.X, c.Y} {
+		w.subshell(func(sub *Walker) { sub.stmt(side, cond) })
+	}
+}
+
+// subshell walks fn in a copy of the walker whose variable changes do not
+// come back; what it records does.
+func (w *Walker) subshell(fn func(sub *Walker)) {
+	sub := w.clone()
+	fn(sub)
+	w.merge(sub)
 }
 
 // ifClause walks if/elif/else; mvdan.cc/sh represents elif and else as
@@ -616,8 +635,12 @@ func (w *Walker) readVars(args []Arg, _ bool) {
 }
 
 func (w *Walker) exit(_ []Arg, cond bool) {
-	if !cond {
+	switch {
+	case !cond:
 		w.stop(w.line, "exit")
+	case w.inFunc == 0:
+		// It ends the script if its branch runs, which is not known.
+		w.addOpaque(w.line, "exit in a branch that may or may not run")
 	}
 }
 
@@ -699,57 +722,84 @@ func literalWord(word *syntax.Word) (string, bool) {
 }
 
 // unwrapCommand skips the wrappers that run another command (sudo, env,
-// exec, command, nohup, nice, timeout, bash, sh) and applies what they do
-// to the environment variable: sudo clears it unless -E or
-// --preserve-env, env -i clears it and NAME=value sets it.
+// exec, command, nohup, nice, timeout, cloud-init-per, bash, sh) and
+// applies what they do to the environment variable: sudo clears it unless
+// -E or --preserve-env, env -i clears it and NAME=value sets it. ok is
+// false for a shell given a command string (-c).
 func unwrapCommand(args []Arg, env Var, envName string) ([]Arg, Var, bool) {
-	for len(args) > 0 {
-		if !args[0].Known {
-			return args, env, true
+	for len(args) > 0 && args[0].Known {
+		unwrap, isWrapper := wrappers[path.Base(args[0].Value)]
+		if !isWrapper {
+			break
 		}
-		switch path.Base(args[0].Value) {
-		case "cloud-init-per": // cloud-init-per FREQUENCY NAME COMMAND...
-			args = args[min(3, len(args)):]
-		case "exec", "command", "nohup":
-			args = skipOptions(args[1:], nil)
-		case "nice":
-			args = skipOptions(args[1:], map[string]bool{"-n": true})
-		case "timeout":
-			args = skipOptions(args[1:], map[string]bool{"-s": true, "-k": true})
-			if len(args) > 0 {
-				args = args[1:] // the duration
-			}
-		case "sudo":
-			preserve := false
-			for _, a := range args[1:] {
-				if !a.Known || !strings.HasPrefix(a.Value, "-") {
-					break
-				}
-				if a.Value == "-E" || strings.HasPrefix(a.Value, "--preserve-env") || (!strings.HasPrefix(a.Value, "--") && strings.Contains(a.Value, "E")) {
-					preserve = true
-				}
-			}
-			if !preserve {
-				env = Var{Known: true}
-			}
-			args = skipOptions(args[1:], map[string]bool{"-u": true, "-g": true, "-p": true, "-C": true, "-D": true, "-r": true, "-t": true, "-U": true, "-h": true})
-		case "env":
-			args, env = unwrapEnv(args[1:], env, envName)
-		case "bash", "sh", "dash":
-			rest := args[1:]
-			for len(rest) > 0 && rest[0].Known && strings.HasPrefix(rest[0].Value, "-") {
-				if strings.Contains(rest[0].Value, "c") && !strings.HasPrefix(rest[0].Value, "--") {
-					return nil, env, false // the command is a string; not followed
-				}
-				if rest[0].Value == "-o" || rest[0].Value == "+o" {
-					rest = rest[1:]
-				}
-				rest = rest[1:]
-			}
-			args = rest
-		default:
-			return args, env, true
+		var ok bool
+		args, env, ok = unwrap(args[1:], env, envName)
+		if !ok {
+			return nil, env, false
 		}
+	}
+	return args, env, true
+}
+
+// wrappers map a wrapper command to what it does with its arguments (the
+// words after its name) and the environment variable.
+var wrappers = map[string]func(args []Arg, env Var, envName string) ([]Arg, Var, bool){
+	"exec":    plainWrapper(nil),
+	"command": plainWrapper(nil),
+	"nohup":   plainWrapper(nil),
+	"nice":    plainWrapper(map[string]bool{"-n": true}),
+	"timeout": func(args []Arg, env Var, _ string) ([]Arg, Var, bool) {
+		args = skipOptions(args, map[string]bool{"-s": true, "-k": true})
+		return args[min(1, len(args)):], env, true // the duration
+	},
+	"cloud-init-per": func(args []Arg, env Var, _ string) ([]Arg, Var, bool) {
+		return args[min(2, len(args)):], env, true // FREQUENCY NAME COMMAND...
+	},
+	"sudo": unwrapSudo,
+	"env": func(args []Arg, env Var, envName string) ([]Arg, Var, bool) {
+		args, env = unwrapEnv(args, env, envName)
+		return args, env, true
+	},
+	"bash": unwrapShell,
+	"sh":   unwrapShell,
+	"dash": unwrapShell,
+}
+
+// plainWrapper skips options, of which those in takesValue take the next
+// word.
+func plainWrapper(takesValue map[string]bool) func([]Arg, Var, string) ([]Arg, Var, bool) {
+	return func(args []Arg, env Var, _ string) ([]Arg, Var, bool) {
+		return skipOptions(args, takesValue), env, true
+	}
+}
+
+// unwrapSudo: sudo clears the environment unless told to keep it.
+func unwrapSudo(args []Arg, env Var, _ string) ([]Arg, Var, bool) {
+	preserve := false
+	for _, a := range args {
+		if !a.Known || !strings.HasPrefix(a.Value, "-") {
+			break
+		}
+		long := strings.HasPrefix(a.Value, "--")
+		preserve = preserve || a.Value == "-E" || strings.HasPrefix(a.Value, "--preserve-env") || (!long && strings.Contains(a.Value, "E"))
+	}
+	if !preserve {
+		env = Var{Known: true}
+	}
+	return skipOptions(args, map[string]bool{"-u": true, "-g": true, "-p": true, "-C": true, "-D": true, "-r": true, "-t": true, "-U": true, "-h": true}), env, true
+}
+
+// unwrapShell: a shell runs the script named by its first operand; a
+// command string (-c) is not followed.
+func unwrapShell(args []Arg, env Var, _ string) ([]Arg, Var, bool) {
+	for len(args) > 0 && args[0].Known && strings.HasPrefix(args[0].Value, "-") {
+		if strings.Contains(args[0].Value, "c") && !strings.HasPrefix(args[0].Value, "--") {
+			return nil, env, false
+		}
+		if (args[0].Value == "-o" || args[0].Value == "+o") && len(args) > 1 {
+			args = args[1:]
+		}
+		args = args[1:]
 	}
 	return args, env, true
 }

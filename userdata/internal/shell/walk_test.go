@@ -105,6 +105,8 @@ func TestWalkOpaque(t *testing.T) {
 		{"kubelet run directly", "/usr/bin/kubelet --config x\n", "kubelet binary", 1},
 		{"trap running the join", "trap 'bootstrap.sh c' EXIT\n", "trap", 1},
 		{"errexit maybe", "if [ -f x ]; then set -e; fi\nfalse\n", "set -e", 2},
+		{"exit in a branch", "[ -f /var/lib/done ] && exit 0\nbootstrap.sh c\n", "exit", 1},
+		{"failing command in a branch under set -e", "set -e\nif [ -f /x ]; then\n  false\nfi\nbootstrap.sh c\n", "set -e", 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -125,10 +127,21 @@ func TestWalkFollowable(t *testing.T) {
 	for _, script := range []string{
 		"yum install -y jq\nsystemctl restart containerd\n/usr/bin/echo hi\ntrap 'echo failed' ERR\n",
 		"set -o pipefail\nexport X=1\n/etc/eks/bootstrap.sh c\n",
+		"set -e\ndie() { echo \"$1\"; false; exit 1; }\n/etc/eks/bootstrap.sh c\n", // a helper that is defined, not followed
 	} {
 		r, err := Walk([]byte(script), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
 		if err != nil || len(r.Opaque) > 0 {
 			t.Errorf("%q: opaque %+v, %v; want none", script, r.Opaque, err)
+		}
+	}
+}
+
+// Wrappers without their operands must not panic (a "bash -o" once did).
+func TestWalkWrappersWithoutOperands(t *testing.T) {
+	t.Parallel()
+	for _, script := range []string{"bash -o\n", "sh +o\n", "sudo\n", "timeout\n", "env -u\n", "cloud-init-per once\n", "nice -n\n"} {
+		if _, err := Walk([]byte(script), "bootstrap.sh", "KUBELET_EXTRA_ARGS"); err != nil {
+			t.Errorf("%q: %v", script, err)
 		}
 	}
 }

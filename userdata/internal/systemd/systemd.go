@@ -164,84 +164,112 @@ func ValidEnvName(s string) bool {
 // the next character, and an unquoted value ends at the newline with
 // trailing whitespace removed.
 func EnvFileValue(s string) string {
-	const (
-		preValue = iota
-		value
-		single
-		double
-	)
-	var b strings.Builder
-	state := preValue
-	trailing := 0 // trailing whitespace bytes written in the unquoted state
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch state {
-		case preValue:
-			switch {
-			case c == '\n':
-				return b.String()
-			case strings.IndexByte(" \t", c) >= 0:
-			case c == '\'':
-				state = single
-			case c == '"':
-				state = double
-			case c == '\\':
-				i++
-				if i < len(s) && s[i] != '\n' {
-					b.WriteByte(s[i])
-				}
-				state = value
-			default:
-				b.WriteByte(c)
-				state = value
-			}
-		case value:
-			switch {
-			case c == '\n':
-				return b.String()[:b.Len()-trailing]
-			case c == '\\':
-				i++
-				trailing = 0
-				if i < len(s) && s[i] != '\n' {
-					b.WriteByte(s[i])
-				}
-			default:
-				if c == ' ' || c == '\t' {
-					trailing++
-				} else {
-					trailing = 0
-				}
-				b.WriteByte(c)
-			}
-		case single:
-			if c == '\'' {
-				state = preValue
-			} else {
-				b.WriteByte(c)
-			}
-		case double:
-			switch {
-			case c == '"':
-				state = preValue
-			case c == '\\' && i+1 < len(s):
-				i++
-				switch s[i] {
-				case '"', '\\', '`', '$':
-					b.WriteByte(s[i])
-				case '\n':
-				default:
-					b.WriteByte('\\')
-					b.WriteByte(s[i])
-				}
-			default:
-				b.WriteByte(c)
-			}
+	r := envReader{s: s}
+	for r.i < len(r.s) && !r.done {
+		envStates[r.state](&r, r.s[r.i])
+		r.i++
+	}
+	out := r.b.String()
+	if r.state == stateValue || r.done {
+		out = out[:len(out)-r.trailing]
+	}
+	return out
+}
+
+// The states of parse_env_file's value reader.
+const (
+	statePreValue = iota
+	stateValue
+	stateSingle
+	stateDouble
+)
+
+type envReader struct {
+	s        string
+	i        int
+	b        strings.Builder
+	state    int
+	trailing int  // trailing whitespace bytes written in the unquoted state
+	done     bool // the value ended at a newline
+}
+
+// escaped writes the character after a backslash (a backslash-newline is
+// a line continuation and writes nothing).
+func (r *envReader) escaped() {
+	r.i++
+	if r.i < len(r.s) && r.s[r.i] != '\n' {
+		r.b.WriteByte(r.s[r.i])
+	}
+}
+
+// envStates are the readers of each state, indexed by the constants.
+var envStates = [...]func(*envReader, byte){
+	statePreValue: (*envReader).preValue,
+	stateValue:    (*envReader).value,
+	stateSingle:   (*envReader).single,
+	stateDouble:   (*envReader).double,
+}
+
+func (r *envReader) preValue(c byte) {
+	switch {
+	case c == '\n':
+		r.done = true
+	case c == ' ' || c == '\t':
+	case c == '\'':
+		r.state = stateSingle
+	case c == '"':
+		r.state = stateDouble
+	case c == '\\':
+		r.escaped()
+		r.state = stateValue
+	default:
+		r.b.WriteByte(c)
+		r.state = stateValue
+	}
+}
+
+func (r *envReader) value(c byte) {
+	switch {
+	case c == '\n':
+		r.done = true
+	case c == '\\':
+		r.escaped()
+		r.trailing = 0
+	default:
+		if c == ' ' || c == '\t' {
+			r.trailing++
+		} else {
+			r.trailing = 0
 		}
+		r.b.WriteByte(c)
 	}
-	if state == value {
-		return b.String()[:b.Len()-trailing]
+}
+
+func (r *envReader) single(c byte) {
+	if c == '\'' {
+		r.state = statePreValue
+		return
 	}
-	return b.String()
+	r.b.WriteByte(c)
+}
+
+func (r *envReader) double(c byte) {
+	switch {
+	case c == '"':
+		r.state = statePreValue
+	case c == '\\' && r.i+1 < len(r.s):
+		r.i++
+		switch r.s[r.i] {
+		case '"', '\\', '`', '$':
+			r.b.WriteByte(r.s[r.i])
+		case '\n':
+		default:
+			r.b.WriteByte('\\')
+			r.b.WriteByte(r.s[r.i])
+		}
+	default:
+		r.b.WriteByte(c)
+	}
 }
 
 func isAlnum(c byte) bool {
