@@ -106,6 +106,9 @@ func parseFlags(w io.Writer, args []string) (opts options, help bool, err error)
 	if opts.format != "table" && opts.format != "json" {
 		return options{}, false, cli.Usagef("-o %q: use table or json", opts.format)
 	}
+	if _, err := amiselect.Queries([]amiselect.Term{{Alias: "al2023@latest"}}, amiselect.QueryOptions{KubernetesVersion: opts.k8s}); err != nil {
+		return options{}, false, cli.Usagef("-k8s %q: %w", opts.k8s, err)
+	}
 	if err := opts.live.Check(cli.Set(fs)); err != nil {
 		return options{}, false, err
 	}

@@ -210,7 +210,7 @@ func TestLiveTimeout(t *testing.T) {
 func TestCommandLine(t *testing.T) {
 	t.Parallel()
 	clitest.Conventions(t, run, "extra")
-	for _, args := range [][]string{{"-o", "yaml"}, {"-timeout", "1s"}, {"-live", "-timeout", "0s"}} {
+	for _, args := range [][]string{{"-o", "yaml"}, {"-timeout", "1s"}, {"-live", "-timeout", "0s"}, {"-k8s", "v1.32"}} {
 		if _, err := runArgs(t, "", args...); cli.ExitCode(err) != 2 {
 			t.Errorf("run(%q) = %v, want exit 2", args, err)
 		}
