@@ -133,10 +133,6 @@ func check(ctx context.Context, client ec2API, ssm amiselect.SSMClient, source, 
 	c := &checker{client: client, ssm: ssm, k8s: k8s, types: types, report: r}
 	classes := map[string]nodeClass{}
 	for _, nc := range m.classes {
-		// Every class's terms are checked, even one no NodePool uses yet.
-		if _, err := amiselect.Queries(nc.terms, amiselect.QueryOptions{KubernetesVersion: k8s}); err != nil {
-			return Report{}, cli.Inputf("%s: EC2NodeClass %q: spec.amiSelectorTerms: %v", nc.at, nc.name, err)
-		}
 		classes[nc.name] = nc
 	}
 	selections := map[string]amiselect.Selection{}
@@ -173,6 +169,16 @@ func check(ctx context.Context, client ec2API, ssm amiselect.SSMClient, source, 
 		}
 	}
 	return *r, nil
+}
+
+// checkTerms validates every class's terms, even one no NodePool uses yet.
+func checkTerms(m manifests, k8s string) error {
+	for _, nc := range m.classes {
+		if _, err := amiselect.Queries(nc.terms, amiselect.QueryOptions{KubernetesVersion: k8s}); err != nil {
+			return cli.Inputf("%s: EC2NodeClass %q: spec.amiSelectorTerms: %v", nc.at, nc.name, err)
+		}
+	}
+	return nil
 }
 
 func instanceTypes(ctx context.Context, client ec2.DescribeInstanceTypesAPIClient) ([]compat.InstanceType, error) {

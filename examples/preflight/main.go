@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
@@ -81,6 +82,12 @@ func runWith(ctx context.Context, stdin io.Reader, w io.Writer, args []string) e
 	m, err := readManifests(inputs)
 	if err != nil {
 		return err
+	}
+	if err := checkTerms(m, opts.k8s); err != nil {
+		return err
+	}
+	if len(m.pools) == 0 {
+		return cli.Inputf("no karpenter.sh/v1 NodePool in %s; preflight checks each NodePool with the EC2NodeClass it names, so pass the NodePool manifests too", inputNames(opts.files))
 	}
 	report, err := checkWith(ctx, opts, m)
 	if err != nil {
@@ -174,4 +181,11 @@ func write(w io.Writer, format string, r Report) error {
 		return enc.Encode(r)
 	}
 	return writeTable(w, r)
+}
+
+func inputNames(files []string) string {
+	if len(files) == 0 {
+		return "standard input"
+	}
+	return strings.Join(files, ", ")
 }

@@ -156,6 +156,7 @@ func TestBadInput(t *testing.T) {
 		{"bad term", file("badterm.yaml", class+"  amiFamily: AL2023\n  amiSelectorTerms: [{alias: al2023@latest}, {name: x}]\n"), []string{"badterm.yaml:2: ", "spec.amiSelectorTerms"}},
 		{"invalid NodePool", file("weight.yaml", "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n  weight: 500\n  template: {spec: {nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: c}, requirements: []}}\n"), []string{"weight.yaml:2: ", "weight"}},
 		{"defined twice", "testdata/archmismatch.yaml testdata/pending.yaml", []string{"testdata/pending.yaml:4: EC2NodeClass \"team-base\" is already defined at testdata/archmismatch.yaml:4"}},
+		{"no NodePool", file("classes.yaml", class+"  amiSelectorTerms: [{alias: al2023@latest}]\n"), []string{"no karpenter.sh/v1 NodePool in ", "classes.yaml", "pass the NodePool manifests too"}},
 		{"missing file", filepath.Join(dir, "missing.yaml"), []string{"missing.yaml", "name a manifest file"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
