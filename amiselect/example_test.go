@@ -160,3 +160,27 @@ func ExampleMapping_LaunchGroups() {
 	// ami-0a01 standard - ami-0b01 is a newer release (v1.49.0 over v1.42.0): created 2025-10-07T16:20:20Z, after 2025-06-24T16:20:20Z
 	// ami-0a01 neuron - ami-0b01 is a newer release (v1.49.0 over v1.42.0): created 2025-10-07T16:20:20Z, after 2025-06-24T16:20:20Z
 }
+
+// Resolving an alias through SSM, as Karpenter does, and checking that
+// resolving it by name (no SSM permission needed) selects the same
+// images. Backend serves both EC2 and SSM, here in process; over HTTP,
+// pass ec2fake.NewClient and ec2fake.NewSSMClient instead.
+func ExampleCompareAliasSources() {
+	backend := ec2fake.NewWithCatalog(ec2fake.Options{})
+	opts := amiselect.Options{
+		Query:   amiselect.QueryOptions{KubernetesVersion: "1.33"},
+		SSM:     backend,
+		Aliases: amiselect.AliasBySSM,
+	}
+	sel, err := amiselect.Resolve(context.Background(), backend, []amiselect.Term{{Alias: "al2023@latest"}}, opts)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(sel.AMIs), "AMIs through SSM, all of one release:", sel.AMIs[0].Release == sel.AMIs[len(sel.AMIs)-1].Release)
+	diffs, err := amiselect.CompareAliasSources(context.Background(), backend, "al2023@latest", opts)
+	fmt.Println(len(diffs), "differences, err:", err)
+	// Output:
+	// 5 AMIs through SSM, all of one release: true
+	// 0 differences, err: <nil>
+}
