@@ -115,7 +115,7 @@ func (c Command) Parse(fs *flag.FlagSet, w io.Writer, args []string) (help bool,
 	}
 	if c.Args == "" && fs.NArg() > 0 {
 		return false, &UsageError{
-			Err:   fmt.Errorf("unexpected argument %q; %s takes only flags (quote values that contain spaces or *)", fs.Arg(0), c.Name),
+			Err:   fmt.Errorf("unexpected argument %q; %s takes no arguments, only flags (quote flag values that contain spaces or *)", fs.Arg(0), c.Name),
 			Usage: c.usage(fs),
 		}
 	}
