@@ -385,15 +385,18 @@ func (c *checker) firstAMI(where string, np nodePool, amis []amiselect.AMI, m am
 }
 
 // userData renders the NodePool's taints into the EC2NodeClass's userData
-// as Karpenter would, and lints the result: the taints the kubelet really
-// registers must include Karpenter's karpenter.sh/unregistered and the
-// NodePool's startup taints and taints (problem 3).
+// as Karpenter would (for Custom it adds nothing), and lints the result:
+// the taints the kubelet really registers must include those Karpenter
+// needs at registration (see requiredTaints; problem 3).
 func (c *checker) userData(where string, np nodePool, nc nodeClass) *UserData {
 	cfg := nc.cfg
 	cfg.ClusterName, cfg.APIServerEndpoint, cfg.ClusterCIDR = "preflight", "https://preflight.example.eks.amazonaws.com", "10.100.0.0/16"
 	cfg.CABundle = base64.StdEncoding.EncodeToString([]byte(placeholderCA))
-	cfg.Taints, cfg.StartupTaints = np.Taints, np.StartupTaints
 	required := requiredTaints(np.NodePool)
+	cfg.RequiredTaints = required
+	if nc.family != compat.Custom {
+		cfg.Taints, cfg.StartupTaints = np.Taints, np.StartupTaints
+	}
 	u := &UserData{Family: string(nc.family)}
 	data, err := userdata.Render(nc.family, cfg)
 	var report userdata.Report
@@ -413,6 +416,7 @@ func (c *checker) userData(where string, np nodePool, nc nodeClass) *UserData {
 			return u
 		}
 	}
+	c.unsynced(where, np, nc, report)
 	return c.verdict(u, where, nc, report)
 }
 
@@ -443,22 +447,37 @@ func (c *checker) verdict(u *UserData, where string, nc nodeClass, report userda
 	return u
 }
 
-// requiredTaints are the taints a new node must register for Karpenter to
-// accept it: karpenter.sh/unregistered, then the NodePool's own.
-func requiredTaints(np weighting.NodePool) []userdata.Taint {
-	out := []userdata.Taint{userdata.UnregisteredTaint()}
-	seen := map[string]bool{}
-	for _, t := range append(append(out, np.StartupTaints...), np.Taints...) {
-		k := t.Key + ":" + string(t.Effect)
-		if !seen[k] {
-			seen[k] = true
-			if len(seen) > 1 {
-				out = append(out, t)
-			}
+// requiredTaints are the taints the kubelet itself must register for
+// Karpenter (v1.14) to register the node safely: karpenter.sh/unregistered,
+// which holds pods off until Karpenter has copied the NodePool's taints and
+// startup taints onto the node (see syncedTaints for when it does not).
+func requiredTaints(weighting.NodePool) []userdata.Taint {
+	return []userdata.Taint{userdata.UnregisteredTaint()}
+}
+
+// unsynced reports the NodePool taints the node lacks when its kubelet
+// registers the label karpenter.sh/do-not-sync-taints=true: Karpenter then
+// leaves the node's taints alone, so they must all come from the userData.
+func (c *checker) unsynced(where string, np nodePool, nc nodeClass, report userdata.Report) {
+	if report.Verdict != userdata.Joins || report.Labels[doNotSyncTaints] != "true" {
+		return
+	}
+	has := map[string]bool{}
+	for _, t := range report.Taints {
+		has[t.Key+":"+string(t.Effect)] = true
+	}
+	for _, t := range append(append([]userdata.Taint(nil), np.StartupTaints...), np.Taints...) {
+		if !has[t.Key+":"+string(t.Effect)] {
+			c.find(Finding{sevError, 3, nc.at,
+				fmt.Sprintf("%s: the userData registers the label %s=true, so Karpenter does not copy the NodePool's taints onto the node, and the kubelet does not register %s", where, doNotSyncTaints, t),
+				fmt.Sprintf("add %s to the kubelet's --register-with-taints in spec.userData, or drop the %s label", t, doNotSyncTaints)})
 		}
 	}
-	return out
 }
+
+// doNotSyncTaints is the node label that stops Karpenter copying a
+// NodeClaim's taints onto its node at registration.
+const doNotSyncTaints = "karpenter.sh/do-not-sync-taints"
 
 // order reports Karpenter's NodePool order and the NodePools that offer
 // the same instance types; at equal weight the order is by name, which is

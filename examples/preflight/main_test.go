@@ -40,7 +40,7 @@ func TestManifests(t *testing.T) {
 		{"clean", []string{"clean.yaml"}, 0, []string{
 			"Findings: 0 errors",
 			"skipped: testdata/clean.yaml:53: ConfigMap unrelated",
-			"registers: karpenter.sh/unregistered:NoExecute (required), node.cilium.io/agent-not-ready=true:NoExecute (required)",
+			"registers: karpenter.sh/unregistered:NoExecute (required), node.cilium.io/agent-not-ready=true:NoExecute (user)",
 		}},
 		{"weights", []string{"clean.yaml", "weights.yaml"}, 0, []string{
 			"spot-first  50\ngeneral     0\nbatch       0\n",
@@ -59,11 +59,21 @@ func TestManifests(t *testing.T) {
 			"2 amd64 types (m5.large, m5.xlarge) would be filed under ami-05062e2492117c9a0 (bottlerocket amd64 nvidia); 1 arm64 type (m6g.large) would be filed under",
 			"cannot see which controller release runs",
 		}},
+		// Karpenter v1.14 needs only karpenter.sh/unregistered from the
+		// kubelet: at registration it copies the NodeClaim's taints and
+		// startup taints onto the node, unless the node is labelled
+		// karpenter.sh/do-not-sync-taints=true (kubernetes-sigs/karpenter
+		// v1.14.1, 6e7eab7a, pkg/controllers/nodeclaim/lifecycle/
+		// registration.go L77-87 and L213-217). So the NodePool "legacy"
+		// misses only that taint; "legacy-nosync", whose userData sets the
+		// label, misses its startup taint.
 		{"startuptaint", []string{"startuptaint.yaml"}, 1, []string{
 			"testdata/startuptaint.yaml:16 error (problem 3)",
 			"--kubelet-extra-args= is ignored by bootstrap.sh",
 			"fix: /etc/eks/bootstrap.sh prod --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute,example.com/agent-not-ready=true:NoExecute'",
-			"required taint example.com/agent-not-ready=true:NoExecute missing",
+			`NodePool "legacy" × EC2NodeClass "al2-custom": spec.userData line 3: required taint karpenter.sh/unregistered:NoExecute missing`,
+			`NodePool "legacy-nosync" × EC2NodeClass "al2-custom-nosync": the userData registers the label karpenter.sh/do-not-sync-taints=true, so Karpenter does not copy the NodePool's taints onto the node, and the kubelet does not register example.com/agent-not-ready=true:NoExecute`,
+			"Findings: 3 errors",
 		}},
 		{"flexwildcard", []string{"flexwildcard.yaml"}, 1, []string{
 			"testdata/flexwildcard.yaml:23 error (problem 4)", `has the value "*"; Karpenter has no wildcards`,
