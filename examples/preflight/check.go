@@ -332,7 +332,7 @@ func (c *checker) unmapped(p *Pair, where string, np nodePool, m amiselect.Mappi
 			problem = 1
 		}
 		c.find(Finding{sevError, problem, np.at,
-			fmt.Sprintf("%s: %s the NodePool allows cannot launch: no selected AMI runs %s (%s)", where, cli.Count(len(names), "instance type"), pronoun(len(names)), strings.Join(examples(names), ", ")),
+			fmt.Sprintf("%s: %s the NodePool allows cannot launch: no selected AMI runs %s (%s)", where, cli.Count(len(names), "instance type"), pronoun(len(names)), listed(names)),
 			f})
 	}
 }
@@ -372,7 +372,7 @@ func (c *checker) firstAMI(where string, np nodePool, amis []amiselect.AMI, m am
 		}
 		sort.Strings(names)
 		n += len(names)
-		parts = append(parts, fmt.Sprintf("%s (%s) would be filed under %s", cli.Count(len(names), arch+" type"), strings.Join(examples(names), ", "), first[arch]))
+		parts = append(parts, fmt.Sprintf("%s (%s) would be filed under %s", cli.Count(len(names), arch+" type"), listed(names), first[arch]))
 	}
 	if n == 0 {
 		return
@@ -512,11 +512,22 @@ func (c *checker) order(pools []weighting.NodePool, allowed map[string][]compat.
 	}
 }
 
-// examples is the first few names, for a line of text.
+// maxExamples is how many instance type names a row or finding lists.
+const maxExamples = 4
+
+// examples is the first few names, for the report's rows.
 func examples(names []string) []string {
-	const max = 4
-	if len(names) <= max {
+	if len(names) <= maxExamples {
 		return names
 	}
-	return append(append([]string(nil), names[:max]...), fmt.Sprintf("and %d more", len(names)-max))
+	return names[:maxExamples:maxExamples]
+}
+
+// listed is names for a line of text: the first few and how many more.
+func listed(names []string) string {
+	s := strings.Join(examples(names), ", ")
+	if n := len(names) - maxExamples; n > 0 {
+		s += fmt.Sprintf(" and %d more", n)
+	}
+	return s
 }

@@ -61,7 +61,7 @@ func writePair(b *strings.Builder, p Pair) {
 	fmt.Fprintf(b, "\nNodePool %s × EC2NodeClass %s: the NodePool allows %d instance types\n", p.NodePool, p.NodeClass, p.InstanceTypes)
 	rows := [][]string{{"  AMI", "NAME", "FAMILY", "ARCH", "VARIANT", "TYPES", "E.G."}}
 	for _, a := range p.AMIs {
-		rows = append(rows, []string{"  " + a.ID, a.Name, a.Family, a.Arch, a.Variant, fmt.Sprint(a.InstanceTypes), strings.Join(a.Examples, ", ")})
+		rows = append(rows, []string{"  " + a.ID, a.Name, a.Family, a.Arch, a.Variant, fmt.Sprint(a.InstanceTypes), more(a.Examples, a.InstanceTypes)})
 	}
 	if len(p.AMIs) == 0 {
 		b.WriteString("  no AMI runs any of them\n")
@@ -72,7 +72,7 @@ func writePair(b *strings.Builder, p Pair) {
 		fmt.Fprintf(b, "  refused: %s %s: %s\n", r.ID, r.Name, r.Reason)
 	}
 	for _, u := range p.CannotLaunch {
-		fmt.Fprintf(b, "  cannot launch: %d (%s)\n    fix: %s\n", u.Count, strings.Join(u.Examples, ", "), u.Fix)
+		fmt.Fprintf(b, "  cannot launch: %d (%s)\n    fix: %s\n", u.Count, more(u.Examples, u.Count), u.Fix)
 	}
 	if u := p.UserData; u != nil {
 		fmt.Fprintf(b, "  userData (%s): %s", u.Family, u.Verdict)
@@ -95,4 +95,13 @@ func table(b *strings.Builder, rows [][]string) {
 		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}
 	tw.Flush()
+}
+
+// more is the example names of a set of n, and how many it leaves out.
+func more(names []string, n int) string {
+	s := strings.Join(names, ", ")
+	if n > len(names) {
+		s += fmt.Sprintf(" and %d more", n-len(names))
+	}
+	return s
 }
