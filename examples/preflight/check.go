@@ -102,6 +102,13 @@ type Finding struct {
 	Where    string `json:"where"`
 	Message  string `json:"message"`
 	Fix      string `json:"fix"`
+	// Suggested is manifests that fix the finding, when preflight can
+	// write them (problem 4's weighted NodePools).
+	Suggested string `json:"suggested,omitempty"`
+}
+
+func newFinding(severity string, problem int, where, message, fix string) Finding {
+	return Finding{Severity: severity, Problem: problem, Where: where, Message: message, Fix: fix}
 }
 
 // ec2API is what preflight asks EC2.
@@ -147,8 +154,8 @@ func check(ctx context.Context, client ec2API, ssm amiselect.SSMClient, source, 
 		allowed[np.Name] = c.allowed(np.NodePool)
 		nc, ok := classes[np.NodeClassRef.Name]
 		if !ok {
-			c.find(Finding{sevError, 0, np.at, fmt.Sprintf("NodePool %q: nodeClassRef names EC2NodeClass %q, which is not in the input", np.Name, np.NodeClassRef.Name),
-				"pass the file with that EC2NodeClass too, or correct spec.template.spec.nodeClassRef.name"})
+			c.find(newFinding(sevError, 0, np.at, fmt.Sprintf("NodePool %q: nodeClassRef names EC2NodeClass %q, which is not in the input", np.Name, np.NodeClassRef.Name),
+				"pass the file with that EC2NodeClass too, or correct spec.template.spec.nodeClassRef.name"))
 			continue
 		}
 		sel, ok := selections[nc.name]
@@ -202,12 +209,52 @@ func instanceTypes(ctx context.Context, client ec2.DescribeInstanceTypesAPIClien
 // wildcards reports problem 4: Karpenter refuses a NodePool with a wildcard
 // value, so "prefer c7i-flex, then anything" needs weighted NodePools.
 func (c *checker) wildcards(np nodePool) {
+	suggested := c.tiers(np)
 	for _, w := range np.wildcards {
-		c.find(Finding{sevError, 4, w.at,
-			fmt.Sprintf("NodePool %q: requirement %s has the value %q; Karpenter has no wildcards and rejects the NodePool", np.Name, w.key, w.value),
-			"write the preference as weighted NodePools: one with weight 100 and the preferred values listed (e.g. instance-family In [c7i-flex]), " +
-				"one with weight 1 and NotIn those values, so the fallback takes everything else; weighting.Policy.NodePools generates them from tiers such as flex=100:c7i-flex;rest=1:*"})
+		c.find(Finding{Severity: sevError, Problem: 4, Where: w.at,
+			Message: fmt.Sprintf("NodePool %q: requirement %s has the value %q; Karpenter has no wildcards and rejects the NodePool", np.Name, w.key, w.value),
+			Fix: "write the preference as weighted NodePools: one with weight 100 and the preferred values listed (e.g. instance-family In [c7i-flex]), " +
+				"one with weight 1 and NotIn those values, so the fallback takes everything else; weighting.Policy.NodePools generates them from tiers such as flex=100:c7i-flex;rest=1:*",
+			Suggested: suggested})
 	}
+}
+
+// tiers turns an instance-family requirement such as In ["c7i-flex", "*"]
+// into two weighted tiers, the listed families first, and expands them into
+// NodePools against the catalog; "" when the NodePool does not fit that
+// shape.
+func (c *checker) tiers(np nodePool) string {
+	if np.base == nil || len(np.wildcards) != 1 || np.wildcards[0].key != compat.LabelInstanceFamily {
+		return ""
+	}
+	var preferred []string
+	for _, v := range np.values {
+		if !strings.ContainsAny(v, "*?") {
+			preferred = append(preferred, v)
+		}
+	}
+	if len(preferred) == 0 {
+		return ""
+	}
+	policy := weighting.Policy{Tiers: []weighting.Tier{
+		{Name: "preferred", Weight: 100, Families: preferred},
+		{Name: "fallback", Weight: 1, Families: []string{np.wildcards[0].value}},
+	}}
+	base := *np.base
+	base.Weight = 0
+	pools, err := policy.NodePools(c.types, base)
+	if err != nil {
+		return ""
+	}
+	var docs []string
+	for _, p := range pools {
+		out, err := p.EncodeYAML()
+		if err != nil {
+			return ""
+		}
+		docs = append(docs, string(out))
+	}
+	return strings.Join(docs, "---\n")
 }
 
 // allowed is the catalog's types that np's requirements admit. Keys an
@@ -278,8 +325,8 @@ func (c *checker) pair(np nodePool, nc nodeClass, sel amiselect.Selection, allow
 	where := fmt.Sprintf("NodePool %q × EC2NodeClass %q", np.Name, nc.name)
 	c.refused(&p, nc, sel)
 	if len(sel.AMIs) == 0 {
-		c.find(Finding{sevError, 0, nc.at, where + ": the AMI selector terms select no AMI, so no node can launch",
-			"check the image IDs, names, owners and tags in spec.amiSelectorTerms against the account and region (-k8s " + c.k8s + " for an alias)"})
+		c.find(newFinding(sevError, 0, nc.at, where+": the AMI selector terms select no AMI, so no node can launch",
+			"check the image IDs, names, owners and tags in spec.amiSelectorTerms against the account and region (-k8s "+c.k8s+" for an alias)"))
 	}
 	m := amiselect.Map(allowed, sel.AMIs)
 	for _, g := range m.Groups {
@@ -301,9 +348,9 @@ func (c *checker) refused(p *Pair, nc nodeClass, sel amiselect.Selection) {
 	for _, r := range sel.Rejected {
 		p.Refused = append(p.Refused, Refused{r.ImageID, r.Name, r.Reason})
 		if r.Kind == amiselect.NotAvailable && strings.Contains(r.Reason, `"pending"`) {
-			c.find(Finding{sevError, 5, nc.at,
+			c.find(newFinding(sevError, 5, nc.at,
 				fmt.Sprintf("EC2NodeClass %q: spec.amiSelectorTerms match %s (%s), an image still being built (state pending); Karpenter releases that do not filter on state select it as the newest and drift every node to it (karpenter-provider-aws #7652)", nc.name, r.ImageID, r.Name),
-				"select only released images: pin the term to an id or an exact name, or tag images when the build finishes and select by that tag"})
+				"select only released images: pin the term to an id or an exact name, or tag images when the build finishes and select by that tag"))
 		}
 	}
 }
@@ -331,9 +378,9 @@ func (c *checker) unmapped(p *Pair, where string, np nodePool, m amiselect.Mappi
 		if strings.Contains(f, compat.LabelArch) {
 			problem = 1
 		}
-		c.find(Finding{sevError, problem, np.at,
+		c.find(newFinding(sevError, problem, np.at,
 			fmt.Sprintf("%s: %s the NodePool allows cannot launch: no selected AMI runs %s (%s)", where, cli.Count(len(names), "instance type"), pronoun(len(names)), listed(names)),
-			f})
+			f))
 	}
 }
 
@@ -377,11 +424,11 @@ func (c *checker) firstAMI(where string, np nodePool, amis []amiselect.AMI, m am
 	if n == 0 {
 		return
 	}
-	c.find(Finding{sevWarning, 2, np.at,
+	c.find(newFinding(sevWarning, 2, np.at,
 		fmt.Sprintf("%s: %s run another AMI than the first selected for their architecture; a controller that takes the first AMI (karpenter-provider-aws #7925) files their nodes under it and never learns their real memory: %s",
 			where, cli.Count(n, "instance type"), strings.Join(parts, "; ")),
-		"preflight shows the AMI each type really gets (above) but cannot see which controller release runs or what its capacity cache holds; " +
-			"run a provider that maps by the node's labels (capacity.Cache.Observe does), or keep GPU and non-GPU types in separate NodePools with EC2NodeClasses that select only their variant"})
+		"preflight shows the AMI each type really gets (above) but cannot see which controller release runs or what its capacity cache holds; "+
+			"run a provider that maps by the node's labels (capacity.Cache.Observe does), or keep GPU and non-GPU types in separate NodePools with EC2NodeClasses that select only their variant"))
 }
 
 // userData renders the NodePool's taints into the EC2NodeClass's userData
@@ -407,12 +454,12 @@ func (c *checker) userData(where string, np nodePool, nc nodeClass) *UserData {
 	case err != nil:
 		u.Verdict = "not rendered"
 		u.Reason = err.Error()
-		c.find(Finding{sevError, 0, nc.at, where + ": the userData cannot be rendered: " + err.Error(), "correct spec.userData, spec.kubelet or the NodePool's taints as the message says"})
+		c.find(newFinding(sevError, 0, nc.at, where+": the userData cannot be rendered: "+err.Error(), "correct spec.userData, spec.kubelet or the NodePool's taints as the message says"))
 		return u
 	default:
 		if report, err = userdata.Lint(nc.family, data, required); err != nil {
 			u.Verdict, u.Reason = "not linted", err.Error()
-			c.find(Finding{sevError, 0, np.at, where + ": " + err.Error(), "correct the NodePool's taints"})
+			c.find(newFinding(sevError, 0, np.at, where+": "+err.Error(), "correct the NodePool's taints"))
 			return u
 		}
 	}
@@ -438,11 +485,11 @@ func (c *checker) verdict(u *UserData, where string, nc nodeClass, report userda
 		if nc.userDataLine > 0 && p.Line > 0 && p.Part == "" {
 			at = fmt.Sprintf("%s:%d", nc.at[:strings.LastIndex(nc.at, ":")], nc.userDataLine+p.Line-1)
 		}
-		c.find(Finding{sevError, problem, at, fmt.Sprintf("%s: spec.userData line %d: %s", where, p.Line, p.Message), p.Fix})
+		c.find(newFinding(sevError, problem, at, fmt.Sprintf("%s: spec.userData line %d: %s", where, p.Line, p.Message), p.Fix))
 	}
 	if report.Verdict != userdata.Joins && !report.HasErrors() {
-		c.find(Finding{sevError, 3, nc.at, fmt.Sprintf("%s: the node %s: %s", where, report.Verdict, report.Reason),
-			"make spec.userData's boot path one the analysis can follow, or let the AMI family's own userData join the node"})
+		c.find(newFinding(sevError, 3, nc.at, fmt.Sprintf("%s: the node %s: %s", where, report.Verdict, report.Reason),
+			"make spec.userData's boot path one the analysis can follow, or let the AMI family's own userData join the node"))
 	}
 	return u
 }
@@ -468,9 +515,9 @@ func (c *checker) unsynced(where string, np nodePool, nc nodeClass, report userd
 	}
 	for _, t := range append(append([]userdata.Taint(nil), np.StartupTaints...), np.Taints...) {
 		if !has[t.Key+":"+string(t.Effect)] {
-			c.find(Finding{sevError, 3, nc.at,
+			c.find(newFinding(sevError, 3, nc.at,
 				fmt.Sprintf("%s: the userData registers the label %s=true, so Karpenter does not copy the NodePool's taints onto the node, and the kubelet does not register %s", where, doNotSyncTaints, t),
-				fmt.Sprintf("add %s to the kubelet's --register-with-taints in spec.userData, or drop the %s label", t, doNotSyncTaints)})
+				fmt.Sprintf("add %s to the kubelet's --register-with-taints in spec.userData, or drop the %s label", t, doNotSyncTaints)))
 		}
 	}
 }
@@ -504,9 +551,9 @@ func (c *checker) order(pools []weighting.NodePool, allowed map[string][]compat.
 			}
 			c.report.Overlaps = append(c.report.Overlaps, Overlap{[2]string{a.Name, b.Name}, n, a.Name})
 			if a.Weight == b.Weight {
-				c.find(Finding{sevWarning, 0, "NodePools " + a.Name + ", " + b.Name,
+				c.find(newFinding(sevWarning, 0, "NodePools "+a.Name+", "+b.Name,
 					fmt.Sprintf("NodePools %q and %q both allow %s at the same weight %d; Karpenter tries %q first only because its name sorts later", a.Name, b.Name, cli.Count(n, "instance type"), a.Weight, a.Name),
-					"give the one to try first a higher spec.weight, or make their requirements disjoint (NotIn)"})
+					"give the one to try first a higher spec.weight, or make their requirements disjoint (NotIn)"))
 			}
 		}
 	}

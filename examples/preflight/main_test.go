@@ -78,6 +78,8 @@ func TestManifests(t *testing.T) {
 		{"flexwildcard", []string{"flexwildcard.yaml"}, 1, []string{
 			"testdata/flexwildcard.yaml:23 error (problem 4)", `has the value "*"; Karpenter has no wildcards`,
 			"fix: write the preference as weighted NodePools",
+			"suggested NodePools, generated from the catalog:\n      apiVersion: karpenter.sh/v1\n      kind: NodePool\n      metadata:\n        name: flex-first-preferred\n",
+			"        name: flex-first-fallback\n", "              operator: NotIn\n              values:\n              - c7i-flex\n        weight: 1\n",
 		}},
 		{"pending", []string{"pending.yaml"}, 1, []string{
 			"refused: ami-0c0ffee0000000401 team-base-al2023-20250401: state is \"pending\"",

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -90,6 +91,10 @@ type nodePool struct {
 	weighting.NodePool
 	at        string
 	wildcards []wildcard
+	// base is the NodePool without the requirements that hold wildcards,
+	// when it decodes, to build the weighted NodePools that replace it.
+	base   *weighting.NodePool
+	values []string
 }
 
 type wildcard struct{ key, value, at string }
@@ -342,7 +347,11 @@ func decodeNodePool(d document) (nodePool, error) {
 		return nodePool{}, syntaxError(d, err)
 	}
 	var wild []wildcard
+	var values []string // of the requirement holding a wildcard
 	for _, req := range r.Spec.Template.Spec.Requirements {
+		if slices.ContainsFunc(req.Values, func(v string) bool { return strings.ContainsAny(v, "*?") }) {
+			values = req.Values
+		}
 		for _, v := range req.Values {
 			if strings.ContainsAny(v, "*?") {
 				at := d.at(d.lineOf(func(l string) bool { return strings.Contains(l, "key: "+req.Key) }))
@@ -352,11 +361,48 @@ func decodeNodePool(d document) (nodePool, error) {
 	}
 	if len(wild) > 0 {
 		np := weighting.NodePool{Name: r.Metadata.Name}
-		return nodePool{NodePool: np, at: d.at(d.lineOf(hasPrefix("kind:"))), wildcards: wild}, nil
+		return nodePool{NodePool: np, at: d.at(d.lineOf(hasPrefix("kind:"))), wildcards: wild, values: values, base: withoutWildcards(d.data)}, nil
 	}
 	np, err := weighting.DecodeNodePool(d.data)
 	if err != nil {
 		return nodePool{}, cli.Inputf("%s: %v", d.at(d.lineOf(hasPrefix("kind:"))), err)
 	}
 	return nodePool{NodePool: np, at: d.at(d.lineOf(hasPrefix("kind:")))}, nil
+}
+
+// withoutWildcards decodes data as a NodePool without its requirements
+// that hold a wildcard value, or returns nil if that fails.
+func withoutWildcards(data []byte) *weighting.NodePool {
+	var doc map[string]any
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil
+	}
+	spec, _ := doc["spec"].(map[string]any)
+	tmpl, _ := spec["template"].(map[string]any)
+	tspec, _ := tmpl["spec"].(map[string]any)
+	reqs, _ := tspec["requirements"].([]any)
+	var kept []any
+	for _, r := range reqs {
+		m, _ := r.(map[string]any)
+		values, _ := m["values"].([]any)
+		if !slices.ContainsFunc(values, func(v any) bool { s, _ := v.(string); return strings.ContainsAny(s, "*?") }) {
+			kept = append(kept, r)
+		}
+	}
+	if tspec == nil {
+		return nil
+	}
+	tspec["requirements"] = kept
+	if kept == nil {
+		tspec["requirements"] = []any{}
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		return nil
+	}
+	np, err := weighting.DecodeNodePool(out)
+	if err != nil {
+		return nil
+	}
+	return &np
 }

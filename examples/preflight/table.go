@@ -52,6 +52,9 @@ func writeTable(w io.Writer, r Report) error {
 			tag = fmt.Sprintf("%s (problem %d)", f.Severity, f.Problem)
 		}
 		fmt.Fprintf(&b, "- %s %s: %s\n    fix: %s\n", f.Where, tag, f.Message, f.Fix)
+		if f.Suggested != "" {
+			fmt.Fprintf(&b, "    suggested NodePools, generated from the catalog:\n%s", indent(f.Suggested, "      "))
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -104,4 +107,14 @@ func more(names []string, n int) string {
 		s += fmt.Sprintf(" and %d more", n-len(names))
 	}
 	return s
+}
+
+func indent(s, prefix string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines {
+		if l != "" && l != "\n" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "")
 }
