@@ -238,6 +238,10 @@ func TestLintAL2Problems(t *testing.T) {
 		// under set -e ends the script only if it ran.
 		// bootstrap.sh@0ab84280 edits kubelet-config.json in place and the
 		// kubelet reads it; a script that edits it too may add taints.
+		// A kubelet config the linter has not read may set
+		// registerWithTaints; without a flag to override it, unknown.
+		{name: "kubelet --config-dir without a taint flag", script: "#!/bin/bash\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--config-dir=/etc/kubernetes/kubelet.conf.d'\n",
+			want: []Code{CodeUnresolved}, line: 2},
 		{name: "script editing the kubelet config", script: "#!/bin/bash\njq '.registerWithTaints=[]' /etc/kubernetes/kubelet/kubelet-config.json > /tmp/k && mv /tmp/k /etc/kubernetes/kubelet/kubelet-config.json\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n",
 			want: []Code{CodeUnresolved}, line: 2},
 		{name: "conditional exiting call under set -e, then another", script: "#!/bin/bash\nset -e\nif [ -f /x ]; then /etc/eks/bootstrap.sh; fi\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n",
