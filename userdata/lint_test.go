@@ -462,6 +462,8 @@ func TestLintWindows(t *testing.T) {
 		{name: "exit first", doc: "<powershell>\nexit 1\n" + karpenter[len("<powershell>\n"):], want: []Code{CodeNoBootstrap}},
 		{name: "no cluster name", doc: "<powershell>\n& Start-EKSBootstrap.ps1 -KubeletExtraArgs '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n</powershell>", want: []Code{CodeIncompleteConfig}},
 		{name: "dynamic args", doc: "<powershell>\n& Start-EKSBootstrap.ps1 -EKSClusterName c -KubeletExtraArgs \"$args\"\n</powershell>", want: []Code{CodeUnresolved}},
+		{name: "Invoke-Expression", doc: "<powershell>\nInvoke-Expression $env:JOIN\n" + karpenter[len("<powershell>\n"):], want: []Code{CodeUnresolved}},
+		{name: "kubelet service started", doc: "<powershell>\nStart-Service kubelet\n" + karpenter[len("<powershell>\n"):], want: []Code{CodeUnresolved}},
 		{name: "twice", doc: "<powershell>\n& Start-EKSBootstrap.ps1 -EKSClusterName c\n" + karpenter[len("<powershell>\n"):], want: []Code{CodeMultipleBootstrap, CodeRequiredTaintMissing}, taints: []Taint{}},
 	}
 	for _, tt := range tests {

@@ -664,5 +664,8 @@ func checkCustomPowerShell(custom []byte) error {
 	if w.Stopped {
 		return fmt.Errorf("userdata: Config.CustomUserData stops the script on line %d (exit, return, throw or break), so the bootstrap call after it would never run", w.StopLine)
 	}
+	if len(w.Opaque) > 0 {
+		return fmt.Errorf("userdata: Config.CustomUserData line %d: %s; Render cannot tell that it neither runs the bootstrap script nor starts the kubelet before Render's call, so remove it", w.Opaque[0].Line, w.Opaque[0].What)
+	}
 	return nil
 }

@@ -232,6 +232,8 @@ func TestRenderCustomRejected(t *testing.T) {
 		{"Windows open brace", compat.Windows2022, "if ($true) {\n", "not complete PowerShell"},
 		{"Windows here-string", compat.Windows2022, "$x = @'\nabc\n", "not complete PowerShell"},
 		{"Windows continuation", compat.Windows2022, "Write-Host hi `", "not complete PowerShell"},
+		{"Windows Invoke-Expression", compat.Windows2022, "Write-Host hi\nInvoke-Expression $cmd\n", "line 2: Invoke-Expression"},
+		{"Windows starts the kubelet service", compat.Windows2022, "Start-Service -Name kubelet\n", "kubelet service"},
 		{"Windows exit", compat.Windows2022, "Write-Host hi\nexit 0\n", "stops the script on line 2"},
 		{"Windows bootstrap", compat.Windows2022, "& 'C:\\Program Files\\Amazon\\EKS\\Start-EKSBootstrap.ps1' -EKSClusterName c\n", "calls Start-EKSBootstrap.ps1"},
 	}
