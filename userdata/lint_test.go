@@ -424,6 +424,11 @@ func TestLintBottlerocket(t *testing.T) {
 		// sources/models/model-derive/src/lib.rs L112-116); whether a key
 		// is known depends on the release, so it is unresolved.
 		{name: "unknown setting", doc: base + "node-taint = 'x'\n", want: []Code{CodeUnresolved}},
+		// Bootstrap commands run before the kubelet (apiclient set can
+		// change node-taints); only ephemeral-storage setup is known safe.
+		{name: "bootstrap command", doc: "[settings.bootstrap-commands.x]\ncommands = [['apiclient', 'set', 'kubernetes.node-taints.a=:NoSchedule']]\n" + base, want: []Code{CodeUnresolved}},
+		{name: "ephemeral-storage bootstrap command", doc: "[settings.bootstrap-commands.raid]\ncommands = [['apiclient', 'ephemeral-storage', 'init']]\n" + base + "[settings.kubernetes.node-taints]\n'karpenter.sh/unregistered' = [':NoExecute']\n",
+			taints: []Taint{UnregisteredTaint()}},
 		{name: "forbidden label", doc: base + "[settings.kubernetes.node-labels]\n'kubernetes.io/role' = 'x'\n[settings.kubernetes.node-taints]\n'karpenter.sh/unregistered' = [':NoExecute']\n", want: []Code{CodeForbiddenLabel}},
 	}
 	for _, tt := range tests {

@@ -518,6 +518,9 @@ func (p *plan) renderBottlerocket() ([]byte, error) {
 	if key := unknownBottlerocketSetting(settings, kube); key != "" {
 		return nil, unknownSettingError(key)
 	}
+	if step := bottlerocketBootSteps(settings); step != "" {
+		return nil, fmt.Errorf("userdata: Config.CustomUserData sets %s, which runs before the kubelet and may change its settings (apiclient set); Render cannot tell that it leaves the taints alone, so remove it or set its mode to \"off\"", step)
+	}
 	kube["cluster-name"] = p.cfg.ClusterName
 	kube["api-server"] = p.cfg.APIServerEndpoint
 	kube["cluster-certificate"] = p.cfg.CABundle

@@ -226,6 +226,7 @@ func TestRenderCustomRejected(t *testing.T) {
 		// L112-116), so the settings API refuses these.
 		{"Bottlerocket unknown kubernetes setting", compat.Bottlerocket, "[settings.kubernetes]\nnode-taint = 'a'\n", "settings.kubernetes.node-taint"},
 		{"Bottlerocket unknown settings table", compat.Bottlerocket, "[settings.kubelet]\nmax-pods = 10\n", "settings.kubelet"},
+		{"Bottlerocket bootstrap command", compat.Bottlerocket, "[settings.bootstrap-commands.taint]\ncommands = [['apiclient', 'set', 'kubernetes.node-taints.a=:NoSchedule']]\nmode = 'once'\n", "settings.bootstrap-commands.taint"},
 		{"Bottlerocket bad custom label", compat.Bottlerocket, "[settings.kubernetes.node-labels]\n'k8s.io/x' = 'y'\n", "node-labels"},
 		{"Windows tags", compat.Windows2022, "<powershell>Write-Host hi</powershell>", "<powershell> tag"},
 		{"Windows unterminated string", compat.Windows2022, "Write-Host 'hi\n", "not complete PowerShell"},
