@@ -232,6 +232,12 @@ func TestLintAL2Problems(t *testing.T) {
 		{name: "empty", script: "", want: []Code{CodeNoBootstrap}},
 		{name: "alternative branches, same taints", script: "#!/bin/bash\nif [ -f /x ]; then\n  /etc/eks/bootstrap.sh a --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\nelse\n  /etc/eks/bootstrap.sh b --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\nfi\n",
 			taints: uninitialized},
+		// Only a call that certainly runs, or calls covering every arm,
+		// make the node certain to join.
+		{name: "only a conditional call", script: "#!/bin/bash\nif [ -f /x ]; then\n  /etc/eks/bootstrap.sh a --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\nfi\n",
+			want: []Code{CodeUnresolved}, line: 3},
+		{name: "only a call behind &&", script: "#!/bin/bash\n[ -f /x ] && /etc/eks/bootstrap.sh a --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n",
+			want: []Code{CodeUnresolved}, line: 2},
 		{name: "alternative branches, different taints", script: "#!/bin/bash\ncase $(hostname) in\na*) /etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute' ;;\n*) /etc/eks/bootstrap.sh c ;;\nesac\n",
 			want: []Code{CodeUnresolved}, line: 4},
 		// A conditional run of bootstrap.sh that exits (no cluster name)
