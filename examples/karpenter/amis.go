@@ -1,0 +1,110 @@
+package karpenter
+
+import (
+	"fmt"
+
+	"github.com/ec2select/ec2select/amiselect"
+	"github.com/ec2select/ec2select/compat"
+	corev1 "k8s.io/api/core/v1"
+
+	v1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
+)
+
+// TermsFromKarpenter converts an EC2NodeClass's amiSelectorTerms, every
+// field including SSMParameter. It does not validate: amiselect.Resolve
+// does, and its errors name the term.
+func TermsFromKarpenter(terms []v1.AMISelectorTerm) []amiselect.Term {
+	out := make([]amiselect.Term, 0, len(terms))
+	for _, t := range terms {
+		out = append(out, amiselect.Term{
+			ID: t.ID, Name: t.Name, Owner: t.Owner, Alias: t.Alias,
+			SSMParameter: t.SSMParameter, Tags: t.Tags,
+		})
+	}
+	return out
+}
+
+// TermsToKarpenter converts terms back into amiSelectorTerms.
+func TermsToKarpenter(terms []amiselect.Term) []v1.AMISelectorTerm {
+	out := make([]v1.AMISelectorTerm, 0, len(terms))
+	for _, t := range terms {
+		out = append(out, v1.AMISelectorTerm{
+			ID: t.ID, Name: t.Name, Owner: t.Owner, Alias: t.Alias,
+			SSMParameter: t.SSMParameter, Tags: t.Tags,
+		})
+	}
+	return out
+}
+
+// StatusAMIs is what the EC2NodeClass status controller writes into
+// status.amis for a selection: one entry per AMI role, in selection order
+// (best first), each with the requirements an instance type must meet to
+// run it. An image that serves two variants appears twice, as Karpenter
+// lists it once per requirement set.
+func StatusAMIs(amis []amiselect.AMI) []v1.AMI {
+	out := make([]v1.AMI, 0, len(amis))
+	for _, a := range amis {
+		out = append(out, v1.AMI{
+			ID: a.ID, Name: a.Name, Deprecated: a.Deprecated,
+			Requirements: nodeSelector(a.Requirements),
+		})
+	}
+	return out
+}
+
+func nodeSelector(reqs compat.Requirements) []corev1.NodeSelectorRequirement {
+	list := reqs.List()
+	out := make([]corev1.NodeSelectorRequirement, 0, len(list))
+	for _, r := range list {
+		out = append(out, corev1.NodeSelectorRequirement{Key: r.Key, Operator: corev1.NodeSelectorOperator(r.Operator), Values: r.Values})
+	}
+	return out
+}
+
+// AMIsFromStatus reads an EC2NodeClass's status.amis back, for code that
+// runs where only the status is at hand (the capacity controller, a
+// NodeClaim's launch). The status carries no creation date, release or
+// variant: family is the EC2NodeClass's (see [Family]), Arch comes from the
+// kubernetes.io/arch requirement, Variant stays Unspecified and Created
+// zero, so the result is fit for Map and capacity.Cache.Observe, not for
+// choosing between images (use amiselect.Resolve for that). An entry
+// without an ID, or with requirements compat rejects, is an error naming
+// its index.
+func AMIsFromStatus(family compat.AMIFamily, status []v1.AMI) ([]amiselect.AMI, error) {
+	out := make([]amiselect.AMI, 0, len(status))
+	for i, s := range status {
+		if s.ID == "" {
+			return nil, fmt.Errorf("karpenter: status.amis[%d] (%q) has no id; let the EC2NodeClass controller write the status again", i, s.Name)
+		}
+		reqs, err := RequirementsFromNodeSelector(s.Requirements)
+		if err != nil {
+			return nil, fmt.Errorf("karpenter: status.amis[%d] (%s): %w", i, s.ID, err)
+		}
+		out = append(out, amiselect.AMI{
+			ID: s.ID, Name: s.Name, Deprecated: s.Deprecated,
+			Arch: onlyValue(reqs, corev1.LabelArchStable), Family: family, Requirements: reqs,
+		})
+	}
+	return out, nil
+}
+
+// onlyValue is the single value an In requirement on key pins, or "".
+func onlyValue(reqs compat.Requirements, key string) string {
+	rs, ok := reqs.Get(key)
+	if !ok || len(rs) != 1 || rs[0].Operator != compat.In || len(rs[0].Values) != 1 {
+		return ""
+	}
+	return rs[0].Values[0]
+}
+
+// Family is the EC2NodeClass's AMI family as Karpenter decides it
+// (EC2NodeClass.AMIFamily: spec.amiFamily, else the alias term's family,
+// else Custom), parsed into compat's type.
+func Family(nc *v1.EC2NodeClass) (compat.AMIFamily, error) {
+	name := nc.AMIFamily()
+	f, err := compat.ParseAMIFamily(name)
+	if err != nil {
+		return "", fmt.Errorf("karpenter: EC2NodeClass %s: %w", nc.Name, err)
+	}
+	return f, nil
+}

@@ -1,0 +1,55 @@
+package karpenter
+
+import (
+	"fmt"
+
+	"github.com/ec2select/ec2select/compat"
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	"sigs.k8s.io/karpenter/pkg/scheduling"
+)
+
+// InstanceTypeFromKarpenter reads an instance type's facts back from the
+// requirements Karpenter's provider computed for it: each requirement that
+// pins one value is a label, and compat.InstanceTypeFromLabels reads the
+// labels. Requirements with several values (zones, capacity types, an os
+// of linux and windows) are not labels and are left out, as a node would
+// not carry them either. An instance type whose requirements lack the
+// labels compat needs (instance-type, arch, instance-cpu,
+// instance-memory) is an error naming the type and the label.
+func InstanceTypeFromKarpenter(it *cloudprovider.InstanceType) (compat.InstanceType, error) {
+	t, err := compat.InstanceTypeFromLabels(PinnedLabels(it.Requirements))
+	if err != nil {
+		return compat.InstanceType{}, fmt.Errorf("karpenter: instance type %s: %w", it.Name, err)
+	}
+	if t.Name != it.Name {
+		return compat.InstanceType{}, fmt.Errorf("karpenter: instance type %s: its %s requirement says %q; build its requirements from its own EC2 description", it.Name, corev1.LabelInstanceTypeStable, t.Name)
+	}
+	return t, nil
+}
+
+// InstanceTypesFromKarpenter converts every offered type, in order; the
+// first that fails stops it.
+func InstanceTypesFromKarpenter(its []*cloudprovider.InstanceType) ([]compat.InstanceType, error) {
+	out := make([]compat.InstanceType, 0, len(its))
+	for _, it := range its {
+		t, err := InstanceTypeFromKarpenter(it)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// PinnedLabels returns the label each requirement pins: the keys whose
+// requirement is In with exactly one value.
+func PinnedLabels(reqs scheduling.Requirements) map[string]string {
+	labels := map[string]string{}
+	for key, r := range reqs {
+		if r.Operator() == corev1.NodeSelectorOpIn && r.Len() == 1 {
+			labels[key] = r.Values()[0]
+		}
+	}
+	return labels
+}
