@@ -80,7 +80,7 @@ func suggest(types []compat.InstanceType, amis []AMI) string {
 		return ""
 	}
 	if len(amis) == 0 {
-		return "select at least one AMI; the selector terms matched no usable image (see Selection.Rejected)"
+		return "select at least one AMI: the amiSelectorTerms matched no available image of a known architecture; check each term's name, owner, tags or alias version (the rejected images say why each was refused)"
 	}
 	amiArchs := distinct(amis, func(a AMI) string { return a.Arch })
 	typeArchs := distinct(types, func(t compat.InstanceType) string { return t.Arch })
@@ -119,7 +119,7 @@ func suggest(types []compat.InstanceType, amis []AMI) string {
 	for _, n := range missing {
 		if family != compat.Custom && publishes(family, n) {
 			fixes = append(fixes, "no "+n.arch+" "+n.kind+" AMI among the selected "+familyName(family)+" AMIs, though "+familyName(family)+
-				" publishes one; check the alias version and Selection.Rejected")
+				" publishes one; check the alias version (a pinned release may predate it) and the images refused")
 			continue
 		}
 		fix := "no " + n.arch + " " + n.kind + " AMI " + scope

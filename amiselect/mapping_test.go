@@ -263,7 +263,7 @@ func TestMapNothingToMap(t *testing.T) {
 	if !errors.As(err, &nc) {
 		t.Fatalf("Err() = %v", err)
 	}
-	if want := "amiselect: no AMIs to map 1 instance types to; fix: select at least one AMI; the selector terms matched no usable image (see Selection.Rejected)"; err.Error() != want {
+	if want := "amiselect: no AMIs to map 1 instance types to; fix: select at least one AMI: the amiSelectorTerms matched no available image of a known architecture; check each term's name, owner, tags or alias version (the rejected images say why each was refused)"; err.Error() != want {
 		t.Errorf("Err() = %q, want %q", err, want)
 	}
 	m := Map([]compat.InstanceType{m5Large}, nil)

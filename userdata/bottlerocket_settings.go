@@ -57,3 +57,39 @@ func unknownBottlerocketSetting(settings, kube map[string]any) string {
 func unknownSettingError(key string) error {
 	return fmt.Errorf("userdata: Config.CustomUserData sets %s, which the Bottlerocket aws-k8s settings model does not have; its settings API refuses unknown keys (the model denies unknown fields), so remove it or check its spelling", key)
 }
+
+// bottlerocketBootSteps names the first bootstrap command or container
+// that runs before the kubelet and may change its settings (with apiclient
+// set, say), or "". Commands are ["apiclient", "ephemeral-storage", ...]
+// only (what Karpenter writes for instance-store RAID0) are known not to;
+// entries with mode "off" do not run.
+func bottlerocketBootSteps(settings map[string]any) string {
+	for _, table := range []string{"bootstrap-commands", "bootstrap-containers"} {
+		entries, _ := settings[table].(map[string]any)
+		for _, name := range sortedKeys(entries) {
+			e, _ := entries[name].(map[string]any)
+			if mode, _ := e["mode"].(string); mode == "off" {
+				continue
+			}
+			if table == "bootstrap-commands" && onlyEphemeralStorage(e["commands"]) {
+				continue
+			}
+			return "settings." + table + "." + name
+		}
+	}
+	return ""
+}
+
+func onlyEphemeralStorage(v any) bool {
+	cmds, ok := v.([]any)
+	if !ok || len(cmds) == 0 {
+		return false
+	}
+	for _, c := range cmds {
+		argv, ok := c.([]any)
+		if !ok || len(argv) < 2 || argv[0] != "apiclient" || argv[1] != "ephemeral-storage" {
+			return false
+		}
+	}
+	return true
+}

@@ -5,8 +5,9 @@
 //
 // Why it exists: on AL2, bootstrap.sh matches its options exactly, so
 // --kubelet-extra-args='--register-with-taints=…' is silently dropped, the
-// node registers untainted, and a Karpenter controller that requires its
-// startup taint terminates it 15 minutes later. [Render] cannot write that
+// node registers untainted: Karpenter v1.0–v1.2 never register it and
+// terminate it 15 minutes later; later releases register it and log the
+// race the taint was there to prevent. [Render] cannot write that
 // mistake and [Lint] finds it, with the line and the corrected line.
 //
 // # Index

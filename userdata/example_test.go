@@ -80,3 +80,22 @@ func ExampleParseTaints() {
 	// [team=ml:NoSchedule karpenter.sh/unregistered:NoExecute] <nil>
 	// userdata: taint list "env=prod:NoSchedule,env=staging:NoSchedule" has "env=prod:NoSchedule" and "env=staging:NoSchedule", which share key and effect; the kubelet refuses to start with both, so keep one
 }
+
+// What the linter cannot follow is Unresolved, with the line: here the
+// join's arguments come from eval.
+func ExampleLint_unresolved() {
+	userData := []byte(`#!/bin/bash
+set -e
+eval "$(aws ssm get-parameter --name /eks/join --query Parameter.Value --output text)"
+`)
+	report, err := userdata.Lint(compat.AL2, userData, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(report.Verdict, report.Line)
+	fmt.Println(report.Reason)
+	// Output:
+	// unresolved 3
+	// eval, source or '.': runs text the walker cannot read: the linter cannot follow it, and it may call bootstrap.sh or start the kubelet
+}

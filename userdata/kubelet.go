@@ -92,6 +92,7 @@ func (l *linter) kubeletArgs(args []string, line int) kubelet {
 	}
 	k.values = values
 	var taintValues []string
+	configFile := ""
 	for _, f := range flags {
 		switch f.name {
 		case "register-with-taints":
@@ -101,7 +102,14 @@ func (l *linter) kubeletArgs(args []string, line int) kubelet {
 		case "cloud-provider":
 			v := f.value
 			k.cloudProvider = &v
+		case "config", "config-dir":
+			configFile = "--" + f.name + "=" + f.value
 		}
+	}
+	if configFile != "" && len(taintValues) == 0 && k.unresolved == "" {
+		// A config file the linter has not read may set registerWithTaints;
+		// only a --register-with-taints flag would override it.
+		k.unresolved = fmt.Sprintf("the kubelet argument %s points the kubelet at a config the linter has not read, which may set registerWithTaints", configFile)
 	}
 	l.applyTaintFlags(&k, taintValues, line)
 	if !l.checkLabels(k.labels, line) {

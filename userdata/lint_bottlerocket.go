@@ -34,6 +34,10 @@ func (l *linter) lintBottlerocket(text []byte) boot {
 	}
 	settings, _ := doc["settings"].(map[string]any)
 	kube, _ := settings["kubernetes"].(map[string]any)
+	if step := bottlerocketBootSteps(settings); step != "" {
+		return l.unresolved(tomlLine(text, step[strings.LastIndexByte(step, '.')+1:]), "move the step's work elsewhere, or set its mode to \"off\"",
+			"%s runs before the kubelet and may change its settings (apiclient set), so the linter cannot tell what the kubelet registers", step)
+	}
 	if key := unknownBottlerocketSetting(settings, kube); key != "" {
 		return l.unresolved(tomlLine(text, key[strings.LastIndexByte(key, '.')+1:]), "remove "+key+" or check its spelling",
 			"%s is not a setting of the Bottlerocket aws-k8s model this linter knows; the settings API refuses unknown keys, so unless the AMI's release has it the settings are refused", key)

@@ -212,7 +212,9 @@ func isShellInterpreter(prog string) bool {
 // the node, and the script goes on to its next call unless errexit ends
 // it. The first call that starts the kubelet registers the node
 // (--register-with-taints only acts on first registration); conditional
-// calls before it may run first, so they must agree with it.
+// calls before it may run first, so they must agree with it. When every
+// call is conditional, the node joins only if the calls cover every arm of
+// one if/else or case clause; otherwise whether it joins is not known.
 func (l *linter) firstBootstrap(calls []located) boot {
 	var firsts []located
 	ended := map[*script]bool{}
@@ -243,7 +245,28 @@ func (l *linter) firstBootstrap(calls []located) boot {
 	}
 	l.reportRepeats(calls, firsts)
 	last, _ := l.bootstrap(firsts[len(firsts)-1])
-	return l.agree(firsts, last)
+	b := l.agree(firsts, last)
+	if b.verdict() == Joins && !l.someCallRuns(firsts) {
+		f := firsts[0]
+		l.part = f.script.part
+		return l.unresolved(f.script.absLine(f.call.Line), "call bootstrap.sh unconditionally",
+			"every bootstrap.sh call is conditional, so whether any runs, and the node joins, depends on conditions only known at boot")
+	}
+	return b
+}
+
+// someCallRuns reports whether one of the conditional calls certainly
+// runs ([shell.Exhaustive]: they cover every arm of one if/else or case
+// with a default arm, and that clause itself runs).
+func (l *linter) someCallRuns(firsts []located) bool {
+	calls := make([]shell.Call, len(firsts))
+	for i, f := range firsts {
+		if f.script != firsts[0].script {
+			return false
+		}
+		calls[i] = f.call
+	}
+	return shell.Exhaustive(calls)
 }
 
 // laterCallIn reports whether calls has one in script s.

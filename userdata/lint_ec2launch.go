@@ -90,6 +90,11 @@ func (l *linter) lintWindows(text []byte) boot {
 	}
 	w := newEKSWalker()
 	w.Walk(toks)
+	if len(w.Opaque) > 0 {
+		o := w.Opaque[0]
+		return l.unresolved(abs(o.Line), "call Start-EKSBootstrap.ps1 directly, with literal arguments",
+			"%s: the linter cannot follow it, and it may run the bootstrap script or start the kubelet", o.What)
+	}
 	if len(w.Calls) == 0 {
 		msg := "no statement calls Start-EKSBootstrap.ps1, so the node never joins the cluster"
 		if w.Stopped {

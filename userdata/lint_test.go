@@ -232,12 +232,22 @@ func TestLintAL2Problems(t *testing.T) {
 		{name: "empty", script: "", want: []Code{CodeNoBootstrap}},
 		{name: "alternative branches, same taints", script: "#!/bin/bash\nif [ -f /x ]; then\n  /etc/eks/bootstrap.sh a --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\nelse\n  /etc/eks/bootstrap.sh b --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\nfi\n",
 			taints: uninitialized},
+		// Only a call that certainly runs, or calls covering every arm,
+		// make the node certain to join.
+		{name: "only a conditional call", script: "#!/bin/bash\nif [ -f /x ]; then\n  /etc/eks/bootstrap.sh a --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\nfi\n",
+			want: []Code{CodeUnresolved}, line: 3},
+		{name: "only a call behind &&", script: "#!/bin/bash\n[ -f /x ] && /etc/eks/bootstrap.sh a --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n",
+			want: []Code{CodeUnresolved}, line: 2},
 		{name: "alternative branches, different taints", script: "#!/bin/bash\ncase $(hostname) in\na*) /etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute' ;;\n*) /etc/eks/bootstrap.sh c ;;\nesac\n",
 			want: []Code{CodeUnresolved}, line: 4},
 		// A conditional run of bootstrap.sh that exits (no cluster name)
 		// under set -e ends the script only if it ran.
 		// bootstrap.sh@0ab84280 edits kubelet-config.json in place and the
 		// kubelet reads it; a script that edits it too may add taints.
+		// A kubelet config the linter has not read may set
+		// registerWithTaints; without a flag to override it, unknown.
+		{name: "kubelet --config-dir without a taint flag", script: "#!/bin/bash\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--config-dir=/etc/kubernetes/kubelet.conf.d'\n",
+			want: []Code{CodeUnresolved}, line: 2},
 		{name: "script editing the kubelet config", script: "#!/bin/bash\njq '.registerWithTaints=[]' /etc/kubernetes/kubelet/kubelet-config.json > /tmp/k && mv /tmp/k /etc/kubernetes/kubelet/kubelet-config.json\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n",
 			want: []Code{CodeUnresolved}, line: 2},
 		{name: "conditional exiting call under set -e, then another", script: "#!/bin/bash\nset -e\nif [ -f /x ]; then /etc/eks/bootstrap.sh; fi\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n",
@@ -433,6 +443,11 @@ func TestLintBottlerocket(t *testing.T) {
 		// sources/models/model-derive/src/lib.rs L112-116); whether a key
 		// is known depends on the release, so it is unresolved.
 		{name: "unknown setting", doc: base + "node-taint = 'x'\n", want: []Code{CodeUnresolved}},
+		// Bootstrap commands run before the kubelet (apiclient set can
+		// change node-taints); only ephemeral-storage setup is known safe.
+		{name: "bootstrap command", doc: "[settings.bootstrap-commands.x]\ncommands = [['apiclient', 'set', 'kubernetes.node-taints.a=:NoSchedule']]\n" + base, want: []Code{CodeUnresolved}},
+		{name: "ephemeral-storage bootstrap command", doc: "[settings.bootstrap-commands.raid]\ncommands = [['apiclient', 'ephemeral-storage', 'init']]\n" + base + "[settings.kubernetes.node-taints]\n'karpenter.sh/unregistered' = [':NoExecute']\n",
+			taints: []Taint{UnregisteredTaint()}},
 		{name: "forbidden label", doc: base + "[settings.kubernetes.node-labels]\n'kubernetes.io/role' = 'x'\n[settings.kubernetes.node-taints]\n'karpenter.sh/unregistered' = [':NoExecute']\n", want: []Code{CodeForbiddenLabel}},
 	}
 	for _, tt := range tests {
@@ -471,6 +486,8 @@ func TestLintWindows(t *testing.T) {
 		{name: "exit first", doc: "<powershell>\nexit 1\n" + karpenter[len("<powershell>\n"):], want: []Code{CodeNoBootstrap}},
 		{name: "no cluster name", doc: "<powershell>\n& Start-EKSBootstrap.ps1 -KubeletExtraArgs '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n</powershell>", want: []Code{CodeIncompleteConfig}},
 		{name: "dynamic args", doc: "<powershell>\n& Start-EKSBootstrap.ps1 -EKSClusterName c -KubeletExtraArgs \"$args\"\n</powershell>", want: []Code{CodeUnresolved}},
+		{name: "Invoke-Expression", doc: "<powershell>\nInvoke-Expression $env:JOIN\n" + karpenter[len("<powershell>\n"):], want: []Code{CodeUnresolved}},
+		{name: "kubelet service started", doc: "<powershell>\nStart-Service kubelet\n" + karpenter[len("<powershell>\n"):], want: []Code{CodeUnresolved}},
 		{name: "twice", doc: "<powershell>\n& Start-EKSBootstrap.ps1 -EKSClusterName c\n" + karpenter[len("<powershell>\n"):], want: []Code{CodeMultipleBootstrap, CodeRequiredTaintMissing}, taints: []Taint{}},
 	}
 	for _, tt := range tests {

@@ -535,6 +535,9 @@ func (p *plan) renderBottlerocket() ([]byte, error) {
 	if key := unknownBottlerocketSetting(settings, kube); key != "" {
 		return nil, unknownSettingError(key)
 	}
+	if step := bottlerocketBootSteps(settings); step != "" {
+		return nil, fmt.Errorf("userdata: Config.CustomUserData sets %s, which runs before the kubelet and may change its settings (apiclient set); Render cannot tell that it leaves the taints alone, so remove it or set its mode to \"off\"", step)
+	}
 	kube["cluster-name"] = p.cfg.ClusterName
 	kube["api-server"] = p.cfg.APIServerEndpoint
 	kube["cluster-certificate"] = p.cfg.CABundle
@@ -725,6 +728,9 @@ func checkCustomPowerShell(custom []byte) error {
 	}
 	if w.Stopped {
 		return fmt.Errorf("userdata: Config.CustomUserData stops the script on line %d (exit, return, throw or break), so the bootstrap call after it would never run", w.StopLine)
+	}
+	if len(w.Opaque) > 0 {
+		return fmt.Errorf("userdata: Config.CustomUserData line %d: %s; Render cannot tell that it neither runs the bootstrap script nor starts the kubelet before Render's call, so remove it", w.Opaque[0].Line, w.Opaque[0].What)
 	}
 	return nil
 }

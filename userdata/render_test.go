@@ -227,12 +227,15 @@ func TestRenderCustomRejected(t *testing.T) {
 		// L112-116), so the settings API refuses these.
 		{"Bottlerocket unknown kubernetes setting", compat.Bottlerocket, "[settings.kubernetes]\nnode-taint = 'a'\n", "settings.kubernetes.node-taint"},
 		{"Bottlerocket unknown settings table", compat.Bottlerocket, "[settings.kubelet]\nmax-pods = 10\n", "settings.kubelet"},
+		{"Bottlerocket bootstrap command", compat.Bottlerocket, "[settings.bootstrap-commands.taint]\ncommands = [['apiclient', 'set', 'kubernetes.node-taints.a=:NoSchedule']]\nmode = 'once'\n", "settings.bootstrap-commands.taint"},
 		{"Bottlerocket bad custom label", compat.Bottlerocket, "[settings.kubernetes.node-labels]\n'k8s.io/x' = 'y'\n", "node-labels"},
 		{"Windows tags", compat.Windows2022, "<powershell>Write-Host hi</powershell>", "<powershell> tag"},
 		{"Windows unterminated string", compat.Windows2022, "Write-Host 'hi\n", "not complete PowerShell"},
 		{"Windows open brace", compat.Windows2022, "if ($true) {\n", "not complete PowerShell"},
 		{"Windows here-string", compat.Windows2022, "$x = @'\nabc\n", "not complete PowerShell"},
 		{"Windows continuation", compat.Windows2022, "Write-Host hi `", "not complete PowerShell"},
+		{"Windows Invoke-Expression", compat.Windows2022, "Write-Host hi\nInvoke-Expression $cmd\n", "line 2: Invoke-Expression"},
+		{"Windows starts the kubelet service", compat.Windows2022, "Start-Service -Name kubelet\n", "kubelet service"},
 		{"Windows exit", compat.Windows2022, "Write-Host hi\nexit 0\n", "stops the script on line 2"},
 		{"Windows bootstrap", compat.Windows2022, "& 'C:\\Program Files\\Amazon\\EKS\\Start-EKSBootstrap.ps1' -EKSClusterName c\n", "calls Start-EKSBootstrap.ps1"},
 	}

@@ -9,23 +9,34 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/ec2fake"
+	"github.com/ec2select/ec2select/examples/internal/cli"
 )
 
-func main() {
-	if err := run(context.Background(), os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "archmismatch:", err)
-		os.Exit(1)
+func main() { cli.Main(command.Name, run) }
+
+var command = cli.Command{Name: "archmismatch", Usage: `Usage: go run ./examples/archmismatch
+
+It shows problem 1 (karpenter-provider-aws #7211): a custom amd64-only AMI
+with a NodePool that leaves the architecture open. amiselect maps every
+amd64 type, and when only arm64 types are offered it says why nothing maps
+and which NodePool requirement fixes it.
+`}
+
+// run parses args (only -h) and runs the demonstration.
+func run(ctx context.Context, w io.Writer, args []string) error {
+	if help, err := command.Parse(command.FlagSet(), w, args); help || err != nil {
+		return err
 	}
+	return demo(ctx, w)
 }
 
-func run(ctx context.Context, w io.Writer) error {
+func demo(ctx context.Context, w io.Writer) error {
 	fmt.Fprintln(w, `Problem 1, karpenter-provider-aws #7211: an EC2NodeClass pins a custom amd64-only AMI and the
 NodePool leaves the architecture open. When only arm64 types are left, Karpenter fails with "no instance
 types satisfy requirements of amis" and does not say which requirement is missing.`)

@@ -27,18 +27,32 @@ import (
 	"github.com/ec2select/ec2select/capacity"
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/ec2fake"
+	"github.com/ec2select/ec2select/examples/internal/cli"
 )
 
-func main() {
+func main() { cli.Main(command.Name, run) }
+
+var command = cli.Command{Name: "capacitylearning", Usage: `Usage: go run ./examples/capacitylearning
+
+It shows problem 2 (karpenter-provider-aws #7925): a Bottlerocket alias puts
+the NVIDIA AMIs first, Karpenter's lenient, first-match lookup filed a plain
+m5.large node under the NVIDIA AMI and so never learned its real memory.
+capacity.Cache learns it under the AMI the node really runs, and the next
+launch is sized by it.
+`}
+
+// run parses args (only -h) and runs the walk-through, keeping the
+// snapshot files in a temporary directory.
+func run(ctx context.Context, w io.Writer, args []string) error {
+	if help, err := command.Parse(command.FlagSet(), w, args); help || err != nil {
+		return err
+	}
 	dir, err := os.MkdirTemp("", "capacitylearning")
-	if err == nil {
-		err = run(context.Background(), os.Stdout, dir)
-		os.RemoveAll(dir)
-	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "capacitylearning:", err)
-		os.Exit(1)
+		return err
 	}
+	defer os.RemoveAll(dir)
+	return demo(ctx, w, dir)
 }
 
 const (
@@ -55,8 +69,8 @@ var cacheOptions = capacity.Options{
 	Now: func() time.Time { return time.Date(2025, 10, 8, 9, 30, 0, 0, time.UTC) },
 }
 
-// run writes the walk-through to w, keeping snapshot files in dir.
-func run(ctx context.Context, w io.Writer, dir string) error {
+// demo writes the walk-through to w, keeping snapshot files in dir.
+func demo(ctx context.Context, w io.Writer, dir string) error {
 	cache, mapping, amis, err := learn(ctx, w)
 	if err != nil {
 		return err
@@ -81,11 +95,7 @@ image, recorded nothing, and kept launching nodes too small for the pod.`)
 	if err != nil {
 		return nil, amiselect.Mapping{}, nil, err
 	}
-	images := map[string]bool{}
-	for _, a := range sel.AMIs {
-		images[a.ID] = true
-	}
-	fmt.Fprintf(w, "\nbottlerocket@latest (Kubernetes 1.32): %d AMIs from %d images, in selection order:\n", len(sel.AMIs), len(images))
+	fmt.Fprintf(w, "\nbottlerocket@latest (Kubernetes 1.32) selects %s, in selection order:\n", cli.AMIs(sel.AMIs))
 	for _, a := range sel.AMIs {
 		fmt.Fprintf(w, "  %s  %-21s %-5s %-8s %s\n", a.Created.Format("2006-01-02 15:04"), a.ID, a.Arch, a.Variant, a.Name)
 	}

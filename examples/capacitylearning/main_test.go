@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ec2select/ec2select/examples/internal/cli/clitest"
 	"github.com/ec2select/ec2select/internal/golden"
 )
 
@@ -15,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite testdata/output.golden with the
 
 func TestRun(t *testing.T) {
 	var buf bytes.Buffer
-	if err := run(context.Background(), &buf, t.TempDir()); err != nil {
+	if err := demo(context.Background(), &buf, t.TempDir()); err != nil {
 		t.Fatalf("run: %v", err)
 	}
 	got := buf.String()
@@ -28,7 +29,7 @@ func TestRun(t *testing.T) {
 	saved, restarted, replicas := golden.Section(t, got, "The controller saves"), golden.Section(t, got, "Third launch"), golden.Section(t, got, "A second replica")
 	lost, merged, _ := strings.Cut(restarted, "refused")
 	for _, c := range []struct{ in, text, why string }{
-		{order, "5 AMIs from 4 images", "the alias resolves to four images, the x86_64 one serving standard and Neuron"},
+		{order, "selects 4 AMIs (5 variants)", "the alias resolves to four images, the x86_64 one serving standard and Neuron"},
 		{order, "in selection order:\n  2026-05-18 16:15  ami-0ddd9bbe8873c3788 arm64 nvidia   ", "the newest AMI, NVIDIA, comes first"},
 		{first, "launches m5.large\nThe node runs ami-0d67da32011745106 (bottlerocket amd64 standard)", "m5.large maps to the standard x86_64 AMI"},
 		{old, "picks ami-09e25088510049924 (bottlerocket amd64 nvidia)", "Karpenter's lenient first match picks the NVIDIA AMI (#7925)"},
@@ -51,4 +52,8 @@ func TestRun(t *testing.T) {
 			t.Errorf("%s: output lacks %q", c.why, c.text)
 		}
 	}
+}
+
+func TestCommandLine(t *testing.T) {
+	clitest.Conventions(t, run, "extra")
 }

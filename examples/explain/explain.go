@@ -12,14 +12,13 @@ import (
 	"text/tabwriter"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/smithy-go"
 
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/compat"
-	"github.com/ec2select/ec2select/ec2fake"
+	"github.com/ec2select/ec2select/examples/internal/cli"
 )
 
 // ec2API is what explain asks of EC2.
@@ -34,27 +33,6 @@ const maxTypesPerRequest = 100
 // lineWidth is where lists of instance type names wrap.
 const lineWidth = 100
 
-// newClient returns the fake EC2 with its catalog, or with -live a real
-// client for the default credential chain, and a description of it.
-func newClient(ctx context.Context, opts options) (ec2API, string, error) {
-	if !opts.live {
-		b := ec2fake.NewWithCatalog(ec2fake.Options{})
-		return b, "the fake EC2's embedded catalog (account " + b.AccountID() + "); use -live for a real account", nil
-	}
-	var loadOpts []func(*config.LoadOptions) error
-	if opts.region != "" {
-		loadOpts = append(loadOpts, config.WithRegion(opts.region))
-	}
-	cfg, err := config.LoadDefaultConfig(ctx, loadOpts...)
-	if err != nil {
-		return nil, "", fmt.Errorf("-live: loading the AWS configuration: %w", err)
-	}
-	if cfg.Region == "" {
-		return nil, "", usagef("-live: no AWS region; pass -region or set AWS_REGION")
-	}
-	return ec2.NewFromConfig(cfg), "EC2 in " + cfg.Region + " (default credential chain)", nil
-}
-
 func explain(ctx context.Context, out io.Writer, client ec2API, source string, opts options) error {
 	aopts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: opts.k8s}}
 	sel, err := amiselect.Resolve(ctx, client, opts.terms, aopts)
@@ -63,7 +41,7 @@ func explain(ctx context.Context, out io.Writer, client ec2API, source string, o
 		switch apiErr.ErrorCode() {
 		case "InvalidAMIID.NotFound", "InvalidAMIID.Malformed", "InvalidUserID.Malformed":
 			// EC2's own verdict on the terms: the flags or file are wrong.
-			return usagef("%s: %s; check the IDs and owners, and the region", opts.termFlags(), apiErr.ErrorMessage())
+			return cli.Usagef("%s: %s; check the IDs and owners, and the region", opts.termFlags(), apiErr.ErrorMessage())
 		}
 	}
 	if err != nil {
@@ -75,7 +53,7 @@ func explain(ctx context.Context, out io.Writer, client ec2API, source string, o
 	}
 	infos, err := describeInstanceTypes(ctx, client, opts.types)
 	if errors.As(err, &apiErr) && apiErr.ErrorCode() == "InvalidInstanceType" {
-		return usagef("%s: %s; check the names, and that the region offers them", opts.typeSource, apiErr.ErrorMessage())
+		return cli.Usagef("%s: %s; check the names, and that the region offers them", opts.typeSource, apiErr.ErrorMessage())
 	}
 	if err != nil {
 		return err
@@ -306,7 +284,7 @@ func (r *report) terms(opts options) {
 }
 
 func (r *report) images(sel amiselect.Selection, passed []notSelected) {
-	r.printf("\nAMIs: %d selected, %d found but not selected\n", len(sel.AMIs), len(passed))
+	r.printf("\nSelected: %s; %s found but not selected\n", cli.AMIs(sel.AMIs), cli.Count(len(passed), "image"))
 	if len(sel.AMIs) > 0 {
 		rows := [][]string{{"AMI", "NAME", "FAMILY", "ARCH", "VARIANT", "CREATED"}}
 		for _, a := range sel.AMIs {
@@ -388,7 +366,13 @@ func (r *report) mapping(m amiselect.Mapping, amis []amiselect.AMI) {
 			}
 			r.table(rows)
 		}
-		r.printf("  fix: %s\n", nothing.Fix)
+		if len(nothing.AMIs) == 0 {
+			// amiselect's fix names its own API; say it in the command's terms.
+			r.printf("  fix: the selector terms select no AMI; check the image IDs, names, owners and tags against\n" +
+				"  the account and region (the images listed above were found but not selected, with the reason)\n")
+		} else {
+			r.printf("  fix: %s\n", nothing.Fix)
+		}
 	}
 
 	if len(m.Unmapped) == 0 || len(amis) == 0 {

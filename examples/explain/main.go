@@ -15,7 +15,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -23,39 +22,13 @@ import (
 	"strings"
 
 	"github.com/ec2select/ec2select/amiselect"
+	"github.com/ec2select/ec2select/ec2fake"
+	"github.com/ec2select/ec2select/examples/internal/cli"
 )
 
 const defaultK8s = "1.32"
 
-func main() {
-	if err := run(context.Background(), os.Stdout, os.Args[1:]); err != nil {
-		fmt.Fprintln(os.Stderr, "explain:", err)
-		os.Exit(exitCode(err))
-	}
-}
-
-// exitCode is the exit status for err: 0 for none, 2 for a bad command
-// line, 1 for anything else.
-func exitCode(err error) int {
-	var ue *usageError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ue):
-		return 2
-	}
-	return 1
-}
-
-// usageError is a bad command line; main exits with status 2 for it.
-type usageError struct{ err error }
-
-func (e *usageError) Error() string { return e.err.Error() + " (run with -h for help)" }
-func (e *usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error {
-	return &usageError{fmt.Errorf(format, args...)}
-}
+func main() { cli.Main("explain", run) }
 
 // options are the command line, validated.
 type options struct {
@@ -64,32 +37,33 @@ type options struct {
 	types      []string // nil: every instance type
 	typeSource string
 	k8s        string
-	live       bool
-	region     string
+	live       cli.Live
 }
 
 // run is the whole program; out receives the explanation, or the help text
-// for -h. It returns a *usageError for a bad command line.
+// for -h. It returns a *cli.UsageError for a bad command line.
 func run(ctx context.Context, out io.Writer, args []string) error {
-	opts, help, err := parseFlags(args)
+	opts, help, err := parseFlags(out, args)
+	if help || err != nil {
+		return err
+	}
+	if !opts.live.Enabled {
+		b := ec2fake.NewWithCatalog(ec2fake.Options{})
+		return explain(ctx, out, b, "the fake EC2's embedded catalog (account "+b.AccountID()+"); use -live for a real account", opts)
+	}
+	ctx, cancel := opts.live.Context(ctx)
+	defer cancel()
+	client, source, err := opts.live.EC2(ctx)
 	if err != nil {
 		return err
 	}
-	if help != "" {
-		_, err := io.WriteString(out, help)
-		return err
-	}
-	client, source, err := newClient(ctx, opts)
-	if err != nil {
-		return err
-	}
-	return explain(ctx, out, client, source, opts)
+	return opts.live.Err(ctx, explain(ctx, out, client, source, opts))
 }
 
-// parseFlags reads args. For -h it returns the help text instead.
-func parseFlags(args []string) (opts options, help string, err error) {
-	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // errors are returned, help is returned as text
+// parseFlags reads args. For -h it writes the usage to out and returns help
+// true.
+func parseFlags(out io.Writer, args []string) (opts options, help bool, err error) {
+	fs := command.FlagSet()
 	alias := fs.String("alias", "", "select the public EKS AMIs of an `alias`, family@version: al2, al2023, bottlerocket, windows2019,\n"+
 		"windows2022 or windows2025, @latest or a release (al2023@v20250403, bottlerocket@1.49.0)")
 	name := fs.String("name", "", "select images whose name matches `pattern` (* any run of characters, ? zero or one)")
@@ -103,52 +77,45 @@ func parseFlags(args []string) (opts options, help string, err error) {
 	typeList := fs.String("types", "", "the instance types to place, comma-separated `names` (default: every instance type)")
 	typeFile := fs.String("types-file", "", "read the instance types from `file`, one per line (# comments); instead of -types")
 	k8s := fs.String("k8s", defaultK8s, "Kubernetes minor `version` for -alias")
-	live := fs.Bool("live", false, "ask a real AWS account (default credential chain: environment, shared config, SSO, IMDS)\n"+
-		"instead of the fake EC2's embedded catalog; needs ec2:DescribeImages and ec2:DescribeInstanceTypes")
-	region := fs.String("region", "", "with -live: the AWS `region` (default: AWS_REGION or the shared config's)")
+	var live cli.Live
+	live.Register(fs, "ec2:DescribeImages and ec2:DescribeInstanceTypes")
 
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return options{}, usage(fs), nil
-		}
-		return options{}, "", &usageError{err}
-	}
-	if fs.NArg() > 0 {
-		return options{}, "", usagef("unexpected argument %q; explain takes only flags (quote name patterns: -name 'team-*')", fs.Arg(0))
+	if help, err := command.Parse(fs, out, args); help || err != nil {
+		return options{}, help, err
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
-	opts = options{k8s: *k8s, live: *live, region: *region}
+	opts = options{k8s: *k8s, live: live}
 	if opts.terms, opts.termSource, err = termsFromFlags(set, *alias, *name, *id, *owner, tags, *termsFile); err != nil {
-		return options{}, "", err
+		return options{}, false, err
 	}
 	if _, err := amiselect.Queries(opts.terms, amiselect.QueryOptions{KubernetesVersion: opts.k8s}); err != nil {
-		return options{}, "", usagef("%s: %w", opts.termFlags(), err)
+		return options{}, false, cli.Usagef("%s: %w", opts.termFlags(), err)
 	}
 
 	switch {
 	case set["types"] && set["types-file"]:
-		return options{}, "", usagef("-types and -types-file both given; use one")
+		return options{}, false, cli.Usagef("-types and -types-file both given; use one")
 	case set["types"]:
 		if opts.types, err = parseTypeList(*typeList); err != nil {
-			return options{}, "", usagef("-types %q: %w", *typeList, err)
+			return options{}, false, cli.Usagef("-types %q: %w", *typeList, err)
 		}
 		opts.typeSource = "-types"
 	case set["types-file"]:
 		data, err := os.ReadFile(*typeFile)
 		if err != nil {
-			return options{}, "", usagef("-types-file: %w", err)
+			return options{}, false, cli.Usagef("-types-file: %w", err)
 		}
 		if opts.types, err = parseTypeFile(data); err != nil {
-			return options{}, "", usagef("-types-file %s: %w", *typeFile, err)
+			return options{}, false, cli.Usagef("-types-file %s: %w", *typeFile, err)
 		}
 		opts.typeSource = "-types-file " + *typeFile
 	}
-	if set["region"] && !opts.live {
-		return options{}, "", usagef("-region %q is only used with -live; add -live to ask that region, or drop -region", opts.region)
+	if err := live.Check(set); err != nil {
+		return options{}, false, err
 	}
-	return opts, "", nil
+	return opts, false, nil
 }
 
 // termFlags echoes the command line's selector terms, for messages: the
@@ -186,15 +153,15 @@ func termsFromFlags(set map[string]bool, alias, name, id, owner string, tags tag
 	}
 	if set["terms"] {
 		if len(used) > 0 {
-			return nil, "", usagef("-terms and %s both given; put every term in the file, or use the flags alone", strings.Join(used, ", "))
+			return nil, "", cli.Usagef("-terms and %s both given; put every term in the file, or use the flags alone", strings.Join(used, ", "))
 		}
 		data, err := os.ReadFile(file)
 		if err != nil {
-			return nil, "", usagef("-terms: %w", err)
+			return nil, "", cli.Usagef("-terms: %w", err)
 		}
 		terms, err := parseTermsFile(data)
 		if err != nil {
-			return nil, "", usagef("-terms %s: %w", file, err)
+			return nil, "", cli.Usagef("-terms %s: %w", file, err)
 		}
 		return terms, "-terms " + file, nil
 	}
@@ -202,11 +169,11 @@ func termsFromFlags(set map[string]bool, alias, name, id, owner string, tags tag
 	source := strings.Join(used, ", ")
 	switch {
 	case len(used) == 0:
-		return nil, "", usagef("no selector terms; give -alias, -name, -id or -tag, or -terms FILE")
+		return nil, "", cli.Usagef("no selector terms; give -alias, -name, -id or -tag, or -terms FILE")
 	case set["alias"] && len(used) > 1:
-		return nil, "", usagef("-alias cannot be combined with %s: an alias must be the only selector term", strings.Join(used[1:], ", "))
+		return nil, "", cli.Usagef("-alias cannot be combined with %s: an alias must be the only selector term", strings.Join(used[1:], ", "))
 	case set["owner"] && !set["name"] && !set["tag"]:
-		return nil, "", usagef("-owner %q needs -name or -tag: it narrows a name or tag term", owner)
+		return nil, "", cli.Usagef("-owner %q needs -name or -tag: it narrows a name or tag term", owner)
 	}
 	var terms []amiselect.Term
 	if set["alias"] {
@@ -225,9 +192,7 @@ func termsFromFlags(set map[string]bool, alias, name, id, owner string, tags tag
 	return terms, source, nil
 }
 
-func usage(fs *flag.FlagSet) string {
-	var b strings.Builder
-	b.WriteString(`Usage: go run ./examples/explain (-alias A | -name P [-owner O] [-tag K=V]... | -id I | -terms FILE) [flags]
+var command = cli.Command{Name: "explain", Usage: `Usage: go run ./examples/explain (-alias A | -name P [-owner O] [-tag K=V]... | -id I | -terms FILE) [flags]
 
 Explain resolves AMI selector terms the way an EC2NodeClass's amiSelectorTerms
 are resolved, then prints which AMI each instance type gets, grouped by AMI,
@@ -237,16 +202,10 @@ do not select (still pending, deprecated, superseded, malformed) and why.
 
 -id and a -name/-tag term may be combined (each is one term); -alias must be
 alone. Without -live the fake EC2's embedded catalog answers: AL2, AL2023,
-Bottlerocket and Windows AMIs for Kubernetes 1.31 and 1.32, the custom
-"team-base-al2023-*" images of account 111122223333 (owner self), and 194
-instance types.
+Bottlerocket and Windows AMIs for Kubernetes 1.31 to 1.36 (AL2 ends at
+1.32), the custom "team-base-al2023-*" images of account 111122223333
+(owner self), and 1364 instance types.
 
 Exit status: 0 when the explanation is printed, whether or not every type
 gets an AMI; 1 when EC2 fails; 2 for a bad command line.
-
-Flags:
-`)
-	fs.SetOutput(&b)
-	fs.PrintDefaults()
-	return b.String()
-}
+`}

@@ -6,11 +6,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ec2select/ec2select/examples/internal/cli"
+	"github.com/ec2select/ec2select/examples/internal/cli/clitest"
 	"github.com/ec2select/ec2select/internal/golden"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -46,7 +51,7 @@ func TestScenarios(t *testing.T) {
 			golden: "name-owner-self.golden",
 			args:   []string{"-name", "team-base-al2023-*", "-owner", "self"},
 			want: []string{
-				"AMIs: 2 selected, 4 found but not selected",
+				"Selected: 2 AMIs; 4 images found but not selected",
 				ec2fake.ImageTeamBasePending + "  team-base-al2023-20250401  pending    not-available: state is \"pending\"",
 				ec2fake.ImageTeamBaseDeprecated + "  team-base-al2023-20250315  available  superseded: " + ec2fake.ImageTeamBaseDeprecated + " is deprecated and " + ec2fake.ImageTeamBaseAvailable + " is not",
 				ec2fake.ImageTeamBaseMalformedDate + "  team-base-al2023-broken    available  invalid-creation-date:",
@@ -106,7 +111,7 @@ func TestScenarios(t *testing.T) {
 		{
 			golden: "no-ami.golden",
 			args:   []string{"-id", "ami-0123456789abcdef0", "-types", "m5.large"},
-			want:   []string{"AMIs: 0 selected", "fix: select at least one AMI"},
+			want:   []string{"Selected: 0 AMIs", "fix: the selector terms select no AMI; check the image IDs"},
 		},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
@@ -155,7 +160,7 @@ func TestManyOlderReleases(t *testing.T) {
 	}
 	// 12 new releases + the catalog's 4 passed-over images of the family.
 	for _, want := range []string{
-		"AMIs: 2 selected, 16 found but not selected",
+		"Selected: 2 AMIs; 16 images found but not selected",
 		fmt.Sprintf("  ... and %d more images superseded by newer releases\n", older-maxOlder),
 		"team-base-al2023-20240101  available  superseded: " + ec2fake.ImageTeamBaseAvailable + " is newer: created 2025-03-01T09:30:00Z, after 2024-01-01T09:30:00Z",
 		ec2fake.ImageTeamBasePending, // what is refused is always listed
@@ -225,13 +230,13 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"-name", "team-*", "extra"}, []string{`unexpected argument "extra"`}},
 	} {
 		_, err := runArgs(t, tc.args...)
-		var ue *usageError
+		var ue *cli.UsageError
 		if !errors.As(err, &ue) {
-			t.Errorf("run(%q) = %v, want a *usageError", tc.args, err)
+			t.Errorf("run(%q) = %v, want a *cli.UsageError", tc.args, err)
 			continue
 		}
-		if got := exitCode(err); got != 2 {
-			t.Errorf("exitCode(run(%q)) = %d, want 2", tc.args, got)
+		if got := cli.ExitCode(err); got != 2 {
+			t.Errorf("cli.ExitCode(run(%q)) = %d, want 2", tc.args, got)
 		}
 		for _, want := range tc.want {
 			if !strings.Contains(err.Error(), want) {
@@ -305,10 +310,43 @@ func TestExitCode(t *testing.T) {
 	}{
 		{nil, 0},
 		{errors.New("describing instance types: boom"), 1},
-		{usagef("-types: bad"), 2},
+		{cli.Usagef("-types: bad"), 2},
 	} {
-		if got := exitCode(tc.err); got != tc.want {
-			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)
+		if got := cli.ExitCode(tc.err); got != tc.want {
+			t.Errorf("cli.ExitCode(%v) = %d, want %d", tc.err, got, tc.want)
 		}
+	}
+}
+
+func TestCommandLine(t *testing.T) {
+	clitest.Conventions(t, run, "extra")
+}
+
+// A server that accepts the connection and never answers must not hang
+// -live: the SDK's retryer and transport do not bound it, -timeout does.
+func TestLiveTimeout(t *testing.T) {
+	release := make(chan struct{})
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer hang.Close()
+	defer close(release)
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "secret")
+	t.Setenv("AWS_REGION", "us-west-2")
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
+
+	start := time.Now()
+	_, err := runArgs(t, "-live", "-timeout", "300ms", "-endpoint", hang.URL, "-alias", "al2023@latest")
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("run took %v with -timeout 300ms", took)
+	}
+	if cli.ExitCode(err) != 1 || !strings.Contains(fmt.Sprint(err), "no answer within -timeout 300ms") {
+		t.Errorf("run = %v (exit %d), want a timeout naming -timeout, exit 1", err, cli.ExitCode(err))
 	}
 }

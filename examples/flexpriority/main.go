@@ -9,21 +9,33 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/ec2fake"
+	"github.com/ec2select/ec2select/examples/internal/cli"
 	"github.com/ec2select/ec2select/weighting"
 )
 
-func main() {
-	if err := run(context.Background(), os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "flexpriority:", err)
-		os.Exit(1)
+func main() { cli.Main(command.Name, run) }
+
+var command = cli.Command{Name: "flexpriority", Usage: `Usage: go run ./examples/flexpriority
+
+It shows problem 4 (karpenter-provider-aws #7751): "prefer c7i-flex and
+m7i-flex, fall back to anything" cannot be written as instance-family In
+["c7i-flex", "*"]. A weighting.Policy states it once, ranks the catalog by
+it, and expands it into two disjoint NodePools made from the NodePool the
+user already runs, which keep its other fields.
+`}
+
+// run parses args (only -h) and runs the demonstration.
+func run(ctx context.Context, w io.Writer, args []string) error {
+	if help, err := command.Parse(command.FlagSet(), w, args); help || err != nil {
+		return err
 	}
+	return demo(ctx, w)
 }
 
 // baseNodePool is the NodePool a user already runs, status and all; the
@@ -55,7 +67,7 @@ var prices = map[string]float64{
 	"c7i-flex.large": 0.08479, "m7i-flex.large": 0.09576, "m7i.large": 0.1008, "m7i.xlarge": 0.2016,
 }
 
-func run(ctx context.Context, w io.Writer) error {
+func demo(ctx context.Context, w io.Writer) error {
 	fmt.Fprintln(w, `Problem 4, karpenter-provider-aws #7751: to prefer flex types and fall back to anything, a user
 wrote instance-family In ["c7i-flex", "*"]. Karpenter rejects it: "*" is not a label value and there
 are no wildcards, so users hand-list families or hand-write two weighted NodePools.`)

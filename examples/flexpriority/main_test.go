@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ec2select/ec2select/examples/internal/cli/clitest"
 	"github.com/ec2select/ec2select/internal/golden"
 )
 
@@ -15,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite testdata/output.golden with the
 
 func TestRun(t *testing.T) {
 	var buf bytes.Buffer
-	if err := run(context.Background(), &buf); err != nil {
+	if err := run(context.Background(), &buf, nil); err != nil {
 		t.Fatalf("run: %v", err)
 	}
 	got := buf.String()
@@ -44,4 +45,8 @@ func TestRun(t *testing.T) {
 			t.Errorf("%s: output lacks %q", c.why, c.text)
 		}
 	}
+}
+
+func TestCommandLine(t *testing.T) {
+	clitest.Conventions(t, run, "extra")
 }

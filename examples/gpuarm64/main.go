@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
@@ -17,18 +16,30 @@ import (
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/ec2fake"
+	"github.com/ec2select/ec2select/examples/internal/cli"
 )
 
-func main() {
-	if err := run(context.Background(), os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "gpuarm64:", err)
-		os.Exit(1)
+func main() { cli.Main(command.Name, run) }
+
+var command = cli.Command{Name: "gpuarm64", Usage: `Usage: go run ./examples/gpuarm64
+
+It shows problem 1's GPU case: g5g (arm64 with an NVIDIA T4G) has no Amazon
+Linux 2 GPU AMI, while AL2023 and Bottlerocket publish arm64 NVIDIA AMIs.
+amiselect maps g5g under each family and says why AL2 cannot run it; AMD and
+Neuron types get the AMIs their devices need.
+`}
+
+// run parses args (only -h) and runs the demonstration.
+func run(ctx context.Context, w io.Writer, args []string) error {
+	if help, err := command.Parse(command.FlagSet(), w, args); help || err != nil {
+		return err
 	}
+	return demo(ctx, w)
 }
 
 const kubernetesVersion = "1.32"
 
-func run(ctx context.Context, w io.Writer) error {
+func demo(ctx context.Context, w io.Writer) error {
 	fmt.Fprintln(w, `Problem 1, GPU case: g5g is arm64 with an NVIDIA GPU, and Amazon Linux 2 publishes no arm64 GPU
 AMI. Karpenter once launched g5g with AL2's x86_64 GPU AMI (karpenter-provider-aws #3217); now nothing
 maps. AL2023 and Bottlerocket publish arm64 NVIDIA AMIs.`)
@@ -51,7 +62,7 @@ maps. AL2023 and Bottlerocket publish arm64 NVIDIA AMIs.`)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "\n%s (Kubernetes %s) selects %d AMIs:\n", alias, kubernetesVersion, len(sel.AMIs))
+		fmt.Fprintf(w, "\n%s (Kubernetes %s) selects %s:\n", alias, kubernetesVersion, cli.AMIs(sel.AMIs))
 		for _, a := range sel.AMIs {
 			fmt.Fprintf(w, "  %-21s %-5s %-8s %s\n", a.ID, a.Arch, a.Variant, a.Name)
 		}

@@ -10,7 +10,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -21,19 +20,32 @@ import (
 
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/ec2fake"
+	"github.com/ec2select/ec2select/examples/internal/cli"
 )
 
-func main() {
-	if err := run(context.Background(), os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "pendingami:", err)
-		os.Exit(1)
+func main() { cli.Main(command.Name, run) }
+
+var command = cli.Command{Name: "pendingami", Usage: `Usage: go run ./examples/pendingami
+
+It shows problem 5 (karpenter-provider-aws #7652): a name-prefix AMI
+selector matched an image Packer was still building, the newest, and
+Karpenter selected it. Over HTTP against ec2fake, amiselect selects only
+available images, puts deprecated ones last, refuses a malformed date
+instead of panicking, and picks the new image once it is available.
+`}
+
+// run parses args (only -h) and runs the demonstration.
+func run(ctx context.Context, w io.Writer, args []string) error {
+	if help, err := command.Parse(command.FlagSet(), w, args); help || err != nil {
+		return err
 	}
+	return demo(ctx, w)
 }
 
 // now fixes the clock, so that deprecation is judged the same on every run.
 func now() time.Time { return time.Date(2025, 7, 1, 0, 0, 0, 0, time.UTC) }
 
-func run(ctx context.Context, w io.Writer) error {
+func demo(ctx context.Context, w io.Writer) error {
 	fmt.Fprintln(w, `Problem 5, karpenter-provider-aws #7652: an amiSelectorTerm by name prefix matched an image Packer
 was still building (state pending). It was the newest, so Karpenter selected it and triggered drift.
 A malformed CreationDate would have panicked its sort.`)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ec2select/ec2select/examples/internal/cli"
+	"github.com/ec2select/ec2select/examples/internal/cli/clitest"
 	"github.com/ec2select/ec2select/internal/golden"
 
 	"github.com/google/go-cmp/cmp"
@@ -54,7 +56,7 @@ func TestDefaultReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"1. AMIs: alias bottlerocket@latest for Kubernetes 1.36 (5 selected, 0 refused)",
+		"1. AMIs: alias bottlerocket@latest for Kubernetes 1.36 selects 4 AMIs (5 variants); 0 images refused",
 		"14 pages, 1366 types; 1364 converted",
 		"mac1.metal  compat: instance type mac1.metal: architectures [x86_64_mac] are not supported",
 		"g4ad.xlarge, g4ad.2xlarge, g4ad.4xlarge, ... (+2)  no amd64 amd GPU AMI in family bottlerocket",
@@ -126,13 +128,13 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"extra"}, []string{`unexpected argument "extra"`}},
 	} {
 		_, err := runArgs(t, tc.args...)
-		var ue *usageError
+		var ue *cli.UsageError
 		if !errors.As(err, &ue) {
-			t.Errorf("run(%q) = %v, want a *usageError", tc.args, err)
+			t.Errorf("run(%q) = %v, want a *cli.UsageError", tc.args, err)
 			continue
 		}
-		if got := exitCode(err); got != 2 {
-			t.Errorf("exitCode(run(%q)) = %d, want 2", tc.args, got)
+		if got := cli.ExitCode(err); got != 2 {
+			t.Errorf("cli.ExitCode(run(%q)) = %d, want 2", tc.args, got)
 		}
 		for _, want := range tc.want {
 			if !strings.Contains(err.Error(), want) {
@@ -147,8 +149,8 @@ func TestBadFlags(t *testing.T) {
 func TestCatalogLacksVersion(t *testing.T) {
 	t.Parallel()
 	out, err := runArgs(t, "-k8s", "1.30")
-	if err == nil || exitCode(err) != 1 {
-		t.Fatalf("run(-k8s 1.30) = %v (exit %d), want a failure with exit status 1", err, exitCode(err))
+	if err == nil || cli.ExitCode(err) != 1 {
+		t.Fatalf("run(-k8s 1.30) = %v (exit %d), want a failure with exit status 1", err, cli.ExitCode(err))
 	}
 	if !strings.Contains(err.Error(), "1.31 to 1.36") {
 		t.Errorf("error %q does not say which versions the catalog has", err)
@@ -163,8 +165,8 @@ func TestCatalogLacksVersion(t *testing.T) {
 func TestPolicyMatchingNothing(t *testing.T) {
 	t.Parallel()
 	out, err := runArgs(t, "-policy", "flex=100:c7i-flx;rest=1:*")
-	if exitCode(err) != 2 || !strings.Contains(fmt.Sprint(err), `tier "flex"`) {
-		t.Fatalf("run(-policy with a typo) = %v (exit %d), want a usage error naming the tier", err, exitCode(err))
+	if cli.ExitCode(err) != 2 || !strings.Contains(fmt.Sprint(err), `tier "flex"`) {
+		t.Fatalf("run(-policy with a typo) = %v (exit %d), want a usage error naming the tier", err, cli.ExitCode(err))
 	}
 	if out != "" {
 		t.Errorf("run(-policy with a typo) printed a half report:\n%s", out)
@@ -179,10 +181,10 @@ func TestExitCode(t *testing.T) {
 	}{
 		{nil, 0},
 		{errors.New("step 1: boom"), 1},
-		{usagef("-k8s: bad"), 2},
+		{cli.Usagef("-k8s: bad"), 2},
 	} {
-		if got := exitCode(tc.err); got != tc.want {
-			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)
+		if got := cli.ExitCode(tc.err); got != tc.want {
+			t.Errorf("cli.ExitCode(%v) = %d, want %d", tc.err, got, tc.want)
 		}
 	}
 }
@@ -206,4 +208,8 @@ func TestParsePolicy(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("parsePolicy mismatch (-want +got):\n%s", diff)
 	}
+}
+
+func TestCommandLine(t *testing.T) {
+	clitest.Conventions(t, run, "extra")
 }

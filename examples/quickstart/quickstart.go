@@ -19,6 +19,7 @@ import (
 	"github.com/ec2select/ec2select/capacity"
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/ec2fake"
+	"github.com/ec2select/ec2select/examples/internal/cli"
 	"github.com/ec2select/ec2select/userdata"
 	"github.com/ec2select/ec2select/weighting"
 )
@@ -102,7 +103,7 @@ func quickstart(ctx context.Context, out io.Writer, opts options) error {
 	if err != nil {
 		// The policy is valid on its own (parseFlags checked), so this is
 		// the policy against the catalog: a tier that admits nothing.
-		return usagef("-policy %q does not fit the catalog: %w", opts.policyText, err)
+		return cli.Usagef("-policy %q does not fit the catalog: %w", opts.policyText, err)
 	}
 	r.ranking(ranking, pools)
 
@@ -224,7 +225,7 @@ func (r *report) table(rows [][]string) {
 }
 
 func (r *report) selection(opts options, sel amiselect.Selection) {
-	r.title("1. AMIs: alias %s for Kubernetes %s (%d selected, %d refused)", opts.alias, opts.k8s, len(sel.AMIs), len(sel.Rejected))
+	r.title("1. AMIs: alias %s for Kubernetes %s selects %s; %s refused", opts.alias, opts.k8s, cli.AMIs(sel.AMIs), cli.Count(len(sel.Rejected), "image"))
 	rows := [][]string{{"AMI", "NAME", "ARCH", "VARIANT", "CREATED"}}
 	for _, a := range sel.AMIs {
 		rows = append(rows, []string{a.ID, a.Name, a.Arch, a.Variant.String(), a.Created.Format("2006-01-02 15:04")})

@@ -10,25 +10,37 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/examples/internal/cli"
 	"github.com/ec2select/ec2select/userdata"
 )
 
-func main() {
-	if err := run(context.Background(), os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "startuptaint:", err)
-		os.Exit(1)
+func main() { cli.Main(command.Name, run) }
+
+var command = cli.Command{Name: "startuptaint", Usage: `Usage: go run ./examples/startuptaint
+
+It shows problem 3: in custom AL2 userData,
+--kubelet-extra-args='--register-with-taints=...' is dropped by
+/etc/eks/bootstrap.sh, so the node registers without its startup taint.
+userdata.Lint finds it and gives the corrected line; userdata.Render writes
+the taint correctly and refuses input that could inject.
+`}
+
+// run parses args (only -h) and runs the demonstration.
+func run(ctx context.Context, w io.Writer, args []string) error {
+	if help, err := command.Parse(command.FlagSet(), w, args); help || err != nil {
+		return err
 	}
+	return demo(ctx, w)
 }
 
 const broken = `#!/bin/bash
 /etc/eks/bootstrap.sh my-cluster --kubelet-extra-args='--register-with-taints="karpenter.sh/uninitialized:NoExecute"'
 `
 
-func run(_ context.Context, w io.Writer) error {
+func demo(_ context.Context, w io.Writer) error {
 	fmt.Fprintln(w, `Problem 3: custom AL2 userData passes --kubelet-extra-args='--register-with-taints=...' with '='.
 /etc/eks/bootstrap.sh only accepts "--kubelet-extra-args VALUE" and drops the word silently, so the node
 registers without its startup taint, and a controller that requires the taint (as Karpenter v1.0-v1.2

@@ -19,6 +19,8 @@ type Walker struct {
 	vars       map[string]Token // lower-case name → value token
 	// Calls are the calls of the target, in order.
 	Calls []Call
+	// Opaque are the statements it cannot follow, in order.
+	Opaque []Opaque
 	// Stopped is set when exit, return, throw or break ran at the top
 	// level, on line StopLine.
 	Stopped  bool
@@ -94,11 +96,52 @@ func (w *Walker) statement(st []Token) {
 	default:
 		return
 	}
-	v, _ := w.Eval(name)
-	if !strings.HasSuffix(strings.ToLower(v), w.target) {
+	v, known := w.Eval(name)
+	if strings.HasSuffix(strings.ToLower(v), w.target) {
+		w.Calls = append(w.Calls, Call{Line: name.line, Params: w.bindParams(args)})
 		return
 	}
-	w.Calls = append(w.Calls, Call{Line: name.line, Params: w.bindParams(args)})
+	if what := opaqueCommand(v, known, name, args); what != "" {
+		w.Opaque = append(w.Opaque, Opaque{Line: name.line, What: what})
+	}
+}
+
+// Opaque is a statement the walker cannot follow: it may run the target
+// or start the kubelet in a way the walker does not see.
+type Opaque struct {
+	Line int
+	What string
+}
+
+// opaqueCommands run code the walker cannot read, or start the kubelet.
+var opaqueCommands = map[string]string{
+	"invoke-expression": "Invoke-Expression, which runs a string", "iex": "Invoke-Expression, which runs a string",
+	"invoke-command": "Invoke-Command, which runs a script block", "icm": "Invoke-Command, which runs a script block",
+	"start-process": "Start-Process, which runs another program", "powershell": "another PowerShell", "powershell.exe": "another PowerShell",
+	"pwsh": "another PowerShell", "pwsh.exe": "another PowerShell", "cmd": "cmd.exe", "cmd.exe": "cmd.exe",
+	"kubelet": "the kubelet, run directly", "kubelet.exe": "the kubelet, run directly",
+}
+
+// opaqueCommand says why a called command is not followable: a command
+// whose name is only known at run time, one that runs code given as text,
+// or a service command acting on the kubelet.
+func opaqueCommand(v string, known bool, name Token, args []Token) string {
+	if !known {
+		return "a command whose name is only known at run time (" + name.raw + ")"
+	}
+	base := strings.ToLower(v[strings.LastIndexAny(v, `\/`)+1:])
+	if what := opaqueCommands[base]; what != "" {
+		return what
+	}
+	switch base {
+	case "start-service", "restart-service", "set-service", "sc", "sc.exe", "net", "net.exe":
+		for _, a := range args {
+			if s, _, _ := a.Literal(); strings.Contains(strings.ToLower(s), "kubelet") || !a.known {
+				return base + " acting on the kubelet service"
+			}
+		}
+	}
+	return ""
 }
 
 // bindParams binds arguments to the target's parameters: -Name value,

@@ -60,12 +60,16 @@ type Call struct {
 	// the script; ErrexitMaybe: it may be.
 	Errexit, ErrexitMaybe bool
 	path                  []branch // the if/case arms the call is in
+	guarded               bool     // in a loop, function, && or || list, or background job
 }
 
 // branch is one arm of an if or case clause.
 type branch struct {
 	clause syntax.Node
 	arm    int
+	// guarded: the clause itself may not run (it is in a loop, a
+	// function, after && or ||, or in another clause's arm).
+	guarded bool
 }
 
 // Exclusive reports whether two calls are in different arms of the same
@@ -97,6 +101,7 @@ type Walker struct {
 	path      []branch // the arms being walked
 	line      int      // the line of the command being walked
 	testing   int      // > 0 inside an if/while condition or before && and ||, where errexit does not apply
+	guards    int      // > 0 where code may not run for a reason other than an if/case arm
 	condLines []int    // lines of the enclosing conditionals, innermost last
 	inFunc    int      // > 0 inside a function body
 	stopLine  int      // where the walk stopped (exit, or a failure under errexit)
@@ -252,6 +257,7 @@ func (w *Walker) stmt(s *syntax.Stmt, cond bool) {
 	w.line = int(s.Pos().Line())
 	if s.Background || s.Coprocess {
 		sub := w.clone()
+		sub.guards++
 		sub.command(s, true)
 		w.merge(sub)
 		return
@@ -267,7 +273,9 @@ func (w *Walker) command(s *syntax.Stmt, cond bool) {
 		w.decl(c, cond)
 	case *syntax.IfClause:
 		w.ifClause(c, cond)
-	case *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause:
+	case *syntax.WhileClause, *syntax.ForClause:
+		w.conditional(int(c.Pos().Line()), func() { w.guarded(func() { w.branches(c) }) })
+	case *syntax.CaseClause:
 		w.conditional(int(c.Pos().Line()), func() { w.branches(c) })
 	case *syntax.Block:
 		w.stmts(c.Stmts, cond)
@@ -281,6 +289,7 @@ func (w *Walker) command(s *syntax.Stmt, cond bool) {
 		// exit in it (a die helper) is not taken for one that runs.
 		w.subshell(func(sub *Walker) {
 			sub.inFunc++
+			sub.guards++
 			sub.stmt(c.Body, true)
 		})
 	case *syntax.TimeClause:
@@ -316,7 +325,7 @@ func (w *Walker) branches(c syntax.Command) {
 func (w *Walker) binary(c *syntax.BinaryCmd, cond bool) {
 	if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
 		w.tested(func() { w.stmt(c.X, cond) })
-		w.conditional(int(c.Pos().Line()), func() { w.stmt(c.Y, true) })
+		w.conditional(int(c.Pos().Line()), func() { w.guarded(func() { w.stmt(c.Y, true) }) })
 		return
 	}
 	for _, side := range []*syntax.Stmt{c.X, c.Y} {
@@ -358,9 +367,63 @@ func (w *Walker) ifClause(c *syntax.IfClause, cond bool) {
 // inArm walks fn inside one arm of an if or case clause.
 func (w *Walker) inArm(clause syntax.Node, arm int, fn func()) {
 	saved := w.path
-	w.path = append(slices.Clip(w.path), branch{clause: clause, arm: arm})
+	w.path = append(slices.Clip(w.path), branch{clause: clause, arm: arm, guarded: w.guards > 0 || len(saved) > 0})
 	fn()
 	w.path = saved
+}
+
+// guarded walks fn where what runs may not run for a reason other than an
+// if or case arm: loops, && and || lists, function bodies.
+func (w *Walker) guarded(fn func()) {
+	w.guards++
+	fn()
+	w.guards--
+}
+
+// Exhaustive reports whether at least one of the calls certainly runs:
+// they are directly in the arms of one if/elif/else or case clause that
+// itself runs, that has an else (or a * pattern), and they cover every
+// arm.
+func Exhaustive(calls []Call) bool {
+	if len(calls) == 0 {
+		return false
+	}
+	first := calls[0]
+	if len(first.path) != 1 || first.path[0].guarded || first.guarded {
+		return false
+	}
+	total, complete := clauseArms(first.path[0].clause)
+	covered := map[int]bool{}
+	for _, c := range calls {
+		if len(c.path) != 1 || c.guarded || c.path[0].clause != first.path[0].clause {
+			return false
+		}
+		covered[c.path[0].arm] = true
+	}
+	return complete && len(covered) == total
+}
+
+// clauseArms counts a clause's arms and whether one of them is taken
+// when no other is (an else, or a case pattern that is just *).
+func clauseArms(n syntax.Node) (int, bool) {
+	switch c := n.(type) {
+	case *syntax.IfClause:
+		total, complete := 0, false
+		for cl := c; cl != nil; cl = cl.Else {
+			total++
+			complete = len(cl.Cond) == 0
+		}
+		return total, complete
+	case *syntax.CaseClause:
+		complete := false
+		for _, item := range c.Items {
+			for _, p := range item.Patterns {
+				complete = complete || p.Lit() == "*"
+			}
+		}
+		return len(c.Items), complete
+	}
+	return 0, false
 }
 
 // arithmAssigns marks variables assigned inside arithmetic as unknown.
@@ -688,6 +751,7 @@ func (w *Walker) record(c *syntax.CallExpr, fields []Arg, cond bool) {
 			// A call tested by if, while, && or || does not trigger errexit.
 			Errexit:      w.errexit == errexitOn && w.testing == 0,
 			ErrexitMaybe: w.errexit == errexitMaybe && w.testing == 0,
+			guarded:      w.guards > 0 || w.testing > 0,
 		})
 	}
 }

@@ -145,3 +145,29 @@ func TestWalkWrappersWithoutOperands(t *testing.T) {
 		}
 	}
 }
+
+func TestExhaustive(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		script string
+		want   bool
+	}{
+		{"if [ -f x ]; then bootstrap.sh a; else bootstrap.sh b; fi\n", true},
+		{"if [ -f x ]; then bootstrap.sh a; elif [ -f y ]; then bootstrap.sh b; else bootstrap.sh c; fi\n", true},
+		{"if [ -f x ]; then bootstrap.sh a; fi\n", false},
+		{"if [ -f x ]; then bootstrap.sh a; elif [ -f y ]; then bootstrap.sh b; fi\n", false},
+		{"case $H in a) bootstrap.sh a ;; *) bootstrap.sh b ;; esac\n", true},
+		{"case $H in a) bootstrap.sh a ;; b) bootstrap.sh b ;; esac\n", false},
+		{"for i in 1; do if [ -f x ]; then bootstrap.sh a; else bootstrap.sh b; fi; done\n", false},
+		{"if [ -f x ]; then [ -f z ] && bootstrap.sh a; else bootstrap.sh b; fi\n", false},
+	}
+	for _, tt := range tests {
+		r, err := Walk([]byte(tt.script), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Exhaustive(r.Calls); got != tt.want {
+			t.Errorf("%q: Exhaustive = %v; want %v", tt.script, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,39 @@
+package cli_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/ec2select/ec2select/examples/internal/cli"
+)
+
+// An example's entry point: -h prints the usage, anything else unexpected
+// is a usage error with exit status 2.
+func Example() {
+	command := cli.Command{Name: "hello", Usage: "Usage: go run ./examples/hello [-name NAME]\n"}
+	run := func(ctx context.Context, w io.Writer, args []string) error {
+		fs := command.FlagSet()
+		name := fs.String("name", "world", "who to greet")
+		if help, err := command.Parse(fs, w, args); help || err != nil {
+			return err
+		}
+		_, err := fmt.Fprintf(w, "hello, %s\n", *name)
+		return err
+	}
+	for _, args := range [][]string{{"-name", "EC2"}, {"-h"}, {"extra"}} {
+		err := run(context.Background(), os.Stdout, args)
+		fmt.Println("exit", cli.ExitCode(err))
+	}
+	// Output:
+	// hello, EC2
+	// exit 0
+	// Usage: go run ./examples/hello [-name NAME]
+	//
+	// Flags:
+	//   -name string
+	//     	who to greet (default "world")
+	// exit 0
+	// exit 2
+}

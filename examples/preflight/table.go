@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ec2select/ec2select/examples/internal/cli"
+)
+
+// placeholderCA stands in for the cluster's certificate authority, which
+// the manifests do not carry and which no check depends on: a real,
+// self-signed certificate (CN=kubernetes, Ed25519) whose key was thrown away.
+const placeholderCA = `-----BEGIN CERTIFICATE-----
+MIIBKzCB3qADAgECAgEBMAUGAytlcDAVMRMwEQYDVQQDDAprdWJlcm5ldGVzMB4X
+DTI2MTEyMTA1MjY1MVoXDTM2MTExODA1MjY1MVowFTETMBEGA1UEAwwKa3ViZXJu
+ZXRlczAqMAUGAytlcAMhAAFY1MNSfXodW083/zd72EiJnW3n9N/Rh9jjjatVM934
+o1MwUTAdBgNVHQ4EFgQUD+3HBRzn17o959kDc+8vZDADlAUwHwYDVR0jBBgwFoAU
+D+3HBRzn17o959kDc+8vZDADlAUwDwYDVR0TAQH/BAUwAwEB/zAFBgMrZXADQQCy
+zcYr+524c4nNQNTFTzzx+PqO0r4sgcZSgs7Eh2J6b8AZuUbBX/uJvEJr6IRfpN1V
+X/6Kh1/PD2k7j1xjtgAF
+-----END CERTIFICATE-----
+`
+
+// writeTable prints the report for a person: per pair, then the NodePool
+// order, then every finding with its fix.
+func writeTable(w io.Writer, r Report) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Source: %s\nKubernetes %s; %d instance types\n", r.Source, r.KubernetesVersion, r.InstanceTypes)
+	for _, s := range r.Ignored {
+		fmt.Fprintf(&b, "skipped: %s (not an EC2NodeClass or NodePool)\n", s)
+	}
+	for _, p := range r.Pairs {
+		writePair(&b, p)
+	}
+	if len(r.Order) > 0 {
+		b.WriteString("\nNodePool order (Karpenter tries them top to bottom):\n")
+		rows := [][]string{{"NODEPOOL", "WEIGHT"}}
+		for _, o := range r.Order {
+			rows = append(rows, []string{o.NodePool, fmt.Sprint(o.Weight)})
+		}
+		table(&b, rows)
+		for _, o := range r.Overlaps {
+			fmt.Fprintf(&b, "  overlap: %s and %s both allow %d instance types; %s is tried first\n", o.NodePools[0], o.NodePools[1], o.InstanceTypes, o.First)
+		}
+	}
+	fmt.Fprintf(&b, "\nFindings: %s, %s\n", cli.Count(r.Errors, "error"), cli.Count(r.Warnings, "warning"))
+	for _, f := range r.Findings {
+		tag := f.Severity
+		if f.Problem > 0 {
+			tag = fmt.Sprintf("%s (problem %d)", f.Severity, f.Problem)
+		}
+		fmt.Fprintf(&b, "- %s %s: %s\n    fix: %s\n", f.Where, tag, f.Message, f.Fix)
+		if f.Suggested != "" {
+			fmt.Fprintf(&b, "    suggested NodePools, generated from the catalog:\n%s", indent(f.Suggested, "      "))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writePair(b *strings.Builder, p Pair) {
+	fmt.Fprintf(b, "\nNodePool %s × EC2NodeClass %s: the NodePool allows %d instance types\n", p.NodePool, p.NodeClass, p.InstanceTypes)
+	rows := [][]string{{"  AMI", "NAME", "FAMILY", "ARCH", "VARIANT", "TYPES", "E.G."}}
+	for _, a := range p.AMIs {
+		rows = append(rows, []string{"  " + a.ID, a.Name, a.Family, a.Arch, a.Variant, fmt.Sprint(a.InstanceTypes), more(a.Examples, a.InstanceTypes)})
+	}
+	if len(p.AMIs) == 0 {
+		b.WriteString("  no AMI runs any of them\n")
+	} else {
+		table(b, rows)
+	}
+	for _, r := range p.Refused {
+		fmt.Fprintf(b, "  refused: %s %s: %s\n", r.ID, r.Name, r.Reason)
+	}
+	for _, u := range p.CannotLaunch {
+		fmt.Fprintf(b, "  cannot launch: %d (%s)\n    fix: %s\n", u.Count, more(u.Examples, u.Count), u.Fix)
+	}
+	if u := p.UserData; u != nil {
+		fmt.Fprintf(b, "  userData (%s): %s", u.Family, u.Verdict)
+		if u.Reason != "" {
+			fmt.Fprintf(b, ": %s", u.Reason)
+		}
+		b.WriteString("\n")
+		if len(u.Taints) > 0 {
+			fmt.Fprintf(b, "    registers: %s\n", strings.Join(u.Taints, ", "))
+		}
+		for _, p := range u.Problems {
+			fmt.Fprintf(b, "    %s\n", p)
+		}
+	}
+}
+
+func table(b *strings.Builder, rows [][]string) {
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	tw.Flush()
+}
+
+// more is the example names of a set of n, and how many it leaves out.
+func more(names []string, n int) string {
+	s := strings.Join(names, ", ")
+	if n > len(names) {
+		s += fmt.Sprintf(" and %d more", n-len(names))
+	}
+	return s
+}
+
+func indent(s, prefix string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines {
+		if l != "" && l != "\n" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "")
+}
