@@ -34,10 +34,12 @@
 //	[]compat.InstanceType ──► weighting.Policy.Rank / NodePools
 //	taints, labels, cluster ──► userdata.Render / userdata.Lint
 //
-// Dependencies run one way: compat ← amiselect ← capacity, compat ← weighting;
-// userdata and ec2fake stand alone. No package imports Kubernetes modules:
-// the small value types here mirror Kubernetes field names so that converting
-// to and from the Kubernetes types is one line.
+// Dependencies run one way: compat ← amiselect ← capacity; compat ← userdata
+// ← weighting (compat.AMIFamily and userdata.Taint are the one family type
+// and the one taint type); ec2fake stands alone. No package imports
+// Kubernetes modules: the small value types here mirror Kubernetes field
+// names, and examples/karpenter (a module of its own) is the compile-checked
+// adapter to Karpenter's types.
 //
 // Nothing in this module starts a goroutine, keeps global mutable state, or
 // panics on bad input; every exported type documents whether it is safe for
