@@ -58,6 +58,18 @@ var supportRequirements = sync.OnceValue(func() map[compat.AMIFamily]compat.Requ
 	return out
 })
 
+// excludedFamilies holds, per family that excludes instance types, the
+// instance families it excludes, sorted; built once, read-only after.
+var excludedFamilies = sync.OnceValue(func() map[compat.AMIFamily][]string {
+	out := map[compat.AMIFamily][]string{}
+	for _, f := range compat.AMIFamilies() {
+		if s := f.Support(); len(s.Excluded) > 0 {
+			out[f] = s.Excluded
+		}
+	}
+	return out
+})
+
 // supportOf returns the requirement f's exclusions state, if any.
 func supportOf(f compat.AMIFamily) (compat.Requirements, bool) {
 	r, ok := supportRequirements()[f]

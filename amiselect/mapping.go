@@ -70,12 +70,16 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 	// the same family exclusions admit, map alike; compat says which facts
 	// those are.
 	reqs := make([]compat.Requirements, len(amis))
-	var buf [8]compat.Requirements // no allocation for the few exclusions
-	supports := buf[:0]
+	var buf [8]compat.AMIFamily // no allocation for the few families that exclude types
+	families := buf[:0]
+	var excluding [8][]string
 	for j := range amis {
 		reqs[j] = amis[j].Requirements
-		if s, ok := supportOf(amis[j].Family); ok && !slices.ContainsFunc(supports, s.Equal) {
-			supports = append(supports, s)
+		if f := amis[j].Family; !slices.Contains(families, f) {
+			if ex := excludedFamilies()[f]; len(ex) > 0 {
+				excluding[len(families)] = ex
+				families = append(families, f)
+			}
 		}
 	}
 	keys := facts.KeysOf(reqs...)
@@ -86,7 +90,7 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 		it := &instanceTypes[i]
 		// Catalogs list a family's sizes together: try the previous type's
 		// facts before hashing.
-		k := memoKey{facts: facts.On(it, keys), excluded: exclusions(it, supports)}
+		k := memoKey{facts: facts.On(it, keys), excluded: exclusions(it, excluding[:len(families)])}
 		j := lastJ
 		if lastJ == -2 || k != last {
 			var seen bool
@@ -142,12 +146,15 @@ type memoKey struct {
 	excluded uint8
 }
 
-// exclusions returns a bit per family exclusion in supports that refuses
-// it. There are fewer than eight: compat.AMIFamilies has seven families.
-func exclusions(it *compat.InstanceType, supports []compat.Requirements) uint8 {
+// exclusions returns a bit per list in excluding (a family's sorted
+// compat.Support.Excluded) that names its instance family. There are
+// fewer than eight: compat.AMIFamilies has seven. An exclusion is
+// instance-family NotIn [...], so reading the type's family is the whole
+// check; Choose states the same exclusion as a requirement.
+func exclusions(it *compat.InstanceType, excluding [][]string) uint8 {
 	var bits uint8
-	for k, s := range supports {
-		if _, conflict := it.Conflict(s); conflict {
+	for k, ex := range excluding {
+		if _, found := slices.BinarySearch(ex, it.Family); found {
 			bits |= 1 << k
 		}
 	}

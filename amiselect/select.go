@@ -205,8 +205,8 @@ func Select(images []ec2types.Image, opts SelectOptions) Selection {
 	var amis []AMI
 	var winners []int32 // the input index of each AMI's image
 	// Most images serve one set and most lose it; AL2's accelerated and
-	// Bottlerocket's x86_64 images serve two. One allocation, not a
-	// doubling series, for the usual case.
+	// Bottlerocket's x86_64 images serve two. One small, pointer-free
+	// allocation, not a doubling series, for the usual case.
 	var losers []loss
 	if len(images) > 1 {
 		losers = make([]loss, 0, len(images)+len(images)/4)
@@ -229,10 +229,10 @@ func Select(images []ec2types.Image, opts SelectOptions) Selection {
 				amis = append(amis, c)
 				winners = append(winners, int32(i))
 			case better(&c, &amis[j]):
-				losers = append(losers, lossOf(&amis[j], winners[j], j))
+				losers = append(losers, loss{image: winners[j], set: int32(j)})
 				amis[j], winners[j] = c, int32(i)
 			default:
-				losers = append(losers, lossOf(&c, int32(i), j))
+				losers = append(losers, loss{image: int32(i), set: int32(j)})
 			}
 		}
 	}
@@ -251,7 +251,7 @@ func Select(images []ec2types.Image, opts SelectOptions) Selection {
 	}
 	if len(losers) > 0 {
 		// The sets' winners, by set, before the AMIs are sorted.
-		sel.lost = &losses{all: losers, winners: slices.Clone(amis), images: winners}
+		sel.lost = &losses{all: losers, winners: slices.Clone(amis), images: winners, input: images, at: at}
 	}
 	slices.SortFunc(amis, compareAMIs)
 	sel.AMIs = amis
@@ -259,31 +259,30 @@ func Select(images []ec2types.Image, opts SelectOptions) Selection {
 	return sel
 }
 
-// loss is an image that lost a set: what its AMI needs beyond the set's
-// own facts (arch, variant, requirements, taken from the set's winner).
+// loss is an image (its input index) that lost a set (its index).
 type loss struct {
-	id, name   string
-	created    time.Time
 	image, set int32
-	deprecated bool
-}
-
-func lossOf(a *AMI, image int32, set int) loss {
-	return loss{id: a.ID, name: a.Name, created: a.Created, image: image, set: int32(set), deprecated: a.Deprecated}
 }
 
 // losses is every loss of one Select, the winner of each set (by set
-// index), and the input index of each winner's image.
+// index), the input index of each winner's image, and the input itself
+// with the time Select judged deprecation at: Superseded reads a losing
+// image again rather than Select copying thousands of them.
 type losses struct {
 	all     []loss
 	winners []AMI
 	images  []int32
+	input   []ec2types.Image
+	at      time.Time
 }
 
 // Superseded lists, for each valid image that won no requirement set,
 // every set it lost and the AMI that set kept, in newest-available order
 // of the losing AMIs (ties: by winner). An image that won some set is
-// among the AMIs instead. The list is built on each call.
+// among the AMIs instead. The list is built on each call, from the images
+// given to Select: Select keeps a reference to them, not a copy, so that
+// selecting stays cheap; change them after Select and Superseded describes
+// the changed images.
 func (s Selection) Superseded() []Superseded {
 	if s.lost == nil {
 		return nil
@@ -299,10 +298,14 @@ func (s Selection) Superseded() []Superseded {
 			continue
 		}
 		w := &s.lost.winners[l.set]
-		r := recognize(l.name, w.Arch)
+		c, _, ok := admit(&s.lost.input[l.image], s.lost.at)
+		if !ok {
+			continue // the caller changed the image since Select admitted it
+		}
+		r := recognize(c.Name, w.Arch)
 		out = append(out, Superseded{
-			AMI: AMI{ID: l.id, Name: l.name, Arch: w.Arch, Family: r.family, Variant: w.Variant, Created: l.created,
-				Deprecated: l.deprecated, Release: r.release, Requirements: w.Requirements},
+			AMI: AMI{ID: c.ID, Name: c.Name, Arch: w.Arch, Family: r.family, Variant: w.Variant, Created: c.Created,
+				Deprecated: c.Deprecated, Release: r.release, Requirements: w.Requirements},
 			Winner: *w,
 		})
 	}
