@@ -46,25 +46,20 @@ func runs(c Candidate, a *AMI) bool {
 	return true
 }
 
-// supportRequirements holds, per family that excludes instance types, the
-// requirement its exclusion states; built once, read-only after.
-var supportRequirements = sync.OnceValue(func() map[compat.AMIFamily]compat.Requirements {
-	out := map[compat.AMIFamily]compat.Requirements{}
-	for _, f := range compat.AMIFamilies() {
-		if s := f.Support(); len(s.Excluded) > 0 {
-			out[f] = s.Requirements()
-		}
-	}
-	return out
-})
+// exclusion is what a family that excludes instance types states: the
+// excluded instance families, sorted, and the same as a requirement.
+type exclusion struct {
+	families     []string
+	requirements compat.Requirements
+}
 
-// excludedFamilies holds, per family that excludes instance types, the
-// instance families it excludes, sorted; built once, read-only after.
-var excludedFamilies = sync.OnceValue(func() map[compat.AMIFamily][]string {
-	out := map[compat.AMIFamily][]string{}
+// familyExclusions holds the exclusion of every family that has one; built once,
+// read-only after.
+var familyExclusions = sync.OnceValue(func() map[compat.AMIFamily]exclusion {
+	out := map[compat.AMIFamily]exclusion{}
 	for _, f := range compat.AMIFamilies() {
 		if s := f.Support(); len(s.Excluded) > 0 {
-			out[f] = s.Excluded
+			out[f] = exclusion{families: s.Excluded, requirements: s.Requirements()}
 		}
 	}
 	return out
@@ -72,6 +67,6 @@ var excludedFamilies = sync.OnceValue(func() map[compat.AMIFamily][]string {
 
 // supportOf returns the requirement f's exclusions state, if any.
 func supportOf(f compat.AMIFamily) (compat.Requirements, bool) {
-	r, ok := supportRequirements()[f]
-	return r, ok
+	e, ok := familyExclusions()[f]
+	return e.requirements, ok
 }

@@ -76,7 +76,7 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 	for j := range amis {
 		reqs[j] = amis[j].Requirements
 		if f := amis[j].Family; !slices.Contains(families, f) {
-			if ex := excludedFamilies()[f]; len(ex) > 0 {
+			if ex := familyExclusions()[f].families; len(ex) > 0 {
 				excluding[len(families)] = ex
 				families = append(families, f)
 			}
