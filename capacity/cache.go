@@ -6,8 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	lru "github.com/hashicorp/golang-lru/v2"
 )
 
 // DefaultSize is the number of (instance type, AMI) entries a Cache holds
@@ -15,10 +13,14 @@ import (
 // AMIs.
 const DefaultSize = 10_000
 
+// MaxSize is the largest Options.Size: far more entries than memory holds.
+const MaxSize = math.MaxInt32 - 1
+
 // Options configures a Cache. The zero value means the defaults.
 type Options struct {
 	// Size bounds the number of (instance type, AMI) entries; the least
-	// recently used is evicted first. Zero means DefaultSize.
+	// recently used is evicted first. Zero means DefaultSize; at most
+	// MaxSize.
 	Size int
 	// TTL is how long an entry lives after it was last recorded or
 	// confirmed, to the second. Zero means entries never expire: an AMI ID
@@ -33,15 +35,17 @@ type Options struct {
 // Cache holds the memory nodes really report, learned per (instance type,
 // AMI). It is safe for concurrent use.
 type Cache struct {
-	entries *lru.Cache[key, record]
+	// mu guards entries. Observe and expiry hold it for their whole
+	// read-modify-write, so "keep the minimum" holds under concurrency;
+	// Snapshot holds it throughout, so a snapshot is of one moment; Merge
+	// takes it a batch of entries at a time, so lookups wait for a batch,
+	// not for the whole snapshot.
+	mu      sync.Mutex
+	entries *table
 	ttl     time.Duration
 	now     func() time.Time
 	// limit is MaxSnapshotSize; tests lower it to reach it cheaply.
 	limit int
-	// write serializes every read-modify-write (Observe, Merge, expiry) and
-	// Snapshot, so that "keep the minimum" holds under concurrency and a
-	// snapshot is of one moment; lookups do not take it.
-	write sync.Mutex
 
 	hits, misses, evictions, expired, recorded, refused, merged atomic.Int64
 }
@@ -71,8 +75,8 @@ func (c *Cache) horizon(now time.Time) int64 {
 // New returns an empty Cache, or an error naming the bad option.
 func New(o Options) (*Cache, error) {
 	switch {
-	case o.Size < 0:
-		return nil, fmt.Errorf("capacity: Options.Size is %d; use a positive size, or 0 for the default of %d", o.Size, DefaultSize)
+	case o.Size < 0 || o.Size > MaxSize:
+		return nil, fmt.Errorf("capacity: Options.Size is %d; use a size from 1 to %d, or 0 for the default of %d", o.Size, MaxSize, DefaultSize)
 	case o.TTL < 0:
 		return nil, fmt.Errorf("capacity: Options.TTL is %v; use a positive duration, or 0 for entries that never expire", o.TTL)
 	}
@@ -82,11 +86,7 @@ func New(o Options) (*Cache, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	entries, err := lru.New[key, record](o.Size)
-	if err != nil {
-		return nil, fmt.Errorf("capacity: %w", err)
-	}
-	return &Cache{entries: entries, ttl: o.TTL, now: o.Now, limit: MaxSnapshotSize}, nil
+	return &Cache{entries: newTable(o.Size), ttl: o.TTL, now: o.Now, limit: MaxSnapshotSize}, nil
 }
 
 // Memory returns the memory, in bytes, learned for nodes of instanceType
@@ -94,28 +94,20 @@ func New(o Options) (*Cache, error) {
 // use for the LRU order.
 func (c *Cache) Memory(instanceType, amiID string) (int64, bool) {
 	k := key{instanceType, amiID}
-	r, ok := c.entries.Get(k)
+	c.mu.Lock()
+	r, ok := c.entries.get(k)
 	if ok && c.ttl > 0 && r.observed <= c.horizon(c.now()) {
-		c.expire(k)
+		c.entries.remove(k)
+		c.expired.Add(1)
 		ok = false
 	}
+	c.mu.Unlock()
 	if !ok {
 		c.misses.Add(1)
 		return 0, false
 	}
 	c.hits.Add(1)
 	return r.memory, true
-}
-
-// expire removes k if it is still expired: an Observe may have refreshed
-// it since the caller looked.
-func (c *Cache) expire(k key) {
-	c.write.Lock()
-	defer c.write.Unlock()
-	if r, ok := c.entries.Peek(k); ok && r.observed <= c.horizon(c.now()) {
-		c.entries.Remove(k)
-		c.expired.Add(1)
-	}
 }
 
 // Stats counts what a Cache has done since it was made.
@@ -133,6 +125,12 @@ type Stats struct {
 func (c *Cache) Stats() Stats {
 	return Stats{
 		Hits: c.hits.Load(), Misses: c.misses.Load(), Evictions: c.evictions.Load(), Expired: c.expired.Load(),
-		Recorded: c.recorded.Load(), Refused: c.refused.Load(), Merged: c.merged.Load(), Len: c.entries.Len(),
+		Recorded: c.recorded.Load(), Refused: c.refused.Load(), Merged: c.merged.Load(), Len: c.len(),
 	}
+}
+
+func (c *Cache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.entries.len()
 }

@@ -29,9 +29,11 @@
 //
 // # Concurrency, memory and time
 //
-// A Cache is safe for concurrent use. It is a bounded LRU
-// (github.com/hashicorp/golang-lru/v2) of [Options.Size] entries; lookups
-// count as uses. Entries expire [Options.TTL] after they were last
+// A Cache is safe for concurrent use. It is a bounded LRU of
+// [Options.Size] entries, held in one slice and one map, so that an entry
+// costs no allocation of its own; lookups count as uses. Merge holds the
+// lock a few thousand entries at a time, so a lookup never waits for a
+// whole snapshot. Entries expire [Options.TTL] after they were last
 // recorded, to the second, checked lazily against [Options.Now] when they
 // are read: the Cache starts no goroutine and needs no Close. Memory is a
 // map lookup and no allocation.

@@ -30,7 +30,7 @@ func FuzzMerge(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, _ := New(Options{TTL: ttl, Now: func() time.Time { return epoch }})
 		if err := c.Merge(data); err != nil {
-			if c.entries.Len() != 0 {
+			if c.entries.len() != 0 {
 				t.Fatalf("Merge refused (%v) but added entries", err)
 			}
 			return
@@ -41,6 +41,38 @@ func FuzzMerge(f *testing.F) {
 		}
 		if diff := gocmp.Diff(joinModel(epoch, ttl, facts), contents(c)); diff != "" {
 			t.Fatalf("Merge disagrees with the naive join of what encoding/json read (-model +merge):\n%s", diff)
+		}
+	})
+}
+
+// FuzzPlainEntry holds the fast path that reads entries as Snapshot writes
+// them to the general one: whatever plainEntry accepts, entry must accept
+// too, with the same record, index and end.
+func FuzzPlainEntry(f *testing.F) {
+	for _, seed := range []string{
+		`["m5.large",0,8096,1763820000]`, "\n" + `["m5.large",12,1,0],`, `["m5.large",0,0,0]`,
+		`["m5.large",01,5,5]`, `["m5.large",-1,5,5]`, `["m5.large",1,5,5.0]`, `["c5.large",1,5,5]`,
+		`["m5.large",1,5,1234567890123456789]`, `[ "m5.large",1,5,5]`, `["m5.large",1,5,5 ]`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		names := map[string]string{"m5.large": "m5.large"}
+		fast := decoder{data: data, names: names}
+		e, ami, ok := fast.plainEntry()
+		if !ok {
+			if fast.pos != 0 {
+				t.Fatalf("plainEntry refused %q but moved to byte %d", data, fast.pos)
+			}
+			return
+		}
+		slow := decoder{data: data, names: names}
+		want, wantAMI, err := slow.entry(0)
+		if err != nil {
+			t.Fatalf("plainEntry read %q, which entry refuses: %v", data, err)
+		}
+		if e != want || ami != wantAMI || fast.pos != slow.pos {
+			t.Fatalf("plainEntry read %q as %+v, %d up to byte %d; entry as %+v, %d up to byte %d", data, e, ami, fast.pos, want, wantAMI, slow.pos)
 		}
 	})
 }

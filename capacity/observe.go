@@ -47,12 +47,12 @@ func (c *Cache) Observe(o Observation, amis []amiselect.AMI) (bool, error) {
 		return false, err
 	}
 	now := c.now()
-	c.write.Lock()
-	defer c.write.Unlock()
-	if old, ok := c.entries.Peek(k); ok && old.observed > c.horizon(now) && old.memory < o.MemoryBytes {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.entries.peek(k); ok && old.observed > c.horizon(now) && old.memory < o.MemoryBytes {
 		return false, nil // keep the minimum seen
 	}
-	if c.entries.Add(k, record{key: k, memory: o.MemoryBytes, observed: now.Unix()}) {
+	if c.entries.put(record{key: k, memory: o.MemoryBytes, observed: now.Unix()}) {
 		c.evictions.Add(1)
 	}
 	c.recorded.Add(1)

@@ -64,21 +64,20 @@ func (c *Cache) Snapshot() ([]byte, error) {
 
 // encodeEntries starts a snapshot with its live entries, least recently
 // used first, an entry a line, and returns it with the AMI table their
-// indices refer to, their sum so far and their count. It holds the write
-// lock so that the snapshot is of one moment.
+// indices refer to, their sum so far and their count. It holds the lock
+// so that the snapshot is of one moment.
 func (c *Cache) encodeEntries() (out []byte, amis []string, h sum, n int) {
-	c.write.Lock()
-	defer c.write.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	horizon := c.horizon(c.now())
-	records := c.entries.Values()
 	index := make(map[string]int)
 	last, lastAMI := 0, "" // entries often share the previous one's AMI
-	out = make([]byte, 0, 64+len(records)*48)
+	out = make([]byte, 0, 64+c.entries.len()*48)
 	out = append(out, `{"version":`...)
 	out = strconv.AppendInt(out, SnapshotVersion, 10)
 	out = append(out, `,"entries":[`...)
 	h = newSum()
-	for _, r := range records {
+	for r := range c.entries.oldestFirst() {
 		if r.observed <= horizon {
 			continue // expired
 		}
@@ -183,34 +182,55 @@ func (c *Cache) Merge(snapshot []byte) error {
 	}
 	now := c.now()
 	latest, horizon := now.Unix(), c.horizon(now)
-	c.write.Lock()
-	defer c.write.Unlock()
-	for _, r := range records {
-		c.join(r, latest, horizon)
+	for len(records) > 0 {
+		batch := records[:min(len(records), mergeBatch)]
+		records = records[len(batch):]
+		c.joinAll(batch, latest, horizon, len(records))
 	}
 	return nil
 }
 
+// mergeBatch is how many entries Merge joins per hold of the lock: enough
+// to make the lock's cost vanish, few enough that a lookup waits well
+// under a millisecond.
+const mergeBatch = 4096
+
+// joinAll joins each record of batch under the lock; rest more follow.
+func (c *Cache) joinAll(batch []record, latest, horizon int64, rest int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries.reserve(len(batch) + rest)
+	var merged, evicted int64
+	for _, r := range batch {
+		if ok, ev := c.join(r, latest, horizon); ok {
+			merged++
+			if ev {
+				evicted++
+			}
+		}
+	}
+	c.merged.Add(merged)
+	c.evictions.Add(evicted)
+}
+
 // join puts in under its key unless it is expired or the live record
-// there is at least as good; times after latest (now) count as latest.
-// The caller holds the write lock.
-func (c *Cache) join(in record, latest, horizon int64) {
+// there is at least as good; times after latest (now) count as latest. It
+// reports whether it put in, and whether that evicted another record. The
+// caller holds the lock.
+func (c *Cache) join(in record, latest, horizon int64) (merged, evicted bool) {
 	in.observed = min(in.observed, latest)
 	if in.observed <= horizon {
-		return
+		return false, false
 	}
-	old, ok, evicted := c.entries.PeekOrAdd(in.key, in)
+	i, ok := c.entries.index[in.key]
 	switch {
-	case !ok: // added
-	case old.observed > horizon && !in.beats(old):
-		return
-	default:
-		c.entries.Add(in.key, in)
+	case !ok:
+		return true, c.entries.insert(in)
+	case c.entries.slots[i].observed > horizon && !in.beats(c.entries.slots[i].record):
+		return false, false
 	}
-	if evicted {
-		c.evictions.Add(1)
-	}
-	c.merged.Add(1)
+	c.entries.replace(i, in)
+	return true, false
 }
 
 // beats reports whether r wins over old: less memory, or as little and

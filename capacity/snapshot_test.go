@@ -78,8 +78,8 @@ func refDecode(data []byte) ([]fact, error) {
 
 // put joins r into c as Merge would at now.
 func put(c *Cache, r record, now time.Time) {
-	c.write.Lock()
-	defer c.write.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.join(r, now.Unix(), c.horizon(now))
 }
 
@@ -88,7 +88,7 @@ func put(c *Cache, r record, now time.Time) {
 func contents(c *Cache) []fact {
 	var out []fact
 	now := c.now()
-	for _, r := range c.entries.Values() {
+	for r := range c.entries.oldestFirst() {
 		if r.observed > c.horizon(now) {
 			out = append(out, fact{r.instanceType, r.amiID, r.memory, r.observed})
 		}
@@ -222,7 +222,7 @@ func TestMergeBounded(t *testing.T) {
 		size := rapid.IntRange(1, 4).Draw(t, "size")
 		snaps := [][]byte{drawSnapshot(t, "a"), drawSnapshot(t, "b"), drawSnapshot(t, "c")}
 		c := merged(t, size, snaps...)
-		if n := c.entries.Len(); n > size {
+		if n := c.entries.len(); n > size {
 			t.Fatalf("a cache of size %d holds %d entries", size, n)
 		}
 		arrived := map[fact]bool{}
@@ -276,7 +276,11 @@ func TestMergeRestores(t *testing.T) {
 		if again := snapshot(t, restored); !bytes.Equal(s, again) {
 			t.Fatalf("the restored cache's snapshot differs:\n%s\n%s", s, again)
 		}
-		for _, k := range c.entries.Keys() {
+		var keys []key // Memory reorders the list, so not while walking it
+		for r := range c.entries.oldestFirst() {
+			keys = append(keys, r.key)
+		}
+		for _, k := range keys {
 			want, wantOK := c.Memory(k.instanceType, k.amiID)
 			if got, ok := restored.Memory(k.instanceType, k.amiID); got != want || ok != wantOK {
 				t.Fatalf("Memory(%s, %s) = %d, %v after a restart; was %d, %v", k.instanceType, k.amiID, got, ok, want, wantOK)
@@ -517,13 +521,13 @@ func TestMergeFollowsObserve(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			c, _ := New(Options{TTL: ttl, Now: func() time.Time { return epoch }})
-			c.entries.Add(k, tc.held)
+			c.entries.put(tc.held)
 			src, _ := New(Options{Now: func() time.Time { return epoch }})
-			src.entries.Add(k, tc.in)
+			src.entries.put(tc.in)
 			if err := c.Merge(snapshot(t, src)); err != nil {
 				t.Fatal(err)
 			}
-			got, _ := c.entries.Peek(k)
+			got, _ := c.entries.peek(k)
 			if got != tc.want || c.Stats().Merged != tc.merged {
 				t.Errorf("holds %+v after merging (%d merged); want %+v (%d)", got, c.Stats().Merged, tc.want, tc.merged)
 			}
@@ -537,7 +541,7 @@ func TestMergeEvictsLeastRecentlyUsed(t *testing.T) {
 	c, _ := New(Options{Size: 3, Now: func() time.Time { return epoch }})
 	for _, name := range []string{"a.large", "b.large", "c.large"} {
 		k := key{name, "ami-0a"}
-		c.entries.Add(k, record{key: k, memory: 5, observed: epoch.Unix()})
+		c.entries.put(record{key: k, memory: 5, observed: epoch.Unix()})
 	}
 	c.Memory("a.large", "ami-0a") // b is now the least recently used
 	src, _ := New(Options{Now: func() time.Time { return epoch }})
@@ -548,8 +552,8 @@ func TestMergeEvictsLeastRecentlyUsed(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, k := range c.entries.Keys() {
-		got = append(got, k.instanceType)
+	for r := range c.entries.oldestFirst() {
+		got = append(got, r.instanceType)
 	}
 	if diff := gocmp.Diff([]string{"a.large", "d.large", "e.large"}, got); diff != "" {
 		t.Errorf("LRU order after the merge (-want +got):\n%s", diff)
