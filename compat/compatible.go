@@ -60,6 +60,11 @@ func (r Requirements) Compatible(in Requirements, opts ...Option) error {
 	if i < 0 {
 		return nil
 	}
+	return r.incompatible(in, opts, i)
+}
+
+// incompatible explains the conflict at in's entry i and each after it.
+func (r Requirements) incompatible(in Requirements, opts []Option, i int) error {
 	var errs []error
 	for ; i >= 0; i = r.conflictFrom(in, opts, i+1) {
 		e := &in.s.entries[i]
@@ -95,14 +100,31 @@ func (r Requirements) conflictFrom(in Requirements, opts []Option, start int) in
 	ins := in.entries()
 	for i := start; i < len(ins); i++ {
 		e := &ins[i]
-		have := r.find(e.key, e.wk)
+		var have *entry
+		switch {
+		case r.s == nil:
+		case e.wk >= 0: // find's well-known branch, inline: the hot path
+			if j := r.s.index[e.wk]; j > 0 {
+				have = &r.s.entries[j-1]
+			}
+		default:
+			have = r.find(e.key, e.wk)
+		}
 		if have == nil {
 			if !e.absent && !allowed(opts, e.key, e.wk) {
 				return i
 			}
 			continue
 		}
-		if !intersects(have, e) {
+		switch {
+		// intersects, with its two commonest cases inline: both accept a
+		// missing label, or both are one value. This loop is Map's hot path.
+		case have.absent && e.absent:
+		case !have.complement && !e.complement && len(have.values) == 1 && len(e.values) == 1:
+			if have.values[0].s != e.values[0].s {
+				return i
+			}
+		case !intersects(have, e):
 			return i
 		}
 	}
