@@ -1,6 +1,7 @@
 package amiselect
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -83,23 +84,37 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 		}
 	}
 	keys := facts.KeysOf(reqs...)
-	memo := make(map[memoKey]int32)
-	var last memoKey
-	lastJ := int32(-2) // none yet
+	// memo holds the AMI of each kind of type seen, by digest: the type's
+	// family exclusions as one byte, then its facts on keys. The digests
+	// are kept in one growing string, so a new kind costs no allocation of
+	// its own.
+	memo := make(map[string]int32)
+	var digests strings.Builder
+	var bufs [2][128]byte
+	prev, cur := bufs[0][:0], bufs[1][:0]
+	var (
+		family   string // the last instance family seen, and its exclusions
+		excluded uint8
+		j        int32
+	)
 	for i := range instanceTypes {
 		it := &instanceTypes[i]
-		// Catalogs list a family's sizes together: try the previous type's
-		// facts before hashing.
-		k := memoKey{facts: facts.On(it, keys), excluded: exclusions(it, excluding[:len(families)])}
-		j := lastJ
-		if lastJ == -2 || k != last {
-			var seen bool
-			if j, seen = memo[k]; !seen {
-				j = int32(Choose(it, amis))
-				memo[k] = j
-			}
-			last, lastJ = k, j
+		if len(families) > 0 && (i == 0 || it.Family != family) {
+			family, excluded = it.Family, exclusions(it, excluding[:len(families)])
 		}
+		cur = facts.Append(append(cur[:0], excluded), it, keys)
+		// Catalogs list a family's sizes together: the type before is
+		// often of the same kind.
+		if i == 0 || !bytes.Equal(cur, prev) {
+			var seen bool
+			if j, seen = memo[string(cur)]; !seen {
+				j = int32(Choose(it, amis))
+				start := digests.Len()
+				digests.Write(cur)
+				memo[digests.String()[start:]] = j
+			}
+		}
+		prev, cur = cur, prev
 		assigned[i] = j
 		if j >= 0 {
 			sizes[j]++
@@ -127,23 +142,24 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 			m.Groups = append(m.Groups, Group{AMI: amis[j], InstanceTypes: backing[start:start:len(backing)]})
 		}
 	}
-	for i := range instanceTypes {
-		j := assigned[i]
-		if j < 0 {
-			m.Unmapped = append(m.Unmapped, unmapped(instanceTypes[i], amis))
-			continue
+	// Copy runs of types bound for one group at once: the copy is most of
+	// Map's time, and one copy of a run costs less than one per type.
+	for i := 0; i < len(instanceTypes); {
+		j, end := assigned[i], i+1
+		for end < len(instanceTypes) && assigned[end] == j {
+			end++
 		}
-		g := &m.Groups[groupOf[j]]
-		g.InstanceTypes = append(g.InstanceTypes, instanceTypes[i])
+		if j < 0 {
+			for _, t := range instanceTypes[i:end] {
+				m.Unmapped = append(m.Unmapped, unmapped(t, amis))
+			}
+		} else {
+			g := &m.Groups[groupOf[j]]
+			g.InstanceTypes = append(g.InstanceTypes, instanceTypes[i:end]...)
+		}
+		i = end
 	}
 	return m
-}
-
-// memoKey is what decides a type's AMI in one Map call: its facts on the
-// keys the AMIs constrain, and which family exclusions refuse it.
-type memoKey struct {
-	facts    facts.Digest
-	excluded uint8
 }
 
 // exclusions returns a bit per list in excluding (a family's sorted

@@ -1,5 +1,5 @@
 // Package facts digests the facts behind an instance type's requirements
-// on some keys into a comparable value, so that a caller comparing many
+// on some keys into a few bytes, so that a caller comparing many
 // instance types with the same requirements (amiselect.Map) compares each
 // distinct kind of type once.
 //

@@ -1,25 +1,12 @@
 package facts
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"slices"
 
 	"github.com/ec2select/ec2select/compat"
 )
-
-// Digest is a comparable digest of the facts behind an instance type's
-// requirements on some keys: two instance types with equal Digests for the
-// same KeySet have equal requirements on those keys, so both are
-// compatible, or neither, with any requirements that constrain only those
-// keys.
-type Digest struct {
-	name, arch, category, family, size, hypervisor, cpuMaker  string
-	gpuMaker, gpuName, acceleratorMaker, acceleratorName      string
-	tenancy                                                   string
-	generation, vcpu, clock, network, ebs, gpus, accelerators int
-	memory, nvme, gpuMemory                                   int64
-	windows, encryption, flex, gpu, accelerator               bool
-}
 
 // KeySet is a set of instance keys (compat.InstanceLabels): no instance
 // type defines any other key, so other keys cannot tell two types apart.
@@ -103,74 +90,96 @@ func KeysOf(rs ...compat.Requirements) KeySet {
 	return ks
 }
 
-// On returns t's Digest for the keys in ks. It allocates nothing.
-func On(t *compat.InstanceType, ks KeySet) Digest {
-	var d Digest
+// Append appends to dst t's digest for the keys in ks and returns the
+// extended slice: two instance types with equal digests for the same
+// KeySet have equal requirements on those keys, so both are compatible, or
+// neither, with any requirements that constrain only those keys. It
+// allocates nothing when dst has room.
+//
+// The digest is each key's fact in turn (see fact): the string's length as
+// a uvarint, its bytes, and the number as a varint. Every field delimits
+// itself and the keys come in a fixed order, so for one KeySet equal bytes
+// mean equal facts. Bytes rather than a struct of every fact keep it
+// short: a few dozen bytes for an AMI's keys, cheap to compare and to hash.
+func Append(dst []byte, t *compat.InstanceType, ks KeySet) []byte {
 	for b := ks.bits; b != 0; b &= b - 1 {
-		d.add(t, bits.TrailingZeros32(b))
+		str, num := fact(t, bits.TrailingZeros32(b))
+		dst = binary.AppendUvarint(dst, uint64(len(str)))
+		dst = append(dst, str...)
+		dst = binary.AppendVarint(dst, num)
 	}
-	return d
+	return dst
 }
 
-// add copies into d the fields compat reads for instanceKeys[i].
-func (d *Digest) add(t *compat.InstanceType, i int) {
+// fact returns the fields compat reads for instanceKeys[i]: a string, a
+// number, or for the GPU and accelerator counts and GPU memory, the number
+// and whether the device exists ("device" or "").
+func fact(t *compat.InstanceType, i int) (string, int64) {
 	switch i {
 	case kInstanceType:
-		d.name = t.Name
+		return t.Name, 0
 	case kArch:
-		d.arch = t.Arch
-	case kOS, kWindowsBuild:
-		d.windows = slices.Contains(t.OS, compat.OSWindows)
+		return t.Arch, 0
 	case kInstanceCategory:
-		d.category = t.Category
+		return t.Category, 0
 	case kInstanceFamily:
-		d.family = t.Family
+		return t.Family, 0
 	case kInstanceSize:
-		d.size = t.Size
-	case kInstanceGeneration:
-		d.generation = t.Generation
-	case kInstanceCPU:
-		d.vcpu = t.VCPU
-	case kInstanceMemory:
-		d.memory = t.MemoryMiB
+		return t.Size, 0
 	case kInstanceHypervisor:
-		d.hypervisor = t.Hypervisor
+		return t.Hypervisor, 0
 	case kInstanceCPUManufacturer:
-		d.cpuMaker = t.CPUManufacturer
-	case kInstanceCPUClockSpeedMHz:
-		d.clock = t.CPUClockSpeedMHz
-	case kInstanceEncryptionInTransit:
-		d.encryption = t.EncryptionInTransit
-	case kInstanceCapabilityFlex:
-		d.flex = t.Flex
-	case kInstanceLocalNVMe:
-		d.nvme = t.LocalNVMeGB
-	case kInstanceNetworkBandwidth:
-		d.network = t.NetworkBandwidthMbps
-	case kInstanceEBSBandwidth:
-		d.ebs = t.EBSBandwidthMbps
+		return t.CPUManufacturer, 0
+	case kInstanceGPUManufacturer:
+		return t.GPUManufacturer, 0
+	case kInstanceGPUName:
+		return t.GPUName, 0
+	case kInstanceAcceleratorManufacturer:
+		return t.AcceleratorManufacturer, 0
+	case kInstanceAcceleratorName:
+		return t.AcceleratorName, 0
 	case kInstanceTenancy:
-		d.tenancy = t.Tenancy
-	default:
-		d.addDevice(t, i)
+		return t.Tenancy, 0
+	case kOS, kWindowsBuild:
+		return "", boolNumber(slices.Contains(t.OS, compat.OSWindows))
+	case kInstanceGeneration:
+		return "", int64(t.Generation)
+	case kInstanceCPU:
+		return "", int64(t.VCPU)
+	case kInstanceMemory:
+		return "", t.MemoryMiB
+	case kInstanceCPUClockSpeedMHz:
+		return "", int64(t.CPUClockSpeedMHz)
+	case kInstanceEncryptionInTransit:
+		return "", boolNumber(t.EncryptionInTransit)
+	case kInstanceCapabilityFlex:
+		return "", boolNumber(t.Flex)
+	case kInstanceLocalNVMe:
+		return "", t.LocalNVMeGB
+	case kInstanceNetworkBandwidth:
+		return "", int64(t.NetworkBandwidthMbps)
+	case kInstanceEBSBandwidth:
+		return "", int64(t.EBSBandwidthMbps)
+	case kInstanceGPUCount:
+		return device(t.HasGPU()), int64(t.GPUCount)
+	case kInstanceGPUMemory:
+		return device(t.HasGPU()), t.GPUMemoryMiB
+	case kInstanceAcceleratorCount:
+		return device(t.HasAccelerator()), int64(t.AcceleratorCount)
 	}
+	return "", 0
 }
 
-func (d *Digest) addDevice(t *compat.InstanceType, i int) {
-	switch i {
-	case kInstanceGPUCount:
-		d.gpus, d.gpu = t.GPUCount, t.HasGPU()
-	case kInstanceGPUManufacturer:
-		d.gpuMaker = t.GPUManufacturer
-	case kInstanceGPUName:
-		d.gpuName = t.GPUName
-	case kInstanceGPUMemory:
-		d.gpuMemory, d.gpu = t.GPUMemoryMiB, t.HasGPU()
-	case kInstanceAcceleratorCount:
-		d.accelerators, d.accelerator = t.AcceleratorCount, t.HasAccelerator()
-	case kInstanceAcceleratorManufacturer:
-		d.acceleratorMaker = t.AcceleratorManufacturer
-	case kInstanceAcceleratorName:
-		d.acceleratorName = t.AcceleratorName
+func boolNumber(b bool) int64 {
+	if b {
+		return 1
 	}
+	return 0
+}
+
+func device(has bool) string {
+	if has {
+		return "device"
+	}
+	return ""
 }

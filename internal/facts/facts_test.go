@@ -1,6 +1,7 @@
 package facts
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -66,9 +67,9 @@ func perturb(t *rapid.T, a, other compat.InstanceType) compat.InstanceType {
 	return b
 }
 
-// TestDigestDecidesRequirements: equal Digests on a key imply equal
+// TestDigestDecidesRequirements: equal digests on a key imply equal
 // requirements on it, the promise Map relies on. Each key copies a fixed
-// set of fields, so Digests equal on several keys are equal on each of
+// set of fields, so digests equal on several keys are equal on each of
 // them, and checking keys one at a time suffices.
 func TestDigestDecidesRequirements(t *testing.T) {
 	all := append(compat.InstanceLabels(), compat.LabelZone, "example.com/team", "beta.kubernetes.io/arch")
@@ -78,13 +79,13 @@ func TestDigestDecidesRequirements(t *testing.T) {
 		ra, rb := a.Requirements(), b.Requirements()
 		for _, k := range all {
 			on := KeysOf(compat.MustRequirements(compat.Requirement{Key: k, Operator: compat.Exists}))
-			if On(&a, on) != On(&b, on) {
+			if !bytes.Equal(Append(nil, &a, on), Append(nil, &b, on)) {
 				continue
 			}
 			ga, _ := ra.Get(k)
 			gb, _ := rb.Get(k)
 			if diff := cmp.Diff(ga, gb); diff != "" {
-				t.Fatalf("equal Digests on %s, but requirements differ (-a +b):\n%s", k, diff)
+				t.Fatalf("equal digests on %s, but requirements differ (-a +b):\n%s", k, diff)
 			}
 		}
 	})
@@ -118,7 +119,23 @@ func TestKeysOf(t *testing.T) {
 		t.Errorf("KeysOf allocates %v times", n)
 	}
 	it := compat.InstanceType{Name: "m5.large", Arch: compat.ArchAMD64}
-	if n := testing.AllocsPerRun(100, func() { On(&it, got) }); n != 0 {
-		t.Errorf("On allocates %v times", n)
+	buf := make([]byte, 0, 256)
+	if n := testing.AllocsPerRun(100, func() { Append(buf[:0], &it, got) }); n != 0 {
+		t.Errorf("Append allocates %v times", n)
+	}
+}
+
+// TestAppendDelimitsStrings: without the length before each string, these
+// two would digest alike ("a\x00b" then "" against "a" then "b\x00", each
+// string followed by a zero number).
+func TestAppendDelimitsStrings(t *testing.T) {
+	ks := KeysOf(compat.MustRequirements(
+		compat.Requirement{Key: compat.LabelInstanceAcceleratorManufacturer, Operator: compat.Exists},
+		compat.Requirement{Key: compat.LabelInstanceAcceleratorName, Operator: compat.Exists},
+	))
+	a := compat.InstanceType{AcceleratorManufacturer: "a\x00b"}
+	b := compat.InstanceType{AcceleratorManufacturer: "a", AcceleratorName: "b\x00"}
+	if bytes.Equal(Append(nil, &a, ks), Append(nil, &b, ks)) {
+		t.Errorf("different facts digest alike: %q", Append(nil, &a, ks))
 	}
 }
