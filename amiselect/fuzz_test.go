@@ -49,7 +49,7 @@ func FuzzSelect(f *testing.F) {
 
 		admitted := 0
 		for _, im := range images {
-			if _, _, ok := admit(&im, fixedNow); ok {
+			if admit(&im, fixedNow, new(AMI), nil) {
 				admitted++
 			}
 		}

@@ -212,9 +212,8 @@ func Select(images []ec2types.Image, opts SelectOptions) Selection {
 		losers = make([]loss, 0, len(images)+len(images)/4)
 	}
 	for i := range images {
-		c, rej, ok := admit(&images[i], at)
-		if !ok {
-			sel.Rejected = append(sel.Rejected, rej)
+		var c AMI
+		if !admit(&images[i], at, &c, &sel.Rejected) {
 			continue
 		}
 		r := recognize(c.Name, c.Arch)
@@ -298,8 +297,8 @@ func (s Selection) Superseded() []Superseded {
 			continue
 		}
 		w := &s.lost.winners[l.set]
-		c, _, ok := admit(&s.lost.input[l.image], s.lost.at)
-		if !ok {
+		var c AMI
+		if !admit(&s.lost.input[l.image], s.lost.at, &c, nil) {
 			continue // the caller changed the image since Select admitted it
 		}
 		r := recognize(c.Name, w.Arch)
@@ -318,12 +317,16 @@ func (s Selection) Superseded() []Superseded {
 	return out
 }
 
-// admit checks one image and converts the fields Select needs, parsing
-// each date exactly once.
-func admit(img *ec2types.Image, now time.Time) (AMI, Rejection, bool) {
+// admit checks one image and converts the fields Select needs into c,
+// parsing each date exactly once, or appends why not to rejected (if not
+// nil) and reports false.
+func admit(img *ec2types.Image, now time.Time, c *AMI, rejected *[]Rejection) bool {
 	id, name := aws.ToString(img.ImageId), aws.ToString(img.Name)
-	reject := func(k RejectionKind, format string, args ...any) (AMI, Rejection, bool) {
-		return AMI{}, Rejection{ImageID: id, Name: name, Kind: k, Reason: fmt.Sprintf(format, args...)}, false
+	reject := func(k RejectionKind, format string, args ...any) bool {
+		if rejected != nil {
+			*rejected = append(*rejected, Rejection{ImageID: id, Name: name, Kind: k, Reason: fmt.Sprintf(format, args...)})
+		}
+		return false
 	}
 	if id == "" {
 		return reject(MissingID, "the image has no ImageId")
@@ -356,7 +359,8 @@ func admit(img *ec2types.Image, now time.Time) (AMI, Rejection, bool) {
 		}
 		deprecated = !t.After(now)
 	}
-	return AMI{ID: id, Name: name, Arch: arch, Created: created.UTC(), Deprecated: deprecated}, Rejection{}, true
+	*c = AMI{ID: id, Name: name, Arch: arch, Created: created.UTC(), Deprecated: deprecated}
+	return true
 }
 
 // better reports whether a should replace b as the AMI of their common
