@@ -3,6 +3,7 @@ package capacity
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"unicode/utf8"
 )
 
@@ -12,19 +13,36 @@ import (
 // Integers must be written as integers (no fraction or exponent). An entry
 // listed twice is allowed and counts as its better figure, as if merged
 // twice.
-func decodeSnapshot(data []byte, limit int) ([]record, error) {
+func decodeSnapshot(data []byte, limit int) (*decoded, error) {
 	if len(data) > limit {
 		return nil, fmt.Errorf("capacity: the snapshot is %d bytes, more than MaxSnapshotSize (%d); it was not written by Cache.Snapshot", len(data), limit)
 	}
-	d := decoder{data: data, names: make(map[string]string)}
-	entries, err := d.snapshot()
+	d := decoder{data: data, names: make(map[string]int32)}
+	s, err := d.snapshot()
 	if err != nil {
 		if v, ok := versionOf(data); ok && v != SnapshotVersion {
 			return nil, versionError(v)
 		}
 		return nil, err
 	}
-	return entries, nil
+	return s, nil
+}
+
+// decoded is a snapshot as read and checked. Its entries name their
+// instance type and AMI by index, so that the slice of 100,000 of them
+// holds no pointer for the collector to follow.
+type decoded struct {
+	names, amis []string
+	entries     []packed
+}
+
+type packed struct {
+	name, ami        int32
+	memory, observed int64
+}
+
+func (s *decoded) record(e packed) record {
+	return record{key: key{s.names[e.name], s.amis[e.ami]}, memory: e.memory, observed: e.observed}
 }
 
 // versionOf finds the version of a snapshot the decoder refused, so that
@@ -45,11 +63,12 @@ func versionError(v int64) error {
 }
 
 // decoder reads one snapshot. names interns instance-type names, which
-// repeat under every AMI.
+// repeat under every AMI: each name's index in list.
 type decoder struct {
 	data  []byte
 	pos   int
-	names map[string]string
+	names map[string]int32
+	list  []string
 }
 
 func (d *decoder) errorf(format string, args ...any) error {
@@ -66,15 +85,14 @@ type parts struct {
 	version int64
 	sum     uint32
 	amis    []string
-	entries []record
-	indices []int64 // each entry's AMI index, resolved once amis is read
-	seen    [4]bool // version, sum, amis, entries
+	entries []packed // AMI indices are checked once amis is read
+	seen    [4]bool  // version, sum, amis, entries
 }
 
 var members = [4]string{"version", "sum", "amis", "entries"}
 
 // snapshot reads the top-level object.
-func (d *decoder) snapshot() ([]record, error) {
+func (d *decoder) snapshot() (*decoded, error) {
 	var p parts
 	if err := d.expect('{'); err != nil {
 		return nil, err
@@ -92,7 +110,10 @@ func (d *decoder) snapshot() ([]record, error) {
 	if err := d.end(); err != nil {
 		return nil, err
 	}
-	return p.check()
+	if err := p.check(d.list); err != nil {
+		return nil, err
+	}
+	return &decoded{names: d.list, amis: p.amis, entries: p.entries}, nil
 }
 
 // member reads one member of the top-level object into p.
@@ -120,36 +141,36 @@ func (d *decoder) member(p *parts) error {
 	case 2:
 		p.amis, err = d.amis()
 	default:
-		p.entries, p.indices, err = d.entries()
+		p.entries, err = d.entries()
 	}
 	return err
 }
 
-// check checks what only the whole object shows, and resolves AMI indices.
-func (p *parts) check() ([]record, error) {
+// check checks what only the whole object shows: the members, the
+// version, each entry's AMI index, and the sum.
+func (p *parts) check(names []string) error {
 	for i, name := range members {
 		if !p.seen[i] {
-			return nil, fmt.Errorf("capacity: the snapshot has no %q member; merge a snapshot written by Cache.Snapshot", name)
+			return fmt.Errorf("capacity: the snapshot has no %q member; merge a snapshot written by Cache.Snapshot", name)
 		}
 	}
 	if p.version != SnapshotVersion {
-		return nil, versionError(p.version)
+		return versionError(p.version)
 	}
 	h := newSum()
-	for i, ami := range p.indices {
-		if ami >= int64(len(p.amis)) {
-			return nil, fmt.Errorf("capacity: snapshot entry %d (%s) refers to AMI %d, but amis has %d; the snapshot is corrupted", i, p.entries[i].instanceType, ami, len(p.amis))
+	for i, e := range p.entries {
+		if int(e.ami) >= len(p.amis) {
+			return fmt.Errorf("capacity: snapshot entry %d (%s) refers to AMI %d, but amis has %d; the snapshot is corrupted", i, names[e.name], e.ami, len(p.amis))
 		}
-		p.entries[i].amiID = p.amis[ami]
-		h.entry(p.entries[i], ami)
+		h.entry(names[e.name], int64(e.ami), e.memory, e.observed)
 	}
 	for _, id := range p.amis {
 		h.name(id)
 	}
 	if got := h.value(); got != p.sum {
-		return nil, fmt.Errorf("capacity: the snapshot's sum is %08x, but its content sums to %08x; it was altered or corrupted after Cache.Snapshot wrote it", p.sum, got)
+		return fmt.Errorf("capacity: the snapshot's sum is %08x, but its content sums to %08x; it was altered or corrupted after Cache.Snapshot wrote it", p.sum, got)
 	}
-	return p.entries, nil
+	return nil
 }
 
 // sum reads the "sum" member: 8 lowercase hex digits.
@@ -210,23 +231,28 @@ func (d *decoder) amis() ([]string, error) {
 }
 
 // entries reads the entries, each [type, AMI index, memory, observed].
-func (d *decoder) entries() ([]record, []int64, error) {
+func (d *decoder) entries() ([]packed, error) {
 	// A typical entry takes 40 bytes.
-	entries := make([]record, 0, (len(d.data)-d.pos)/40)
-	indices := make([]int64, 0, cap(entries))
-	err := d.array(func() error {
-		e, ami, ok := d.plainEntry()
+	entries := make([]packed, 0, (len(d.data)-d.pos)/40)
+	if err := d.expect('['); err != nil || d.consume(']') {
+		return entries, err
+	}
+	for {
+		e, ok := d.plainEntry()
 		if !ok {
 			var err error
-			if e, ami, err = d.entry(len(entries)); err != nil {
-				return err
+			if e, err = d.entry(len(entries)); err != nil {
+				return nil, err
 			}
 		}
 		entries = append(entries, e)
-		indices = append(indices, ami)
-		return nil
-	})
-	return entries, indices, err
+		if d.consume(']') {
+			return entries, nil
+		}
+		if err := d.expect(','); err != nil {
+			return nil, err
+		}
+	}
 }
 
 // plainEntry reads an entry as Snapshot writes it, in one pass with no
@@ -234,14 +260,14 @@ func (d *decoder) entries() ([]record, []int64, error) {
 // white space, no escapes and no integer of more than 18 digits. On
 // anything else, valid or not, it reads nothing and reports false, and
 // entry reads the entry and says what is wrong.
-func (d *decoder) plainEntry() (e record, ami int64, ok bool) {
+func (d *decoder) plainEntry() (e packed, ok bool) {
 	data := d.data
 	i := d.pos
 	for i < len(data) && (data[i] == '\n' || data[i] == ' ') {
 		i++
 	}
 	if i+2 > len(data) || data[i] != '[' || data[i+1] != '"' {
-		return e, 0, false
+		return e, false
 	}
 	start := i + 2
 	i = start
@@ -249,17 +275,17 @@ func (d *decoder) plainEntry() (e record, ami int64, ok bool) {
 		i++
 	}
 	if i >= len(data) || data[i] != '"' {
-		return e, 0, false
+		return e, false
 	}
 	name, known := d.names[string(data[start:i])]
 	if !known {
-		return e, 0, false // entry validates and interns it
+		return e, false // entry validates and interns it
 	}
 	i++
 	var fields [3]int64
 	for f := range fields {
 		if i >= len(data) || data[i] != ',' {
-			return e, 0, false
+			return e, false
 		}
 		i++
 		digits := i
@@ -269,43 +295,52 @@ func (d *decoder) plainEntry() (e record, ami int64, ok bool) {
 			i++
 		}
 		if width := i - digits; width == 0 || width > 18 || width > 1 && data[digits] == '0' {
-			return e, 0, false
+			return e, false
 		}
 		fields[f] = n
 	}
-	if i >= len(data) || data[i] != ']' || fields[1] < 1 {
-		return e, 0, false
+	if i >= len(data) || data[i] != ']' || fields[0] > math.MaxInt32 || fields[1] < 1 {
+		return e, false
 	}
 	d.pos = i + 1
-	return record{key: key{instanceType: name}, memory: fields[1], observed: fields[2]}, fields[0], true
+	return packed{name: name, ami: int32(fields[0]), memory: fields[1], observed: fields[2]}, true
 }
 
-func (d *decoder) entry(n int) (e record, ami int64, err error) {
+func (d *decoder) entry(n int) (e packed, err error) {
 	if err = d.expect('['); err != nil {
-		return e, 0, err
+		return e, err
 	}
 	raw, err := d.str()
 	if err != nil {
-		return e, 0, err
+		return e, err
 	}
-	name, ok := d.names[string(raw)]
+	index, ok := d.names[string(raw)]
 	if !ok {
-		if name = string(raw); !validName(name) {
-			return e, 0, d.errorf("entry %d: instance type %q: %v", n, name, ErrInvalidName)
+		name := string(raw)
+		if !validName(name) {
+			return e, d.errorf("entry %d: instance type %q: %v", n, name, ErrInvalidName)
 		}
-		d.names[name] = name
+		index = int32(len(d.list))
+		d.names[name] = index
+		d.list = append(d.list, name)
 	}
-	e.instanceType = name
-	if ami, err = d.field(n, name, "AMI index", 0); err != nil {
-		return e, 0, err
+	e.name = index
+	name := d.list[index]
+	ami, err := d.field(n, name, "AMI index", 0)
+	if err != nil {
+		return e, err
 	}
+	if ami > math.MaxInt32 {
+		return e, d.errorf("entry %d (%s): AMI index %d is beyond any AMI table", n, name, ami)
+	}
+	e.ami = int32(ami)
 	if e.memory, err = d.field(n, name, "memory", 1); err != nil {
-		return e, 0, err
+		return e, err
 	}
 	if e.observed, err = d.field(n, name, "observation time", 0); err != nil {
-		return e, 0, err
+		return e, err
 	}
-	return e, ami, d.expect(']')
+	return e, d.expect(']')
 }
 
 // field reads the comma and integer of one field of entry n, which must

@@ -102,7 +102,7 @@ func (c *Cache) encodeEntries() (out []byte, amis []string, h sum, n int) {
 		out = append(out, ',')
 		out = strconv.AppendInt(out, r.observed, 10)
 		out = append(out, ']')
-		h.entry(r, int64(i))
+		h.entry(r.instanceType, int64(i), r.memory, r.observed)
 		n++
 	}
 	if n > 0 {
@@ -129,12 +129,12 @@ func (h *sum) name(s string) {
 	h.spill()
 }
 
-func (h *sum) entry(r record, ami int64) {
-	h.buf = append(h.buf, r.instanceType...)
+func (h *sum) entry(instanceType string, ami, memory, observed int64) {
+	h.buf = append(h.buf, instanceType...)
 	h.buf = append(h.buf, 0)
 	h.buf = binary.BigEndian.AppendUint64(h.buf, uint64(ami))
-	h.buf = binary.BigEndian.AppendUint64(h.buf, uint64(r.memory))
-	h.buf = binary.BigEndian.AppendUint64(h.buf, uint64(r.observed))
+	h.buf = binary.BigEndian.AppendUint64(h.buf, uint64(memory))
+	h.buf = binary.BigEndian.AppendUint64(h.buf, uint64(observed))
 	h.spill()
 }
 
@@ -176,16 +176,16 @@ func (h *sum) value() uint32 {
 // order as the most recently used, and the least recently used entries
 // are evicted to keep within Size.
 func (c *Cache) Merge(snapshot []byte) error {
-	records, err := decodeSnapshot(snapshot, c.limit)
+	s, err := decodeSnapshot(snapshot, c.limit)
 	if err != nil {
 		return err
 	}
 	now := c.now()
 	latest, horizon := now.Unix(), c.horizon(now)
-	for len(records) > 0 {
-		batch := records[:min(len(records), mergeBatch)]
-		records = records[len(batch):]
-		c.joinAll(batch, latest, horizon, len(records))
+	for rest := s.entries; len(rest) > 0; {
+		batch := rest[:min(len(rest), mergeBatch)]
+		rest = rest[len(batch):]
+		c.joinAll(s, batch, latest, horizon, len(rest))
 	}
 	return nil
 }
@@ -195,14 +195,15 @@ func (c *Cache) Merge(snapshot []byte) error {
 // under a millisecond.
 const mergeBatch = 4096
 
-// joinAll joins each record of batch under the lock; rest more follow.
-func (c *Cache) joinAll(batch []record, latest, horizon int64, rest int) {
+// joinAll joins each entry of batch, from s, under the lock; rest more
+// follow.
+func (c *Cache) joinAll(s *decoded, batch []packed, latest, horizon int64, rest int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.entries.reserve(len(batch) + rest)
 	var merged, evicted int64
-	for _, r := range batch {
-		if ok, ev := c.join(r, latest, horizon); ok {
+	for _, e := range batch {
+		if ok, ev := c.join(s.record(e), latest, horizon); ok {
 			merged++
 			if ev {
 				evicted++

@@ -417,6 +417,7 @@ func TestMergeErrors(t *testing.T) {
 		{"short sum", `{"version":1,"entries":[],"amis":[],"sum":"0000000"}`, `not 8 lowercase hex digits`},
 		{"upper-case sum", `{"version":1,"entries":[],"amis":["ami-0A"],"sum":"5C8B2A9E"}`, `not 8 lowercase hex digits`},
 		{"AMI index out of range", one(`["m5.large",1,7,0]`), `entry 0 (m5.large) refers to AMI 1, but amis has 1`},
+		{"AMI index beyond int32", one(`["m5.large",2147483648,7,0]`), `entry 0 (m5.large): AMI index 2147483648 is beyond any AMI table`},
 		{"AMI twice", `{"version":1,"entries":[],"amis":["ami-0a","ami-0a"],` + sum0 + `}`, `AMI ID ami-0a is listed twice`},
 		{"AMI with a space", `{"version":1,"entries":[],"amis":["ami 0a"],` + sum0 + `}`, `AMI ID "ami 0a": an instance type or image ID must be`},
 		{"empty type", one(`["",0,7,0]`), `entry 0: instance type "": an instance type or image ID must be`},
@@ -596,5 +597,60 @@ func TestDocumentedSnapshot(t *testing.T) {
 	}
 	if s := snapshot(t, c); string(s) != doc {
 		t.Errorf("Snapshot =\n%s\nwant the documented\n%s", s, doc)
+	}
+}
+
+// TestMergeRepeatedKey: a snapshot that lists a key twice (Snapshot never
+// writes one, but Merge reads it) restores into an empty cache as joining
+// its entries one by one would: the better figure, in use order.
+func TestMergeRepeatedKey(t *testing.T) {
+	entries := []fact{
+		{"m5.large", "ami-0a", 9, epoch.Unix() - 20},
+		{"c5.large", "ami-0a", 5, epoch.Unix() - 10},
+		{"m5.large", "ami-0a", 7, epoch.Unix() - 5},
+	}
+	h := newSum()
+	var rows []string
+	for _, f := range entries {
+		h.entry(f.Type, 0, f.Memory, f.Observed)
+		rows = append(rows, fmt.Sprintf(`[%q,0,%d,%d]`, f.Type, f.Memory, f.Observed))
+	}
+	h.name("ami-0a")
+	s := fmt.Sprintf(`{"version":1,"entries":[%s],"amis":["ami-0a"],"sum":"%08x"}`, strings.Join(rows, ","), h.value())
+	facts, err := refDecode([]byte(s))
+	if err != nil {
+		t.Fatalf("reference decoder: %v\n%s", err, s)
+	}
+	c, _ := New(Options{TTL: ttl, Now: func() time.Time { return epoch }})
+	if err := c.Merge([]byte(s)); err != nil {
+		t.Fatal(err)
+	}
+	if diff := gocmp.Diff(joinModel(epoch, ttl, facts), contents(c)); diff != "" {
+		t.Errorf("(-joined one by one +merged):\n%s", diff)
+	}
+	var order []string
+	for r := range c.entries.oldestFirst() {
+		order = append(order, r.instanceType)
+	}
+	if diff := gocmp.Diff([]string{"c5.large", "m5.large"}, order); diff != "" {
+		t.Errorf("use order (-want +got):\n%s", diff)
+	}
+}
+
+// TestMergeIntoEmptySkipsExpired: merging into an empty cache (a
+// restart) keeps only live entries, and counts them as merged.
+func TestMergeIntoEmptySkipsExpired(t *testing.T) {
+	src, _ := New(Options{Now: func() time.Time { return epoch }})
+	put(src, record{key: key{"m5.large", "ami-0a"}, memory: 7, observed: epoch.Add(-2 * ttl).Unix()}, epoch)
+	put(src, record{key: key{"c5.large", "ami-0a"}, memory: 5, observed: epoch.Unix()}, epoch)
+	c, _ := New(Options{TTL: ttl, Now: func() time.Time { return epoch }})
+	if err := c.Merge(snapshot(t, src)); err != nil {
+		t.Fatal(err)
+	}
+	if st := c.Stats(); st.Len != 1 || st.Merged != 1 {
+		t.Errorf("holds %d entries, %d merged; want the live one", st.Len, st.Merged)
+	}
+	if _, ok := c.Memory("m5.large", "ami-0a"); ok {
+		t.Errorf("the expired entry was restored")
 	}
 }
