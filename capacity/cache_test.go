@@ -51,7 +51,7 @@ func (c *clock) now() time.Time          { return c.t }
 func (c *clock) advance(d time.Duration) { c.t = c.t.Add(d) }
 
 func TestNewValidates(t *testing.T) {
-	for _, o := range []Options{{Size: -1}, {TTL: -time.Second}} {
+	for _, o := range []Options{{Size: -1}, {Size: MaxSize + 1}, {TTL: -time.Second}} {
 		if _, err := New(o); err == nil || !strings.HasPrefix(err.Error(), "capacity: Options.") {
 			t.Errorf("New(%+v) = %v; want an error naming the option", o, err)
 		}
