@@ -1,6 +1,8 @@
 // Package validation holds Kubernetes' own syntax rules for label keys, label
 // values and DNS subdomains, shared by compat and userdata so that both agree
-// with the API server and the kubelet to the character.
+// with the API server and the kubelet to the character, and the one rule
+// for text that becomes a process argument, shared by userdata's shell and
+// PowerShell quoting.
 //
 // Each check returns nil or an error whose text says what rule the input
 // broke; callers add the package prefix and the name of the field.
@@ -10,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 const (
@@ -114,4 +117,17 @@ func isAlnum(c byte) bool {
 
 func isLowerAlnum(c byte) bool {
 	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
+}
+
+// ArgumentText checks that s can be passed as a process argument: valid
+// UTF-8 (a script with invalid UTF-8 cannot be parsed reliably) and no NUL
+// byte (an argument ends at one).
+func ArgumentText(s string) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("%q is not valid UTF-8", s)
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return fmt.Errorf("%q contains a NUL byte, which no argument can carry", s)
+	}
+	return nil
 }

@@ -63,3 +63,21 @@ func TestLabelValue(t *testing.T) {
 		}
 	}
 }
+
+func TestArgumentText(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string // want: a part of the error, or "" for none
+	}{
+		{"", ""},
+		{"node-role=worker:NoSchedule", ""},
+		{"tab\tand\nnewline", ""},
+		{"caf\xc3\xa9", ""},
+		{"bad \xff byte", "not valid UTF-8"},
+		{"nul\x00inside", "NUL byte"},
+	} {
+		err := ArgumentText(tc.in)
+		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ArgumentText(%q) = %v; want an error containing %q", tc.in, err, tc.want)
+		}
+	}
+}

@@ -1,9 +1,9 @@
 package powershell
 
 import (
-	"fmt"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/ec2select/ec2select/internal/validation"
 )
 
 // isSingleQuote reports whether PowerShell treats r as a single quote:
@@ -17,7 +17,7 @@ func isSingleQuote(r rune) bool {
 // inert and a quote character is written twice. PowerShell counts the curly
 // quotes U+2018 to U+201B as single quotes too, so they are doubled as well.
 func Quote(s string) (string, error) {
-	if err := checkText(s); err != nil {
+	if err := validation.ArgumentText(s); err != nil {
 		return "", err
 	}
 	var b strings.Builder
@@ -31,14 +31,4 @@ func Quote(s string) (string, error) {
 	}
 	b.WriteByte('\'')
 	return b.String(), nil
-}
-
-func checkText(s string) error {
-	if !utf8.ValidString(s) {
-		return fmt.Errorf("%q is not valid UTF-8", s)
-	}
-	if strings.IndexByte(s, 0) >= 0 {
-		return fmt.Errorf("%q contains a NUL byte, which no argument can carry", s)
-	}
-	return nil
 }

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/ec2select/ec2select/internal/validation"
 )
 
 // Quote is the only place ec2select turns a string into a bash
@@ -17,7 +18,7 @@ import (
 // this package verifies scripts with reads U+0080, U+0081 and "\r\n"
 // differently from bash.
 func Quote(s string) (string, error) {
-	if err := checkText(s); err != nil {
+	if err := validation.ArgumentText(s); err != nil {
 		return "", err
 	}
 	for _, r := range s {
@@ -37,14 +38,4 @@ func Quote(s string) (string, error) {
 	}
 	b.WriteByte('\'')
 	return b.String(), nil
-}
-
-func checkText(s string) error {
-	if !utf8.ValidString(s) {
-		return fmt.Errorf("%q is not valid UTF-8", s)
-	}
-	if strings.IndexByte(s, 0) >= 0 {
-		return fmt.Errorf("%q contains a NUL byte, which no argument can carry", s)
-	}
-	return nil
 }
