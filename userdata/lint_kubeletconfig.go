@@ -58,31 +58,12 @@ func (v kubeletValues) list() []KubeletSource {
 }
 
 func copyField(dst *KubeletConfig, src KubeletConfig, field string) {
-	switch field {
-	case "ClusterDNS":
+	if field == "ClusterDNS" {
 		dst.ClusterDNS = src.ClusterDNS
-	case "MaxPods":
-		dst.MaxPods = src.MaxPods
-	case "PodsPerCore":
-		dst.PodsPerCore = src.PodsPerCore
-	case "SystemReserved":
-		dst.SystemReserved = src.SystemReserved
-	case "KubeReserved":
-		dst.KubeReserved = src.KubeReserved
-	case "EvictionHard":
-		dst.EvictionHard = src.EvictionHard
-	case "EvictionSoft":
-		dst.EvictionSoft = src.EvictionSoft
-	case "EvictionSoftGracePeriod":
-		dst.EvictionSoftGracePeriod = src.EvictionSoftGracePeriod
-	case "EvictionMaxPodGracePeriod":
-		dst.EvictionMaxPodGracePeriod = src.EvictionMaxPodGracePeriod
-	case "ImageGCHighThresholdPercent":
-		dst.ImageGCHighThresholdPercent = src.ImageGCHighThresholdPercent
-	case "ImageGCLowThresholdPercent":
-		dst.ImageGCLowThresholdPercent = src.ImageGCLowThresholdPercent
-	case "CPUCFSQuota":
-		dst.CPUCFSQuota = src.CPUCFSQuota
+		return
+	}
+	if i := slices.IndexFunc(kubeletFields, func(f kubeletField) bool { return f.field == field }); i >= 0 {
+		kubeletFields[i].copy(dst, &src)
 	}
 }
 
@@ -92,6 +73,44 @@ type kubeletField struct {
 	field, flag, config, bottlerocket string
 	kind                              valueKind
 	sep                               string // map entries' key-value separator in the flag
+	// at returns the field in c: a **int32, **bool, *map[string]string or
+	// *map[string]time.Duration, as kind says. TestKubeletFieldsAt checks
+	// that it is the field named field.
+	at func(c *KubeletConfig) any
+}
+
+func (f kubeletField) setInt(c *KubeletConfig, n int32) { *f.at(c).(**int32) = &n }
+func (f kubeletField) setBool(c *KubeletConfig, b bool) { *f.at(c).(**bool) = &b }
+
+// setMap sets a map field; merge adds m's entries to those already there.
+func (f kubeletField) setMap(c *KubeletConfig, m map[string]string, merge bool) {
+	mergeInto(f.at(c).(*map[string]string), m, merge)
+}
+
+func (f kubeletField) setDurations(c *KubeletConfig, d map[string]time.Duration, merge bool) {
+	mergeInto(f.at(c).(*map[string]time.Duration), d, merge)
+}
+
+func mergeInto[V any](dst *map[string]V, m map[string]V, merge bool) {
+	if merge && *dst != nil {
+		maps.Copy(*dst, m)
+		return
+	}
+	*dst = m
+}
+
+// copy sets the field in dst to its value in src.
+func (f kubeletField) copy(dst, src *KubeletConfig) {
+	switch d := f.at(dst).(type) {
+	case **int32:
+		*d = *f.at(src).(**int32)
+	case **bool:
+		*d = *f.at(src).(**bool)
+	case *map[string]string:
+		*d = *f.at(src).(*map[string]string)
+	case *map[string]time.Duration:
+		*d = *f.at(src).(*map[string]time.Duration)
+	}
 }
 
 type valueKind uint8
@@ -105,17 +124,28 @@ const (
 )
 
 var kubeletFields = []kubeletField{
-	{"MaxPods", "max-pods", "maxPods", "max-pods", kindInt, ""},
-	{"PodsPerCore", "pods-per-core", "podsPerCore", "", kindInt, ""},
-	{"SystemReserved", "system-reserved", "systemReserved", "system-reserved", kindMap, "="},
-	{"KubeReserved", "kube-reserved", "kubeReserved", "kube-reserved", kindMap, "="},
-	{"EvictionHard", "eviction-hard", "evictionHard", "eviction-hard", kindMap, "<"},
-	{"EvictionSoft", "eviction-soft", "evictionSoft", "eviction-soft", kindMap, "<"},
-	{"EvictionSoftGracePeriod", "eviction-soft-grace-period", "evictionSoftGracePeriod", "eviction-soft-grace-period", kindDurations, "="},
-	{"EvictionMaxPodGracePeriod", "eviction-max-pod-grace-period", "evictionMaxPodGracePeriod", "eviction-max-pod-grace-period", kindInt, ""},
-	{"ImageGCHighThresholdPercent", "image-gc-high-threshold", "imageGCHighThresholdPercent", "image-gc-high-threshold-percent", kindPercentString, ""},
-	{"ImageGCLowThresholdPercent", "image-gc-low-threshold", "imageGCLowThresholdPercent", "image-gc-low-threshold-percent", kindPercentString, ""},
-	{"CPUCFSQuota", "cpu-cfs-quota", "cpuCFSQuota", "cpu-cfs-quota-enforced", kindBool, ""},
+	{"MaxPods", "max-pods", "maxPods", "max-pods", kindInt, "",
+		func(c *KubeletConfig) any { return &c.MaxPods }},
+	{"PodsPerCore", "pods-per-core", "podsPerCore", "", kindInt, "",
+		func(c *KubeletConfig) any { return &c.PodsPerCore }},
+	{"SystemReserved", "system-reserved", "systemReserved", "system-reserved", kindMap, "=",
+		func(c *KubeletConfig) any { return &c.SystemReserved }},
+	{"KubeReserved", "kube-reserved", "kubeReserved", "kube-reserved", kindMap, "=",
+		func(c *KubeletConfig) any { return &c.KubeReserved }},
+	{"EvictionHard", "eviction-hard", "evictionHard", "eviction-hard", kindMap, "<",
+		func(c *KubeletConfig) any { return &c.EvictionHard }},
+	{"EvictionSoft", "eviction-soft", "evictionSoft", "eviction-soft", kindMap, "<",
+		func(c *KubeletConfig) any { return &c.EvictionSoft }},
+	{"EvictionSoftGracePeriod", "eviction-soft-grace-period", "evictionSoftGracePeriod", "eviction-soft-grace-period", kindDurations, "=",
+		func(c *KubeletConfig) any { return &c.EvictionSoftGracePeriod }},
+	{"EvictionMaxPodGracePeriod", "eviction-max-pod-grace-period", "evictionMaxPodGracePeriod", "eviction-max-pod-grace-period", kindInt, "",
+		func(c *KubeletConfig) any { return &c.EvictionMaxPodGracePeriod }},
+	{"ImageGCHighThresholdPercent", "image-gc-high-threshold", "imageGCHighThresholdPercent", "image-gc-high-threshold-percent", kindPercentString, "",
+		func(c *KubeletConfig) any { return &c.ImageGCHighThresholdPercent }},
+	{"ImageGCLowThresholdPercent", "image-gc-low-threshold", "imageGCLowThresholdPercent", "image-gc-low-threshold-percent", kindPercentString, "",
+		func(c *KubeletConfig) any { return &c.ImageGCLowThresholdPercent }},
+	{"CPUCFSQuota", "cpu-cfs-quota", "cpuCFSQuota", "cpu-cfs-quota-enforced", kindBool, "",
+		func(c *KubeletConfig) any { return &c.CPUCFSQuota }},
 }
 
 // kubeletFromFlags reads the kubelet configuration flags in argv order.
@@ -164,19 +194,19 @@ func setFromText(cfg *KubeletConfig, f kubeletField, text string, merge bool) er
 		if err != nil {
 			return fmt.Errorf("not a whole number")
 		}
-		setInt(cfg, f.field, int32(n))
+		f.setInt(cfg, int32(n))
 	case kindBool:
 		b, err := strconv.ParseBool(text)
 		if err != nil {
 			return fmt.Errorf("not true or false")
 		}
-		cfg.CPUCFSQuota = &b
+		f.setBool(cfg, b)
 	case kindMap:
 		m, err := parseFlagMap(text, f.sep)
 		if err != nil {
 			return err
 		}
-		setMap(cfg, f.field, m, merge)
+		f.setMap(cfg, m, merge)
 	case kindDurations:
 		m, err := parseFlagMap(text, f.sep)
 		if err != nil {
@@ -186,11 +216,7 @@ func setFromText(cfg *KubeletConfig, f kubeletField, text string, merge bool) er
 		if err != nil {
 			return err
 		}
-		if merge && cfg.EvictionSoftGracePeriod != nil {
-			maps.Copy(cfg.EvictionSoftGracePeriod, d)
-		} else {
-			cfg.EvictionSoftGracePeriod = d
-		}
+		f.setDurations(cfg, d, merge)
 	}
 	return nil
 }
@@ -221,43 +247,6 @@ func durations(m map[string]string) (map[string]time.Duration, error) {
 		out[k] = d
 	}
 	return out, nil
-}
-
-func setInt(cfg *KubeletConfig, field string, n int32) {
-	p := &n
-	switch field {
-	case "MaxPods":
-		cfg.MaxPods = p
-	case "PodsPerCore":
-		cfg.PodsPerCore = p
-	case "EvictionMaxPodGracePeriod":
-		cfg.EvictionMaxPodGracePeriod = p
-	case "ImageGCHighThresholdPercent":
-		cfg.ImageGCHighThresholdPercent = p
-	case "ImageGCLowThresholdPercent":
-		cfg.ImageGCLowThresholdPercent = p
-	}
-}
-
-func setMap(cfg *KubeletConfig, field string, m map[string]string, merge bool) {
-	var dst *map[string]string
-	switch field {
-	case "SystemReserved":
-		dst = &cfg.SystemReserved
-	case "KubeReserved":
-		dst = &cfg.KubeReserved
-	case "EvictionHard":
-		dst = &cfg.EvictionHard
-	case "EvictionSoft":
-		dst = &cfg.EvictionSoft
-	default:
-		return
-	}
-	if merge && *dst != nil {
-		maps.Copy(*dst, m)
-		return
-	}
-	*dst = m
 }
 
 // kubeletFromConfig reads a KubeletConfiguration's fields (nodeadm's
@@ -336,27 +325,27 @@ func setFromValue(cfg *KubeletConfig, f kubeletField, raw any) error {
 		if !ok {
 			return fmt.Errorf("%v is not a whole number", raw)
 		}
-		setInt(cfg, f.field, n)
+		f.setInt(cfg, n)
 	case kindBool:
 		b, ok := raw.(bool)
 		if !ok {
 			return fmt.Errorf("%v is not true or false", raw)
 		}
-		cfg.CPUCFSQuota = &b
+		f.setBool(cfg, b)
 	case kindMap, kindDurations:
 		m, ok := stringMap(raw)
 		if !ok {
 			return fmt.Errorf("is not a map of strings")
 		}
 		if f.kind == kindMap {
-			setMap(cfg, f.field, m, false)
+			f.setMap(cfg, m, false)
 			return nil
 		}
 		d, err := durations(m)
 		if err != nil {
 			return err
 		}
-		cfg.EvictionSoftGracePeriod = d
+		f.setDurations(cfg, d, false)
 	}
 	return nil
 }
