@@ -29,6 +29,7 @@ type Options struct {
 	TTL time.Duration
 	// Now is the clock TTLs are measured against. Nil means time.Now.
 	// Expiry is checked lazily, on access; the Cache starts no goroutine.
+	// Now is called outside the Cache's lock, so it may use the Cache.
 	Now func() time.Time
 }
 
@@ -94,9 +95,13 @@ func New(o Options) (*Cache, error) {
 // use for the LRU order.
 func (c *Cache) Memory(instanceType, amiID string) (int64, bool) {
 	k := key{instanceType, amiID}
+	horizon := int64(math.MinInt64) // no TTL: nothing expires, and no clock is read
+	if c.ttl > 0 {
+		horizon = c.horizon(c.now()) // outside the lock: Options.Now is the caller's code
+	}
 	c.mu.Lock()
 	r, ok := c.entries.get(k)
-	if ok && c.ttl > 0 && r.observed <= c.horizon(c.now()) {
+	if ok && r.observed <= horizon {
 		c.entries.remove(k)
 		c.expired.Add(1)
 		ok = false

@@ -206,3 +206,35 @@ func TestApply(t *testing.T) {
 }
 
 func mapOf(types []compat.InstanceType) amiselect.Mapping { return amiselect.Map(types, testAMIs()) }
+
+// TestNowOutsideTheLock: Options.Now is the caller's code, so the Cache
+// reads it before taking its lock; a clock that looks at the Cache (here,
+// its Stats) must not deadlock it.
+func TestNowOutsideTheLock(t *testing.T) {
+	var c *Cache
+	c, _ = New(Options{TTL: time.Hour, Now: func() time.Time {
+		_ = c.Stats()
+		return epoch
+	}})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tt := testTypes[0]
+		if _, err := c.Observe(Observation{NodeLabels: labelsOf(tt.it), ImageID: tt.ami, MemoryBytes: 1 << 30}, testAMIs()); err != nil {
+			t.Error(err)
+		}
+		c.Memory(tt.it.Name, tt.ami)
+		s, err := c.Snapshot()
+		if err == nil {
+			err = c.Merge(s)
+		}
+		if err != nil {
+			t.Error(err)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the Cache deadlocked on a clock that reads it")
+	}
+}

@@ -67,9 +67,9 @@ func (c *Cache) Snapshot() ([]byte, error) {
 // indices refer to, their sum so far and their count. It holds the lock
 // so that the snapshot is of one moment.
 func (c *Cache) encodeEntries() (out []byte, amis []string, h sum, n int) {
+	horizon := c.horizon(c.now())
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	horizon := c.horizon(c.now())
 	index := make(map[string]int)
 	last, lastAMI := 0, "" // entries often share the previous one's AMI
 	out = make([]byte, 0, 64+c.entries.len()*48)
