@@ -4,11 +4,9 @@ import (
 	"encoding/base64"
 	"flag"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/ec2select/ec2select/compat"
-	"pgregory.net/rapid"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -49,21 +47,6 @@ func codes(r Report) []Code {
 		out = append(out, p.Code)
 	}
 	return out
-}
-
-// nastyString draws strings rich in characters that mean something to
-// bash, systemd, PowerShell, YAML, TOML or MIME.
-func nastyString() *rapid.Generator[string] {
-	pieces := []string{"'", `"`, `\`, "`", "$", "$(id)", "${x}", "\n", "\r", "\t", " ", ";", "&", "|", "<", ">", "%", "%%", "#", "!",
-		"*", "?", "[", "]", "{", "}", "(", ")", "~", "=", ",", ":", "--", "\u2018", "\u2019", "\u201c", "\u201d", "\u2013",
-		"'@", "@'", "\"@", "</powershell>", "<#", "#>", "\x00", "\x1b", "é", "--register-with-taints=x:NoExecute"}
-	return rapid.OneOf(
-		rapid.String(),
-		rapid.Custom(func(t *rapid.T) string {
-			parts := rapid.SliceOfN(rapid.OneOf(rapid.SampledFrom(pieces), rapid.StringMatching(`[a-z0-9.-]{0,6}`)), 0, 8).Draw(t, "parts")
-			return strings.Join(parts, "")
-		}),
-	)
 }
 
 // configuredTaints are the taints of a report that the userData sets, the

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
+	"github.com/ec2select/ec2select/userdata/internal/nasty"
 	"github.com/ec2select/ec2select/userdata/internal/powershell"
 )
 
@@ -49,7 +50,7 @@ func genHostileConfig(f compat.AMIFamily) *rapid.Generator[Config] {
 		}
 		for range rapid.IntRange(0, 2).Draw(t, "corrupt") {
 			i := rapid.IntRange(0, len(setters)-1).Draw(t, "field")
-			setters[i](nastyString().Draw(t, "s"))
+			setters[i](nasty.String().Draw(t, "s"))
 		}
 		return cfg
 	})

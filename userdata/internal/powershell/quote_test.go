@@ -5,30 +5,16 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/ec2select/ec2select/userdata/internal/nasty"
 	"pgregory.net/rapid"
 )
-
-// nastyString draws strings rich in characters that mean something to
-// bash, systemd, PowerShell, YAML, TOML or MIME.
-func nastyString() *rapid.Generator[string] {
-	pieces := []string{"'", `"`, `\`, "`", "$", "$(id)", "${x}", "\n", "\r", "\t", " ", ";", "&", "|", "<", ">", "%", "%%", "#", "!",
-		"*", "?", "[", "]", "{", "}", "(", ")", "~", "=", ",", ":", "--", "\u2018", "\u2019", "\u201c", "\u201d", "\u2013",
-		"'@", "@'", "\"@", "</powershell>", "<#", "#>", "\x00", "\x1b", "é", "--register-with-taints=x:NoExecute"}
-	return rapid.OneOf(
-		rapid.String(),
-		rapid.Custom(func(t *rapid.T) string {
-			parts := rapid.SliceOfN(rapid.OneOf(rapid.SampledFrom(pieces), rapid.StringMatching(`[a-z0-9.-]{0,6}`)), 0, 8).Draw(t, "parts")
-			return strings.Join(parts, "")
-		}),
-	)
-}
 
 // TestPSQuote audits the PowerShell quoting function the same way against
 // the lexer the Windows linter uses.
 func TestPSQuote(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
-		s := nastyString().Draw(t, "s")
+		s := nasty.String().Draw(t, "s")
 		q, err := Quote(s)
 		if !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 {
 			if err == nil {

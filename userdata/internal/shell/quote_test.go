@@ -6,25 +6,11 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ec2select/ec2select/userdata/internal/nasty"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 	"pgregory.net/rapid"
 )
-
-// nastyString draws strings rich in characters that mean something to
-// bash, systemd, PowerShell, YAML, TOML or MIME.
-func nastyString() *rapid.Generator[string] {
-	pieces := []string{"'", `"`, `\`, "`", "$", "$(id)", "${x}", "\n", "\r", "\t", " ", ";", "&", "|", "<", ">", "%", "%%", "#", "!",
-		"*", "?", "[", "]", "{", "}", "(", ")", "~", "=", ",", ":", "--", "\u2018", "\u2019", "\u201c", "\u201d", "\u2013",
-		"'@", "@'", "\"@", "</powershell>", "<#", "#>", "\x00", "\x1b", "é", "--register-with-taints=x:NoExecute"}
-	return rapid.OneOf(
-		rapid.String(),
-		rapid.Custom(func(t *rapid.T) string {
-			parts := rapid.SliceOfN(rapid.OneOf(rapid.SampledFrom(pieces), rapid.StringMatching(`[a-z0-9.-]{0,6}`)), 0, 8).Draw(t, "parts")
-			return strings.Join(parts, "")
-		}),
-	)
-}
 
 // TestShellQuote is the audit of the one shell-quoting function: for any
 // text, the quoted word parses as exactly one argument whose value is the
@@ -32,7 +18,7 @@ func nastyString() *rapid.Generator[string] {
 func TestShellQuote(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
-		s := nastyString().Draw(t, "s")
+		s := nasty.String().Draw(t, "s")
 		q, err := Quote(s)
 		if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\t' && r != '\n' }) {
 			if err == nil {
