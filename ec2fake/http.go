@@ -393,15 +393,27 @@ func NewServer(b *Backend) *httptest.Server {
 // "use of closed network connection", most often under -race.
 func NewClient(url string) *ec2.Client {
 	return ec2.New(ec2.Options{
-		HTTPClient:   &http.Client{Transport: closedBodyGuard{next: awshttp.NewBuildableClient().GetTransport()}},
+		HTTPClient:   guardedHTTPClient(),
 		Region:       "us-east-1",
 		BaseEndpoint: aws.String(url),
 		Credentials:  aws.AnonymousCredentials{},
-		Retryer: retry.NewStandard(func(o *retry.StandardOptions) {
-			o.MaxAttempts = 3
-			o.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return 0, nil })
-			o.RateLimiter = ratelimit.None
-		}),
+		Retryer:      fastRetryer(),
+	})
+}
+
+// guardedHTTPClient is the SDK's default transport behind closedBodyGuard,
+// for NewClient and NewSSMClient.
+func guardedHTTPClient() *http.Client {
+	return &http.Client{Transport: closedBodyGuard{next: awshttp.NewBuildableClient().GetTransport()}}
+}
+
+// fastRetryer is the SDK's standard retryer with 3 attempts, no backoff
+// delay and no retry quota, for NewClient and NewSSMClient.
+func fastRetryer() aws.Retryer {
+	return retry.NewStandard(func(o *retry.StandardOptions) {
+		o.MaxAttempts = 3
+		o.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return 0, nil })
+		o.RateLimiter = ratelimit.None
 	})
 }
 

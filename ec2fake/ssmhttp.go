@@ -6,12 +6,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
-	"github.com/aws/aws-sdk-go-v2/aws/retry"
-	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 )
@@ -203,14 +199,10 @@ func ssmResponse(out any) []byte {
 // uses (see closedBodyGuard).
 func NewSSMClient(url string) *ssm.Client {
 	return ssm.New(ssm.Options{
-		HTTPClient:   &http.Client{Transport: closedBodyGuard{next: awshttp.NewBuildableClient().GetTransport()}},
+		HTTPClient:   guardedHTTPClient(),
 		Region:       parameterRegion,
 		BaseEndpoint: aws.String(url),
 		Credentials:  aws.AnonymousCredentials{},
-		Retryer: retry.NewStandard(func(o *retry.StandardOptions) {
-			o.MaxAttempts = 3
-			o.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return 0, nil })
-			o.RateLimiter = ratelimit.None
-		}),
+		Retryer:      fastRetryer(),
 	})
 }
