@@ -6,8 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -325,24 +323,9 @@ func TestCommandLine(t *testing.T) {
 // A server that accepts the connection and never answers must not hang
 // -live: the SDK's retryer and transport do not bound it, -timeout does.
 func TestLiveTimeout(t *testing.T) {
-	release := make(chan struct{})
-	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-r.Context().Done():
-		case <-release:
-		}
-	}))
-	defer hang.Close()
-	defer close(release)
-	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "secret")
-	t.Setenv("AWS_REGION", "us-west-2")
-	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
-	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
-
+	url := clitest.HangingAWS(t)
 	start := time.Now()
-	_, err := runArgs(t, "-live", "-timeout", "300ms", "-endpoint", hang.URL, "-alias", "al2023@latest")
+	_, err := runArgs(t, "-live", "-timeout", "300ms", "-endpoint", url, "-alias", "al2023@latest")
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("run took %v with -timeout 300ms", took)
 	}

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -191,24 +189,9 @@ func TestBadInput(t *testing.T) {
 // A server that accepts the connection and never answers makes -live fail
 // within -timeout: the SDK's own retryer and transport do not bound it.
 func TestLiveTimeout(t *testing.T) {
-	release := make(chan struct{})
-	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-r.Context().Done():
-		case <-release:
-		}
-	}))
-	defer hang.Close()
-	defer close(release)
-	for k, v := range map[string]string{
-		"AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_REGION": "us-west-2",
-		"AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": filepath.Join(t.TempDir(), "none"),
-		"AWS_SHARED_CREDENTIALS_FILE": filepath.Join(t.TempDir(), "none"), "AWS_PROFILE": "",
-	} {
-		t.Setenv(k, v)
-	}
+	url := clitest.HangingAWS(t)
 	start := time.Now()
-	out, err := runArgs(t, "", "-live", "-timeout", "300ms", "-endpoint", hang.URL, "testdata/clean.yaml")
+	out, err := runArgs(t, "", "-live", "-timeout", "300ms", "-endpoint", url, "testdata/clean.yaml")
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("run took %v with -timeout 300ms", took)
 	}

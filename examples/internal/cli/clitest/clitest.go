@@ -6,6 +6,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -46,4 +49,30 @@ func Conventions(t *testing.T, run cli.Run, stray string) {
 			}
 		})
 	}
+}
+
+// HangingAWS starts a server that accepts each request and never answers,
+// and points the AWS SDK's default configuration at fixed, offline
+// credentials and region (no profile, no config files, no instance
+// metadata), so that a -live run against the returned URL can only end by
+// its own -timeout. Both go away when the test ends.
+func HangingAWS(t *testing.T) string {
+	t.Helper()
+	release := make(chan struct{})
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	t.Cleanup(hang.Close)
+	t.Cleanup(func() { close(release) }) // runs first: unblocks the handlers Close waits for
+	for k, v := range map[string]string{
+		"AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_REGION": "us-west-2",
+		"AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": filepath.Join(t.TempDir(), "none"),
+		"AWS_SHARED_CREDENTIALS_FILE": filepath.Join(t.TempDir(), "none"), "AWS_PROFILE": "",
+	} {
+		t.Setenv(k, v)
+	}
+	return hang.URL
 }
