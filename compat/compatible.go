@@ -103,10 +103,8 @@ func (r Requirements) conflictFrom(in Requirements, opts []Option, start int) in
 		var have *entry
 		switch {
 		case r.s == nil:
-		case e.wk >= 0: // find's well-known branch, inline: the hot path
-			if j := r.s.index[e.wk]; j > 0 {
-				have = &r.s.entries[j-1]
-			}
+		case e.wk >= 0: // find's well-known branch, inlined: the hot path
+			have = r.s.wellKnown(e.wk)
 		default:
 			have = r.find(e.key, e.wk)
 		}

@@ -89,16 +89,22 @@ func (r Requirements) find(key string, wk int) *entry {
 		return nil
 	}
 	if wk >= 0 {
-		if i := r.s.index[wk]; i > 0 {
-			return &r.s.entries[i-1]
-		}
-		return nil
+		return r.s.wellKnown(wk)
 	}
 	i, found := slices.BinarySearchFunc(r.s.entries, key, func(e entry, k string) int { return strings.Compare(e.key, k) })
 	if !found {
 		return nil
 	}
 	return &r.s.entries[i]
+}
+
+// wellKnown returns the entry on the well-known key wk, or nil. It is
+// small enough to inline, for Compatible's loop.
+func (s *set) wellKnown(wk int) *entry {
+	if i := s.index[wk]; i > 0 {
+		return &s.entries[i-1]
+	}
+	return nil
 }
 
 func (r Requirements) entries() []entry {
