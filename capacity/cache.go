@@ -95,10 +95,11 @@ func New(o Options) (*Cache, error) {
 // use for the LRU order.
 func (c *Cache) Memory(instanceType, amiID string) (int64, bool) {
 	k := key{instanceType, amiID}
-	horizon := int64(math.MinInt64) // no TTL: nothing expires, and no clock is read
+	var now time.Time // without a TTL nothing expires, and no clock is read
 	if c.ttl > 0 {
-		horizon = c.horizon(c.now()) // outside the lock: Options.Now is the caller's code
+		now = c.now() // outside the lock: Options.Now is the caller's code
 	}
+	horizon := c.horizon(now)
 	c.mu.Lock()
 	r, ok := c.entries.get(k)
 	if ok && r.observed <= horizon {

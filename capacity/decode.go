@@ -234,25 +234,18 @@ func (d *decoder) amis() ([]string, error) {
 func (d *decoder) entries() ([]packed, error) {
 	// A typical entry takes 40 bytes.
 	entries := make([]packed, 0, (len(d.data)-d.pos)/40)
-	if err := d.expect('['); err != nil || d.consume(']') {
-		return entries, err
-	}
-	for {
+	err := d.array(func() error {
 		e, ok := d.plainEntry()
 		if !ok {
 			var err error
 			if e, err = d.entry(len(entries)); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		entries = append(entries, e)
-		if d.consume(']') {
-			return entries, nil
-		}
-		if err := d.expect(','); err != nil {
-			return nil, err
-		}
-	}
+		return nil
+	})
+	return entries, err
 }
 
 // plainEntry reads an entry as Snapshot writes it, in one pass with no
