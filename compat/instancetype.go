@@ -83,11 +83,67 @@ type InstanceType struct {
 	EBSBandwidthMbps     int    // maximum EBS-optimized; 0 when not EBS-optimized by default
 	EncryptionInTransit  bool
 
+	// Network is the type's network interface limits, from which max pods
+	// and pod ENIs are computed. They are not labels.
+	Network Network
+	// InstanceStoreGB is the total size of the type's instance-store
+	// volumes, NVMe or not; 0 when it has none. It is what a RAID0 of them
+	// gives the node's ephemeral storage.
+	InstanceStoreGB int64
+
 	// Tenancy is "" for an instance type, which Karpenter offers with
 	// either tenancy (instance-tenancy In [default dedicated]), or
 	// TenancyDefault or TenancyDedicated for the type of one instance, whose
 	// node is labeled with it.
 	Tenancy string
+}
+
+// Network is an instance type's network interface limits as
+// DescribeInstanceTypes states them (NetworkInfo), plus the trunking facts
+// EC2 does not publish there. A zero field means EC2 did not say (or the
+// type has none of it).
+type Network struct {
+	// Interfaces is NetworkInfo.MaximumNetworkInterfaces: every network
+	// card's interfaces together.
+	Interfaces int
+	// IPv4PerInterface and IPv6PerInterface are the addresses one interface
+	// takes (Ipv4AddressesPerInterface, Ipv6AddressesPerInterface).
+	IPv4PerInterface int
+	IPv6PerInterface int
+	IPv6             bool // Ipv6Supported
+	// DefaultCard is DefaultNetworkCardIndex, the card the primary
+	// interface is on; Cards lists every card by index, ascending.
+	DefaultCard int
+	Cards       []NetworkCard
+	// EFAInterfaces is EfaInfo.MaximumEfaInterfaces; 0 without EFA.
+	EFAInterfaces int
+	// BranchInterfaces is how many branch interfaces (pod ENIs, for
+	// security groups for pods) the type's trunk interface carries; 0 when
+	// the type does not support trunking. EC2's DescribeInstanceTypes does
+	// not say: it comes from the VPC resource controller's limits.
+	BranchInterfaces int
+}
+
+// NetworkCard is one network card of an instance type.
+type NetworkCard struct {
+	Index      int // NetworkCardIndex
+	Interfaces int // MaximumNetworkInterfaces on this card
+}
+
+// DefaultCardInterfaces is the number of interfaces the default network
+// card takes: what the ENI max-pods formula counts, since pods' addresses
+// come from interfaces on that card. When EC2 lists no cards it is
+// Interfaces, which then counts one card.
+func (n Network) DefaultCardInterfaces() int {
+	for _, c := range n.Cards {
+		if c.Index == n.DefaultCard {
+			return c.Interfaces
+		}
+	}
+	if len(n.Cards) == 0 {
+		return n.Interfaces
+	}
+	return 0
 }
 
 // HasGPU reports whether t has a GPU, including fractional GPUs that EC2
@@ -429,6 +485,10 @@ func InstanceTypeFromEC2(info ec2types.InstanceTypeInfo) (InstanceType, error) {
 	}
 	if n := info.NetworkInfo; n != nil {
 		t.EncryptionInTransit = deref(n.EncryptionInTransitSupported)
+		t.Network = networkFromEC2(n)
+	}
+	if s := info.InstanceStorageInfo; s != nil {
+		t.InstanceStoreGB = deref(s.TotalSizeInGB)
 	}
 	t.NetworkBandwidthMbps = baselineBandwidth(name, info.NetworkInfo)
 	if info.GpuInfo != nil {
@@ -436,6 +496,25 @@ func InstanceTypeFromEC2(info ec2types.InstanceTypeInfo) (InstanceType, error) {
 	}
 	setAccelerators(&t, info)
 	return t, nil
+}
+
+// networkFromEC2 reads n's interface limits; cards are sorted by index.
+func networkFromEC2(n *ec2types.NetworkInfo) Network {
+	net := Network{
+		Interfaces:       int(deref(n.MaximumNetworkInterfaces)),
+		IPv4PerInterface: int(deref(n.Ipv4AddressesPerInterface)),
+		IPv6PerInterface: int(deref(n.Ipv6AddressesPerInterface)),
+		IPv6:             deref(n.Ipv6Supported),
+		DefaultCard:      int(deref(n.DefaultNetworkCardIndex)),
+	}
+	if n.EfaInfo != nil {
+		net.EFAInterfaces = int(deref(n.EfaInfo.MaximumEfaInterfaces))
+	}
+	for _, c := range n.NetworkCards {
+		net.Cards = append(net.Cards, NetworkCard{Index: int(deref(c.NetworkCardIndex)), Interfaces: int(deref(c.MaximumNetworkInterfaces))})
+	}
+	slices.SortFunc(net.Cards, func(a, b NetworkCard) int { return a.Index - b.Index })
+	return net
 }
 
 // baselineBandwidth is the network bandwidth Karpenter labels a type with:

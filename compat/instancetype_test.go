@@ -442,3 +442,66 @@ func TestInstanceTypeCompatibleAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestInstanceTypeFromEC2Network: the interface limits come across as EC2
+// states them, cards sorted by index, and the default card's interfaces are
+// the card's own, not the total (p5.48xlarge: 32 cards of 2 interfaces each,
+// 64 in all; the default card takes 2).
+func TestInstanceTypeFromEC2Network(t *testing.T) {
+	card := func(i, n int32) ec2types.NetworkCardInfo {
+		return ec2types.NetworkCardInfo{NetworkCardIndex: aws.Int32(i), MaximumNetworkInterfaces: aws.Int32(n)}
+	}
+	tests := []struct {
+		name         string
+		in           *ec2types.NetworkInfo
+		store        *ec2types.InstanceStorageInfo
+		want         Network
+		wantStore    int64
+		wantDefaultN int
+	}{{
+		name: "m5.large: one card",
+		in: &ec2types.NetworkInfo{MaximumNetworkInterfaces: aws.Int32(3), Ipv4AddressesPerInterface: aws.Int32(10),
+			Ipv6AddressesPerInterface: aws.Int32(10), Ipv6Supported: aws.Bool(true), DefaultNetworkCardIndex: aws.Int32(0),
+			NetworkCards: []ec2types.NetworkCardInfo{card(0, 3)}},
+		want:         Network{Interfaces: 3, IPv4PerInterface: 10, IPv6PerInterface: 10, IPv6: true, Cards: []NetworkCard{{0, 3}}},
+		wantDefaultN: 3,
+	}, {
+		name: "several cards, listed out of order, EFA",
+		in: &ec2types.NetworkInfo{MaximumNetworkInterfaces: aws.Int32(6), Ipv4AddressesPerInterface: aws.Int32(50),
+			DefaultNetworkCardIndex: aws.Int32(1), EfaInfo: &ec2types.EfaInfo{MaximumEfaInterfaces: aws.Int32(2)},
+			NetworkCards: []ec2types.NetworkCardInfo{card(2, 2), card(0, 2), card(1, 2)}},
+		store:        &ec2types.InstanceStorageInfo{TotalSizeInGB: aws.Int64(7600)},
+		want:         Network{Interfaces: 6, IPv4PerInterface: 50, DefaultCard: 1, EFAInterfaces: 2, Cards: []NetworkCard{{0, 2}, {1, 2}, {2, 2}}},
+		wantStore:    7600,
+		wantDefaultN: 2,
+	}, {
+		name:         "no cards listed: the total counts as one card",
+		in:           &ec2types.NetworkInfo{MaximumNetworkInterfaces: aws.Int32(4), Ipv4AddressesPerInterface: aws.Int32(15)},
+		want:         Network{Interfaces: 4, IPv4PerInterface: 15},
+		wantDefaultN: 4,
+	}, {
+		name:         "default card not among the cards: unknown",
+		in:           &ec2types.NetworkInfo{MaximumNetworkInterfaces: aws.Int32(4), DefaultNetworkCardIndex: aws.Int32(3), NetworkCards: []ec2types.NetworkCardInfo{card(0, 4)}},
+		want:         Network{Interfaces: 4, DefaultCard: 3, Cards: []NetworkCard{{0, 4}}},
+		wantDefaultN: 0,
+	}, {
+		name: "no network info",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := mustType(t, info("m5.large", ec2types.ArchitectureTypeX8664, 2, 8192, func(i *ec2types.InstanceTypeInfo) {
+				i.NetworkInfo = tt.in
+				i.InstanceStorageInfo = tt.store
+			}))
+			if diff := cmp.Diff(tt.want, got.Network); diff != "" {
+				t.Errorf("Network mismatch (-want +got):\n%s", diff)
+			}
+			if got.InstanceStoreGB != tt.wantStore {
+				t.Errorf("InstanceStoreGB = %d, want %d", got.InstanceStoreGB, tt.wantStore)
+			}
+			if n := got.Network.DefaultCardInterfaces(); n != tt.wantDefaultN {
+				t.Errorf("DefaultCardInterfaces() = %d, want %d", n, tt.wantDefaultN)
+			}
+		})
+	}
+}
