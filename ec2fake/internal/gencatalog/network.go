@@ -60,29 +60,35 @@ type vpcLimits struct {
 }
 
 func readNetwork(in networkInputs) (networkRecords, error) {
-	if in.ec2 == "" || in.nodeadm == "" || in.vpcLimits == "" || in.eniMaxPods == "" {
-		return networkRecords{}, errors.New("all of -network, -nodeadm, -vpc-limits and -eni-max-pods are required")
-	}
 	var r networkRecords
-	var err error
-	for _, step := range []struct {
-		path string
-		read func([]byte) error
-	}{
-		{in.ec2, func(b []byte) (err error) { r.ec2, err = parseEC2Network(b); return err }},
-		{in.nodeadm, func(b []byte) (err error) { r.nodeadm, err = parseNodeadm(b); return err }},
-		{in.vpcLimits, func(b []byte) (err error) { r.karpenter, err = parseVPCLimits(b); return err }},
-		{in.eniMaxPods, func(b []byte) (err error) { r.maxPods, err = parseENIMaxPods(b); return err }},
-	} {
-		data, rerr := os.ReadFile(step.path)
-		if rerr != nil {
-			return r, rerr
-		}
-		if err = step.read(data); err != nil {
-			return r, fmt.Errorf("%s: %w", step.path, err)
-		}
+	if in.ec2 == "" || in.nodeadm == "" || in.vpcLimits == "" || in.eniMaxPods == "" {
+		return r, errors.New("all of -network, -nodeadm, -vpc-limits and -eni-max-pods are required")
 	}
-	return r, nil
+	var err error
+	if r.ec2, err = readWith(in.ec2, parseEC2Network); err != nil {
+		return r, err
+	}
+	if r.nodeadm, err = readWith(in.nodeadm, parseNodeadm); err != nil {
+		return r, err
+	}
+	if r.karpenter, err = readWith(in.vpcLimits, parseVPCLimits); err != nil {
+		return r, err
+	}
+	r.maxPods, err = readWith(in.eniMaxPods, parseENIMaxPods)
+	return r, err
+}
+
+func readWith[T any](path string, parse func([]byte) (T, error)) (T, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	v, err := parse(data)
+	if err != nil {
+		return v, fmt.Errorf("%s: %w", path, err)
+	}
+	return v, nil
 }
 
 // parseEC2Network reads one {"InstanceType", "NetworkInfo"} object per

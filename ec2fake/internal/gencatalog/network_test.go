@@ -250,3 +250,16 @@ func FuzzParseRecords(f *testing.F) {
 		}
 	})
 }
+
+func TestReadNetworkNeedsEveryInput(t *testing.T) {
+	in := recordedNetwork
+	in.eniMaxPods = ""
+	if _, err := readNetwork(in); err == nil || !strings.Contains(err.Error(), "-eni-max-pods are required") {
+		t.Errorf("readNetwork without -eni-max-pods: %v; want the flags named", err)
+	}
+	in = recordedNetwork
+	in.vpcLimits = up + "karpenter-v1.14-instance-types.md"
+	if _, err := readNetwork(in); err == nil || !strings.Contains(err.Error(), "karpenter-v1.14-instance-types.md: line 1:") {
+		t.Errorf("readNetwork of the wrong file as -vpc-limits: %v; want the file and line named", err)
+	}
+}
