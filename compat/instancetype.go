@@ -491,6 +491,7 @@ func InstanceTypeFromEC2(info ec2types.InstanceTypeInfo) (InstanceType, error) {
 		t.InstanceStoreGB = deref(s.TotalSizeInGB)
 	}
 	t.NetworkBandwidthMbps = baselineBandwidth(name, info.NetworkInfo)
+	t.Network.BranchInterfaces = branchInterfaces(name)
 	if info.GpuInfo != nil {
 		setGPUs(&t, info.GpuInfo.Gpus)
 	}

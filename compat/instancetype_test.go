@@ -463,7 +463,7 @@ func TestInstanceTypeFromEC2Network(t *testing.T) {
 		in: &ec2types.NetworkInfo{MaximumNetworkInterfaces: aws.Int32(3), Ipv4AddressesPerInterface: aws.Int32(10),
 			Ipv6AddressesPerInterface: aws.Int32(10), Ipv6Supported: aws.Bool(true), DefaultNetworkCardIndex: aws.Int32(0),
 			NetworkCards: []ec2types.NetworkCardInfo{card(0, 3)}},
-		want:         Network{Interfaces: 3, IPv4PerInterface: 10, IPv6PerInterface: 10, IPv6: true, Cards: []NetworkCard{{0, 3}}},
+		want:         Network{Interfaces: 3, IPv4PerInterface: 10, IPv6PerInterface: 10, IPv6: true, Cards: []NetworkCard{{0, 3}}, BranchInterfaces: 9},
 		wantDefaultN: 3,
 	}, {
 		name: "several cards, listed out of order, EFA",
@@ -471,21 +471,24 @@ func TestInstanceTypeFromEC2Network(t *testing.T) {
 			DefaultNetworkCardIndex: aws.Int32(1), EfaInfo: &ec2types.EfaInfo{MaximumEfaInterfaces: aws.Int32(2)},
 			NetworkCards: []ec2types.NetworkCardInfo{card(2, 2), card(0, 2), card(1, 2)}},
 		store:        &ec2types.InstanceStorageInfo{TotalSizeInGB: aws.Int64(7600)},
-		want:         Network{Interfaces: 6, IPv4PerInterface: 50, DefaultCard: 1, EFAInterfaces: 2, Cards: []NetworkCard{{0, 2}, {1, 2}, {2, 2}}},
+		want:         Network{Interfaces: 6, IPv4PerInterface: 50, DefaultCard: 1, EFAInterfaces: 2, Cards: []NetworkCard{{0, 2}, {1, 2}, {2, 2}}, BranchInterfaces: 9},
 		wantStore:    7600,
 		wantDefaultN: 2,
 	}, {
 		name:         "no cards listed: the total counts as one card",
 		in:           &ec2types.NetworkInfo{MaximumNetworkInterfaces: aws.Int32(4), Ipv4AddressesPerInterface: aws.Int32(15)},
-		want:         Network{Interfaces: 4, IPv4PerInterface: 15},
+		want:         Network{Interfaces: 4, IPv4PerInterface: 15, BranchInterfaces: 9},
 		wantDefaultN: 4,
 	}, {
 		name:         "default card not among the cards: unknown",
 		in:           &ec2types.NetworkInfo{MaximumNetworkInterfaces: aws.Int32(4), DefaultNetworkCardIndex: aws.Int32(3), NetworkCards: []ec2types.NetworkCardInfo{card(0, 4)}},
-		want:         Network{Interfaces: 4, DefaultCard: 3, Cards: []NetworkCard{{0, 4}}},
+		want:         Network{Interfaces: 4, DefaultCard: 3, Cards: []NetworkCard{{0, 4}}, BranchInterfaces: 9},
 		wantDefaultN: 0,
 	}, {
+		// Branch interfaces come from Karpenter's table by name
+		// (vpc_limits.tsv: m5.large 9), not from NetworkInfo.
 		name: "no network info",
+		want: Network{BranchInterfaces: 9},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -58,13 +58,15 @@ func TestDecodeErrors(t *testing.T) {
 	tests := []struct{ name, data, want string }{
 		{"no header", "# only a comment\n", "no header row"},
 		{"wrong header", "name\tarchs\n", "header \"name,archs\""},
-		{"short row", typeHeader + "m5.large\tx86_64\n", "line 2: 2 fields; want 27"},
+		{"short row", typeHeader + "m5.large\tx86_64\n", "line 2: 2 fields; want 30"},
 		{"bad integer", typeHeader + row(map[int]string{2: "two"}), `line 2: "two" is not a 32-bit integer`},
 		{"bad boolean", typeHeader + row(map[int]string{9: "yes"}), `"yes" is not true or false`},
 		{"bad float", typeHeader + row(map[int]string{7: "3,1"}), `"3,1" is not a number`},
 		{"empty name", typeHeader + row(map[int]string{0: ""}), "empty name"},
-		{"GPU parts", typeHeader + row(map[int]string{24: "NVIDIA:T4:1"}), `GPU "NVIDIA:T4:1" has 3 colon-separated parts; want 6`},
-		{"card parts", typeHeader + row(map[int]string{22: "0:4"}), `network card "0:4" has 2`},
+		{"GPU parts", typeHeader + row(map[int]string{27: "NVIDIA:T4:1"}), `GPU "NVIDIA:T4:1" has 3 colon-separated parts; want 6`},
+		{"card parts", typeHeader + row(map[int]string{24: "0:4"}), `network card "0:4" has 2`},
+		{"bad default card", typeHeader + row(map[int]string{25: "first"}), `"first" is not a 32-bit integer`},
+		{"bad IPv6 support", typeHeader + row(map[int]string{23: "yes"}), `"yes" is not true or false`},
 		{"comment lines count", typeHeader + "# x\n" + row(map[int]string{3: "x"}), `line 3: "x"`},
 	}
 	for _, tc := range tests {
@@ -107,21 +109,21 @@ func TestEncodeDecodeFixedPoint(t *testing.T) {
 		f := make([]string, len(catalogfile.TypeColumns))
 		f[0] = rapid.StringMatching(`[a-z][a-z0-9-]{0,8}\.[a-z0-9-]{1,8}`).Draw(t, "name")
 		f[1] = rapid.SampledFrom([]string{"", "x86_64", "arm64", "i386,x86_64"}).Draw(t, "archs")
-		for _, i := range []int{2, 3, 4, 5, 14, 15, 16, 20, 21, 23} {
+		for _, i := range []int{2, 3, 4, 5, 14, 15, 16, 20, 21, 22, 25, 26} {
 			f[i] = num(catalogfile.TypeColumns[i])
 		}
 		f[6] = word.Draw(t, "mfr")
 		f[7] = rapid.SampledFrom([]string{"", "2.5", "3", "0.125"}).Draw(t, "ghz")
-		for _, i := range []int{9, 10, 11, 18} {
+		for _, i := range []int{9, 10, 11, 18, 23} {
 			f[i] = rapid.SampledFrom([]string{"", "true", "false"}).Draw(t, catalogfile.TypeColumns[i])
 		}
 		if f[16] != "" {
 			f[17] = "required"
 		}
-		f[22] = rapid.SampledFrom([]string{"", "0::2.5", "0:4:100,1:4:100"}).Draw(t, "cards")
-		f[24] = rapid.SampledFrom([]string{"", "NVIDIA:T4:1:16384::", "NVIDIA:L4:0:2861:1:0.125"}).Draw(t, "gpus")
-		f[25] = rapid.SampledFrom([]string{"", "Trainium2:16:8:3:98304"}).Draw(t, "neuron")
-		f[26] = rapid.SampledFrom([]string{"", "AWS:Inferentia:1"}).Draw(t, "inference")
+		f[24] = rapid.SampledFrom([]string{"", "0::2.5", "0:4:100,1:4:"}).Draw(t, "cards")
+		f[27] = rapid.SampledFrom([]string{"", "NVIDIA:T4:1:16384::", "NVIDIA:L4:0:2861:1:0.125"}).Draw(t, "gpus")
+		f[28] = rapid.SampledFrom([]string{"", "Trainium2:16:8:3:98304"}).Draw(t, "neuron")
+		f[29] = rapid.SampledFrom([]string{"", "AWS:Inferentia:1"}).Draw(t, "inference")
 		row := strings.Join(f, "\t")
 		got, err := catalogfile.DecodeTypes(typeHeader + row + "\n")
 		if err != nil {

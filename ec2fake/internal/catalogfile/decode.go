@@ -139,7 +139,8 @@ func (d *decoder) ebs(support, max, base string) *ec2types.EbsInfo {
 }
 
 // network decodes encryption_in_transit, ena, max_enis, ipv4_per_eni,
-// network_cards and efa_interfaces.
+// ipv6_per_eni, ipv6_supported, network_cards, default_card and
+// efa_interfaces.
 func (d *decoder) network(f []string) *ec2types.NetworkInfo {
 	if strings.Join(f, "") == "" {
 		return nil
@@ -147,19 +148,22 @@ func (d *decoder) network(f []string) *ec2types.NetworkInfo {
 	n := &ec2types.NetworkInfo{
 		EncryptionInTransitSupported: d.boolean(f[0]), EnaSupport: ec2types.EnaSupport(f[1]),
 		MaximumNetworkInterfaces: d.i32(f[2]), Ipv4AddressesPerInterface: d.i32(f[3]),
+		Ipv6AddressesPerInterface: d.i32(f[4]), Ipv6Supported: d.boolean(f[5]),
+		DefaultNetworkCardIndex: d.i32(f[7]),
 	}
-	if f[4] != "" {
-		for _, item := range strings.Split(f[4], ",") {
+	if f[6] != "" {
+		for _, item := range strings.Split(f[6], ",") {
 			p := d.parts(item, 3, "network card")
 			n.NetworkCards = append(n.NetworkCards, ec2types.NetworkCardInfo{
 				NetworkCardIndex: d.i32(p[0]), MaximumNetworkInterfaces: d.i32(p[1]), BaselineBandwidthInGbps: d.f64(p[2])})
 		}
 		n.MaximumNetworkCards = aws.Int32(int32(len(n.NetworkCards)))
-		n.DefaultNetworkCardIndex = aws.Int32(0)
 	}
-	if f[5] != "" {
-		n.EfaSupported = aws.Bool(true)
-		n.EfaInfo = &ec2types.EfaInfo{MaximumEfaInterfaces: d.i32(f[5])}
+	// EC2 answers EfaSupported for every type, true exactly when it
+	// lists EFA interfaces.
+	n.EfaSupported = aws.Bool(f[8] != "")
+	if f[8] != "" {
+		n.EfaInfo = &ec2types.EfaInfo{MaximumEfaInterfaces: d.i32(f[8])}
 	}
 	return n
 }

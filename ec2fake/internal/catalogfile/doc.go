@@ -20,9 +20,12 @@
 // checks by decoding what it wrote).
 //
 // Facts without a column are dropped by Encode; Decode fills in what is
-// the same for every catalog entry (HVM, EBS root, Xen images with ENA;
-// MaximumNetworkCards, totals of GPU and Neuron memory) and otherwise
-// leaves fields nil. Decoding never panics: a bad row is an error naming
+// the same for every catalog entry (HVM, EBS root, Xen images with ENA)
+// or follows from other columns (MaximumNetworkCards from the cards,
+// EfaSupported from efa_interfaces, totals of GPU and Neuron memory) and
+// otherwise leaves fields nil. A zero is a value, not an absence:
+// ipv6_per_eni 0 with ipv6_supported false is EC2's answer for a type
+// without IPv6. Decoding never panics: a bad row is an error naming
 // its line.
 //
 // Functions are safe for concurrent use; there is no package state.

@@ -16,7 +16,7 @@ var TypeColumns = []string{
 	"cpu_manufacturer", "clock_ghz", "hypervisor", "bare_metal", "current_generation", "burstable",
 	"usage_classes", "ebs_optimized", "ebs_max_mbps", "ebs_baseline_mbps",
 	"instance_storage_gb", "instance_storage_nvme", "encryption_in_transit", "ena",
-	"max_enis", "ipv4_per_eni", "network_cards", "efa_interfaces",
+	"max_enis", "ipv4_per_eni", "ipv6_per_eni", "ipv6_supported", "network_cards", "default_card", "efa_interfaces",
 	"gpus", "neuron_devices", "inference_accelerators",
 }
 
@@ -68,7 +68,7 @@ func encodeStorage(s *ec2types.InstanceStorageInfo) []string {
 
 func encodeNetwork(n *ec2types.NetworkInfo) []string {
 	if n == nil {
-		return []string{"", "", "", "", "", ""}
+		return []string{"", "", "", "", "", "", "", "", ""}
 	}
 	cards := make([]string, len(n.NetworkCards))
 	for i, c := range n.NetworkCards {
@@ -79,7 +79,8 @@ func encodeNetwork(n *ec2types.NetworkInfo) []string {
 		efa = i32(n.EfaInfo.MaximumEfaInterfaces)
 	}
 	return []string{boolean(n.EncryptionInTransitSupported), string(n.EnaSupport), i32(n.MaximumNetworkInterfaces),
-		i32(n.Ipv4AddressesPerInterface), strings.Join(cards, ","), efa}
+		i32(n.Ipv4AddressesPerInterface), i32(n.Ipv6AddressesPerInterface), boolean(n.Ipv6Supported),
+		strings.Join(cards, ","), i32(n.DefaultNetworkCardIndex), efa}
 }
 
 func encodeGPUs(g *ec2types.GpuInfo) string {
@@ -169,9 +170,9 @@ func decodeType(f []string) (ec2types.InstanceTypeInfo, error) {
 		t.InstanceStorageSupported = aws.Bool(true)
 		t.InstanceStorageInfo = &ec2types.InstanceStorageInfo{TotalSizeInGB: d.i64(f[16]), NvmeSupport: ec2types.EphemeralNvmeSupport(f[17])}
 	}
-	t.NetworkInfo = d.network(f[18:24])
-	t.GpuInfo = d.gpus(f[24])
-	t.NeuronInfo = d.neuron(f[25])
-	t.InferenceAcceleratorInfo = d.inference(f[26])
+	t.NetworkInfo = d.network(f[18:27])
+	t.GpuInfo = d.gpus(f[27])
+	t.NeuronInfo = d.neuron(f[28])
+	t.InferenceAcceleratorInfo = d.inference(f[29])
 	return t, d.err
 }

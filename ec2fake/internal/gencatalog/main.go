@@ -3,9 +3,13 @@
 // ec2fake/catalog/README.md lists the inputs and where they came from.
 //
 //	gencatalog -page P -base-types T -base-images I -image-spec S -out DIR
+//	           -network N -nodeadm J -vpc-limits V -eni-max-pods M
 //
 // It reads Karpenter's instance-types reference page P, layers it over the
-// first-wave instance types T for facts the page lacks, expands the image
+// first-wave instance types T for facts the page lacks, takes every type's
+// network limits from the recorded DescribeInstanceTypes answer N and
+// prints where nodeadm (J), Karpenter (V) or eni-max-pods.txt (M) differ
+// from them, expands the image
 // spec S and appends the recorded images I, then writes
 // DIR/instance_types.tsv and DIR/images.tsv. It checks that each file
 // decodes back to exactly what it built, so nothing is lost silently.
@@ -33,18 +37,19 @@ func main() {
 	baseImages := flag.String("base-images", "", "recorded DescribeImages output (AWS CLI JSON)")
 	spec := flag.String("image-spec", "", "the public-image spec")
 	out := flag.String("out", "", "output directory")
+	net := networkFlags()
 	flag.Parse()
-	if err := run(*page, *baseTypes, *baseImages, *spec, *out); err != nil {
+	if err := run(*page, *baseTypes, *baseImages, *spec, *out, *net); err != nil {
 		fmt.Fprintln(os.Stderr, "gencatalog:", err)
 		os.Exit(1)
 	}
 }
 
-func run(pagePath, baseTypesPath, baseImagesPath, specPath, outDir string) error {
+func run(pagePath, baseTypesPath, baseImagesPath, specPath, outDir string, net networkInputs) error {
 	if pagePath == "" || baseTypesPath == "" || baseImagesPath == "" || specPath == "" || outDir == "" {
 		return fmt.Errorf("all of -page, -base-types, -base-images, -image-spec and -out are required")
 	}
-	types, err := instanceTypes(pagePath, baseTypesPath)
+	types, err := instanceTypes(pagePath, baseTypesPath, net)
 	if err != nil {
 		return err
 	}
@@ -76,7 +81,7 @@ func run(pagePath, baseTypesPath, baseImagesPath, specPath, outDir string) error
 	return os.WriteFile(filepath.Join(outDir, "images.tsv"), []byte(imageFile), 0o644)
 }
 
-func instanceTypes(pagePath, basePath string) ([]ec2types.InstanceTypeInfo, error) {
+func instanceTypes(pagePath, basePath string, netPaths networkInputs) ([]ec2types.InstanceTypeInfo, error) {
 	text, err := os.ReadFile(pagePath)
 	if err != nil {
 		return nil, err
@@ -93,7 +98,18 @@ func instanceTypes(pagePath, basePath string) ([]ec2types.InstanceTypeInfo, erro
 	for _, t := range base.InstanceTypes {
 		byName[string(t.InstanceType)] = t
 	}
-	return buildTypes(page, byName)
+	net, err := readNetwork(netPaths)
+	if err != nil {
+		return nil, err
+	}
+	types, err := buildTypes(page, byName, net.ec2)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range networkDisagreements(types, byName, net) {
+		fmt.Println("gencatalog: sources disagree:", d)
+	}
+	return types, nil
 }
 
 func allImages(specPath, basePath string) ([]ec2types.Image, error) {

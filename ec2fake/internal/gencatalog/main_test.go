@@ -16,7 +16,7 @@ func TestCatalogFilesAreGenerated(t *testing.T) {
 	dir := t.TempDir()
 	up := "../../catalog/upstream/"
 	if err := run(up+"karpenter-v1.14-instance-types.md", up+"first-wave-instance-types.json",
-		up+"first-wave-images.json", up+"images.spec", dir); err != nil {
+		up+"first-wave-images.json", up+"images.spec", dir, recordedNetwork); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"instance_types.tsv", "images.tsv"} {

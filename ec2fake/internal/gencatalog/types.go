@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,24 +52,34 @@ func spell(label string) (string, error) {
 
 // buildTypes turns the page's types into DescribeInstanceTypes facts,
 // layered over base (the first-wave catalog) for the facts the page does
-// not show, and appends base types the page lacks.
-func buildTypes(page []karpenterpage.Type, base map[string]ec2types.InstanceTypeInfo) ([]ec2types.InstanceTypeInfo, error) {
+// not show, and appends base types the page lacks. net is EC2's network
+// answer per type, which every type must have.
+func buildTypes(page []karpenterpage.Type, base map[string]ec2types.InstanceTypeInfo, net map[string]ec2types.NetworkInfo) ([]ec2types.InstanceTypeInfo, error) {
 	fullGPU := fullGPUMemory(page)
 	var out []ec2types.InstanceTypeInfo
 	onPage := map[string]bool{}
 	for _, p := range page {
 		onPage[p.Name] = true
 		b, hasBase := base[p.Name]
-		t, err := fromPage(p, b, hasBase, fullGPU)
+		n, ok := net[p.Name]
+		if !ok {
+			return nil, fmt.Errorf("%s: no recorded network limits; add its DescribeInstanceTypes NetworkInfo to the -network file", p.Name)
+		}
+		t, err := fromPage(p, b, hasBase, n, fullGPU)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p.Name, err)
 		}
 		out = append(out, t)
 	}
 	for name, b := range base {
-		if !onPage[name] {
-			out = append(out, b)
+		if onPage[name] {
+			continue
 		}
+		n, ok := net[name]
+		if !ok {
+			return nil, fmt.Errorf("%s: no recorded network limits; add its DescribeInstanceTypes NetworkInfo to the -network file", name)
+		}
+		out = append(out, withNetwork(b, n))
 	}
 	slices.SortFunc(out, func(a, b ec2types.InstanceTypeInfo) int {
 		return strings.Compare(string(a.InstanceType), string(b.InstanceType))
@@ -120,7 +129,7 @@ func (f *facts) labelNum(key string) *int64 {
 	return aws.Int64(f.num(v))
 }
 
-func fromPage(p karpenterpage.Type, b ec2types.InstanceTypeInfo, hasBase bool, fullGPU map[string]int64) (ec2types.InstanceTypeInfo, error) {
+func fromPage(p karpenterpage.Type, b ec2types.InstanceTypeInfo, hasBase bool, net ec2types.NetworkInfo, fullGPU map[string]int64) (ec2types.InstanceTypeInfo, error) {
 	f := &facts{p: p}
 	t := ec2types.InstanceTypeInfo{InstanceType: ec2types.InstanceType(p.Name)}
 	if err := setProcessor(f, &t, b); err != nil {
@@ -128,7 +137,7 @@ func fromPage(p karpenterpage.Type, b ec2types.InstanceTypeInfo, hasBase bool, f
 	}
 	setBaseOnly(&t, b, hasBase, p.Name)
 	setStorage(f, &t, b)
-	setNetwork(f, &t, b)
+	setNetwork(f, &t, net)
 	if err := setGPU(f, &t, fullGPU); err != nil {
 		return t, err
 	}
@@ -209,32 +218,32 @@ func setStorage(f *facts, t *ec2types.InstanceTypeInfo, b ec2types.InstanceTypeI
 	}
 }
 
-// setNetwork puts the page's bandwidth on the network cards: the
-// first-wave catalog's cards when their baselines add up to it, else one
-// card carrying all of it (the page gives only the total).
-func setNetwork(f *facts, t *ec2types.InstanceTypeInfo, b ec2types.InstanceTypeInfo) {
+// setNetwork takes the interface limits and ENA support from EC2's
+// answer (net) and the rest from the page: encryption in transit, EFA
+// interfaces and the baseline bandwidth, spread over the cards.
+func setNetwork(f *facts, t *ec2types.InstanceTypeInfo, net ec2types.NetworkInfo) {
+	n := ec2Limits(net)
 	eit, _ := f.label("encryption-in-transit-supported")
-	n := &ec2types.NetworkInfo{EncryptionInTransitSupported: aws.Bool(eit == "true")}
-	if bn := b.NetworkInfo; bn != nil {
-		n.EnaSupport, n.MaximumNetworkInterfaces, n.Ipv4AddressesPerInterface = bn.EnaSupport, bn.MaximumNetworkInterfaces, bn.Ipv4AddressesPerInterface
-	}
+	n.EncryptionInTransitSupported = aws.Bool(eit == "true")
 	if mbps := f.labelNum("network-bandwidth"); mbps != nil {
-		var baseSum float64
-		if b.NetworkInfo != nil {
-			for _, c := range b.NetworkInfo.NetworkCards {
-				baseSum += aws.ToFloat64(c.BaselineBandwidthInGbps)
-			}
-		}
-		if b.NetworkInfo != nil && int64(math.Round(baseSum*1000)) == *mbps {
-			n.NetworkCards = slices.Clone(b.NetworkInfo.NetworkCards)
-		} else {
-			n.NetworkCards = []ec2types.NetworkCardInfo{{NetworkCardIndex: aws.Int32(0), BaselineBandwidthInGbps: aws.Float64(float64(*mbps) / 1000)}}
-		}
+		spreadBandwidth(n.NetworkCards, net, *mbps)
 	}
 	if efa, ok := f.p.Resources["vpc.amazonaws.com/efa"]; ok {
 		n.EfaInfo = &ec2types.EfaInfo{MaximumEfaInterfaces: aws.Int32(int32(f.num(efa)))}
 	}
 	t.NetworkInfo = n
+}
+
+// withNetwork gives a first-wave type the page lacks EC2's network answer
+// whole: its limits, EFA, encryption in transit and per-card bandwidth.
+func withNetwork(b ec2types.InstanceTypeInfo, net ec2types.NetworkInfo) ec2types.InstanceTypeInfo {
+	n := ec2Limits(net)
+	n.EncryptionInTransitSupported, n.EfaInfo = net.EncryptionInTransitSupported, net.EfaInfo
+	for i := range n.NetworkCards {
+		n.NetworkCards[i].BaselineBandwidthInGbps = net.NetworkCards[i].BaselineBandwidthInGbps
+	}
+	b.NetworkInfo = n
+	return b
 }
 
 func setGPU(f *facts, t *ec2types.InstanceTypeInfo, fullGPU map[string]int64) error {
