@@ -266,3 +266,46 @@ func checkKubeletOwnTaint(f compat.AMIFamily, taints []Taint) error {
 	}
 	return nil
 }
+
+// InstanceStorePolicy is what to do with a node's instance-store (NVMe)
+// disks, EC2NodeClass spec.instanceStorePolicy. The zero value leaves them
+// alone.
+type InstanceStorePolicy string
+
+// RAID0 makes one RAID-0 array of every instance-store disk and puts the
+// kubelet's and containerd's state on it.
+const RAID0 InstanceStorePolicy = "RAID0"
+
+// checkKubelet validates cfg.Kubelet and the instance-store policy for
+// family f, and records the parsed DNS addresses.
+func (p *plan) checkKubelet(f compat.AMIFamily) error {
+	k := p.cfg.Kubelet
+	if err := k.Validate(); err != nil {
+		return err
+	}
+	p.dns, _ = k.dnsAddrs()
+	if len(p.dns) > 0 && p.cidr.IsValid() && p.dns[0].Is6() != p.cidr.Addr().Is6() {
+		return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS %q and Config.ClusterCIDR %q are of different IP families; use the DNS IP from the service CIDR", k.ClusterDNS[0], p.cfg.ClusterCIDR)
+	}
+	p.ipv6 = (len(p.dns) > 0 && p.dns[0].Is6()) || (p.cidr.IsValid() && p.cidr.Addr().Is6())
+	switch {
+	case len(p.dns) > 1 && f == compat.AL2:
+		// templates/al2/runtime/bootstrap.sh writes --dns-cluster-ip as the one
+		// entry of clusterDNS.
+		return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS has %d addresses; bootstrap.sh takes one --dns-cluster-ip, so keep only the first", len(p.dns))
+	case len(p.dns) > 1 && f.IsWindows():
+		return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS has %d addresses; Start-EKSBootstrap.ps1 takes one -DNSClusterIP, so keep only the first", len(p.dns))
+	case k.PodsPerCore != nil && f == compat.Bottlerocket:
+		return fmt.Errorf("userdata: Config.Kubelet.PodsPerCore is set, but Bottlerocket has no pods-per-core setting (Karpenter drops it silently); leave it nil for Bottlerocket or cap pods with MaxPods")
+	}
+	switch p.cfg.InstanceStorePolicy {
+	case "":
+	case RAID0:
+		if f.IsWindows() {
+			return fmt.Errorf("userdata: Config.InstanceStorePolicy RAID0 is not available on Windows: Start-EKSBootstrap.ps1 has no instance-store option; leave it empty for %v", f)
+		}
+	default:
+		return fmt.Errorf("userdata: Config.InstanceStorePolicy %q is not a policy; use RAID0 or leave it empty", p.cfg.InstanceStorePolicy)
+	}
+	return nil
+}

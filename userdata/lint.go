@@ -10,6 +10,7 @@ import (
 
 	"github.com/ec2select/ec2select/compat"
 
+	"github.com/ec2select/ec2select/userdata/internal/kubelet"
 	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
 )
 
@@ -76,9 +77,9 @@ func Lint(family compat.AMIFamily, userData []byte, required []Taint) (Report, e
 	if family == compat.Custom {
 		family = detectFamily(text)
 	}
-	l.releases = currentReleases
+	l.releases = kubelet.ReleasesCurrent
 	if family == compat.AL2 {
-		l.releases = al2Releases
+		l.releases = kubelet.ReleasesAL2
 	}
 	var b boot
 	switch family {
@@ -196,7 +197,7 @@ type linter struct {
 	// flags come from several documents).
 	argLine func(arg string) int
 	// releases are the sampled kubelet releases the family's AMIs ship.
-	releases uint8
+	releases kubelet.Releases
 }
 
 func (l *linter) add(code Code, line int, fix, format string, args ...any) {

@@ -328,10 +328,10 @@ func (l *linter) clusterComplete(cluster map[string]any, line int) bool {
 
 // nodeadmKubelet follows the merged flags to the kubelet; stop is set
 // when the kubelet exits or the result cannot be known.
-func (l *linter) nodeadmKubelet(docs []*nodeConfigDoc, flags []string, flagLine int) (kubelet, *boot) {
+func (l *linter) nodeadmKubelet(docs []*nodeConfigDoc, flags []string, flagLine int) (kubeletOutcome, *boot) {
 	args, resolved := l.envFileArgs(flags, flagLine)
 	if !resolved {
-		return kubelet{}, &boot{registers: true, unresolved: true}
+		return kubeletOutcome{}, &boot{registers: true, unresolved: true}
 	}
 	l.argLine = func(arg string) int {
 		for _, d := range docs {
@@ -359,7 +359,7 @@ func (l *linter) nodeadmKubelet(docs []*nodeConfigDoc, flags []string, flagLine 
 
 // flagTaints: a --register-with-taints flag overrides the config's list
 // (aws/karpenter-provider-aws#7486).
-func (l *linter) flagTaints(b boot, k kubelet, taintDoc *nodeConfigDoc, configTaints []Taint, flagLine int) boot {
+func (l *linter) flagTaints(b boot, k kubeletOutcome, taintDoc *nodeConfigDoc, configTaints []Taint, flagLine int) boot {
 	if taintDoc != nil {
 		l.add(CodeFlagOverridesConfig, flagLine,
 			"remove --register-with-taints from spec.kubelet.flags and list its taints in spec.kubelet.config.registerWithTaints",
