@@ -12,6 +12,7 @@ import (
 
 	"github.com/ec2select/ec2select/userdata/internal/kubelet"
 	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
+	"github.com/ec2select/ec2select/userdata/internal/nodeadm"
 )
 
 // maxDecompressed bounds gzip'd userData, so that a small input cannot
@@ -178,7 +179,7 @@ func detectFamily(text []byte) compat.AMIFamily {
 	case bytes.HasPrefix(trimmed, []byte("#!")) || bytes.HasPrefix(trimmed, []byte("#cloud")):
 		return compat.AL2
 	}
-	if nc, ok := decodeNodeConfig(text); ok && nc != nil {
+	if nodeadm.IsNodeConfig(text) {
 		return compat.AL2023
 	}
 	if isBottlerocketTOML(text) {

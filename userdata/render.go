@@ -8,12 +8,12 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
-	"sigs.k8s.io/yaml"
 
 	"github.com/ec2select/ec2select/compat"
 
 	"github.com/ec2select/ec2select/userdata/internal/cloudinit"
 	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
+	"github.com/ec2select/ec2select/userdata/internal/nodeadm"
 	"github.com/ec2select/ec2select/userdata/internal/powershell"
 	"github.com/ec2select/ec2select/userdata/internal/shell"
 )
@@ -202,73 +202,26 @@ func (p *plan) renderAL2() ([]byte, error) {
 	return mimedoc.Write(parts)
 }
 
-// nodeConfig mirrors the fields of nodeadm's node.eks.aws/v1alpha1
-// NodeConfig that Render sets.
-type nodeConfig struct {
-	APIVersion string         `json:"apiVersion"`
-	Kind       string         `json:"kind"`
-	Spec       nodeConfigSpec `json:"spec"`
-}
-
-type nodeConfigSpec struct {
-	Cluster  nodeConfigCluster   `json:"cluster"`
-	Instance *nodeConfigInstance `json:"instance,omitempty"`
-	Kubelet  nodeConfigKubelet   `json:"kubelet"`
-}
-
-// nodeConfigInstance is spec.instance; Render sets only
-// localStorage.strategy (nodeadm api/v1alpha1 LocalStorageOptions, which
-// Karpenter's nodeadm bootstrap sets to RAID0 for instanceStorePolicy RAID0).
-type nodeConfigInstance struct {
-	LocalStorage struct {
-		Strategy string `json:"strategy"`
-	} `json:"localStorage"`
-}
-
-type nodeConfigCluster struct {
-	Name                 string `json:"name"`
-	APIServerEndpoint    string `json:"apiServerEndpoint"`
-	CertificateAuthority string `json:"certificateAuthority"`
-	CIDR                 string `json:"cidr"`
-}
-
-type nodeConfigKubelet struct {
-	Config map[string]any `json:"config,omitempty"`
-	Flags  []string       `json:"flags,omitempty"`
-}
-
-type nodeConfigTaint struct {
-	Key    string `json:"key"`
-	Value  string `json:"value,omitempty"`
-	Effect string `json:"effect"`
-}
-
 // renderAL2023 writes a MIME multipart document: the custom parts, then a
 // NodeConfig with the taints in kubelet.config.registerWithTaints and the
 // labels as the only kubelet flag.
 func (p *plan) renderAL2023() ([]byte, error) {
-	nc := nodeConfig{
-		APIVersion: "node.eks.aws/v1alpha1",
-		Kind:       "NodeConfig",
-		Spec: nodeConfigSpec{
-			Cluster: nodeConfigCluster{
-				Name:                 p.cfg.ClusterName,
-				APIServerEndpoint:    p.cfg.APIServerEndpoint,
-				CertificateAuthority: p.cfg.CABundle,
-				CIDR:                 p.cfg.ClusterCIDR,
-			},
-		},
-	}
+	nc := nodeadm.New(nodeadm.Cluster{
+		Name:                 p.cfg.ClusterName,
+		APIServerEndpoint:    p.cfg.APIServerEndpoint,
+		CertificateAuthority: p.cfg.CABundle,
+		CIDR:                 p.cfg.ClusterCIDR,
+	})
 	if p.cfg.InstanceStorePolicy == RAID0 {
-		nc.Spec.Instance = &nodeConfigInstance{}
+		nc.Spec.Instance = &nodeadm.Instance{}
 		nc.Spec.Instance.LocalStorage.Strategy = string(RAID0)
 	}
 	// registerWithTaints is written even when empty: nodeadm merges a
 	// later document's explicit empty list over an earlier one, so this
 	// replaces whatever a custom NodeConfig lists.
-	taints := make([]nodeConfigTaint, len(p.taints))
+	taints := make([]nodeadm.Taint, len(p.taints))
 	for i, t := range p.taints {
-		taints[i] = nodeConfigTaint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)}
+		taints[i] = nodeadm.Taint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)}
 	}
 	config := p.cfg.Kubelet.configFields()
 	config["registerWithTaints"] = taints
@@ -278,7 +231,7 @@ func (p *plan) renderAL2023() ([]byte, error) {
 	if len(p.labelKeys) > 0 {
 		nc.Spec.Kubelet.Flags = []string{"--node-labels=" + p.nodeLabels()}
 	}
-	doc, err := yaml.Marshal(nc)
+	doc, err := nc.Encode()
 	if err != nil {
 		return nil, fmt.Errorf("userdata: encoding the NodeConfig: %v", err)
 	}
@@ -286,7 +239,7 @@ func (p *plan) renderAL2023() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	parts = append(parts, append([]byte("Content-Type: "+nodeConfigMediaType+"\n\n"), doc...))
+	parts = append(parts, append([]byte("Content-Type: "+nodeadm.MediaType+"\n\n"), doc...))
 	return mimedoc.Write(parts)
 }
 
@@ -313,8 +266,8 @@ func (p *plan) cloudInitCustomParts(f compat.AMIFamily) ([][]byte, error) {
 	} else {
 		var mediaType string
 		switch {
-		case f == compat.AL2023 && isNodeConfig(c):
-			mediaType = nodeConfigMediaType
+		case f == compat.AL2023 && nodeadm.IsNodeConfig(c):
+			mediaType = nodeadm.MediaType
 		case bytes.HasPrefix(c, []byte("#!")):
 			mediaType = `text/x-shellscript; charset="us-ascii"`
 		case bytes.HasPrefix(c, []byte("#cloud-config")):
@@ -344,11 +297,6 @@ func (p *plan) cloudInitCustomParts(f compat.AMIFamily) ([][]byte, error) {
 		return nil, err
 	}
 	return parts, nil
-}
-
-func isNodeConfig(b []byte) bool {
-	d, ok := decodeNodeConfig(b)
-	return ok && d != nil
 }
 
 // checkCustomParts accepts the custom parts only when [Lint]'s verdict on
@@ -428,15 +376,15 @@ func checkCustomNodeConfigs(f compat.AMIFamily, parts [][]byte) error {
 			return fmt.Errorf("userdata: Config.CustomUserData part %d: %v", i+1, err)
 		}
 		for _, leaf := range leaves {
-			if leaf.MediaType != nodeConfigMediaType {
+			if leaf.MediaType != nodeadm.MediaType {
 				continue
 			}
-			d, _ := decodeNodeConfig(leaf.Body)
+			d, _ := nodeadm.Decode(leaf.Body)
 			if d == nil {
 				continue
 			}
-			for _, fl := range d.flags {
-				if strings.Contains(strings.ReplaceAll(fl, "_", "-"), "register-with-taints") {
+			for _, fl := range d.Flags {
+				if nodeadm.SetsTaintFlag(fl) {
 					return fmt.Errorf("userdata: Config.CustomUserData part %d: its NodeConfig sets the kubelet flag %q, which overrides the registerWithTaints Render writes (aws/karpenter-provider-aws#7486); remove it and put the taints in Config.Taints", i+1, fl)
 				}
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ec2select/ec2select/internal/golden"
 	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
+	"github.com/ec2select/ec2select/userdata/internal/nodeadm"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pelletier/go-toml/v2"
@@ -163,7 +164,7 @@ func TestRenderMIMEWithGoParsers(t *testing.T) {
 		}
 		wantLast := `text/x-shellscript; charset="us-ascii"`
 		if f == compat.AL2023 {
-			wantLast = nodeConfigMediaType
+			wantLast = nodeadm.MediaType
 		}
 		if len(bodies) != 2 || types[1] != wantLast {
 			t.Fatalf("%v: parts %q; want the custom part then %q", f, types, wantLast)
@@ -337,11 +338,11 @@ func TestRenderAL2023Decodes(t *testing.T) {
 	if err != nil || len(parts) != 1 {
 		t.Fatalf("parts %v, %v", parts, err)
 	}
-	var nc nodeConfig
+	var nc nodeadm.NodeConfig
 	if err := yaml.UnmarshalStrict(parts[0].Body, &nc); err != nil {
 		t.Fatal(err)
 	}
-	if nc.Spec.Cluster != (nodeConfigCluster{Name: cfg.ClusterName, APIServerEndpoint: cfg.APIServerEndpoint, CertificateAuthority: cfg.CABundle, CIDR: cfg.ClusterCIDR}) {
+	if nc.Spec.Cluster != (nodeadm.Cluster{Name: cfg.ClusterName, APIServerEndpoint: cfg.APIServerEndpoint, CertificateAuthority: cfg.CABundle, CIDR: cfg.ClusterCIDR}) {
 		t.Errorf("cluster = %+v", nc.Spec.Cluster)
 	}
 	if diff := cmp.Diff([]string{"--node-labels=example.com/team=ml,karpenter.sh/nodepool=default,node.kubernetes.io/lifecycle=spot"}, nc.Spec.Kubelet.Flags); diff != "" {
