@@ -10,6 +10,7 @@ import (
 
 	"github.com/ec2select/ec2select/compat"
 
+	"github.com/ec2select/ec2select/userdata/internal/bottlerocket"
 	"github.com/ec2select/ec2select/userdata/internal/kubelet"
 	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
 	"github.com/ec2select/ec2select/userdata/internal/nodeadm"
@@ -182,7 +183,7 @@ func detectFamily(text []byte) compat.AMIFamily {
 	if nodeadm.IsNodeConfig(text) {
 		return compat.AL2023
 	}
-	if isBottlerocketTOML(text) {
+	if bottlerocket.IsSettings(text) {
 		return compat.Bottlerocket
 	}
 	return compat.AL2

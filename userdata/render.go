@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/ec2select/ec2select/compat"
 
+	"github.com/ec2select/ec2select/userdata/internal/bottlerocket"
 	"github.com/ec2select/ec2select/userdata/internal/cloudinit"
 	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
 	"github.com/ec2select/ec2select/userdata/internal/nodeadm"
@@ -480,10 +480,10 @@ func (p *plan) renderBottlerocket() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if key := unknownBottlerocketSetting(settings, kube); key != "" {
+	if key := bottlerocket.UnknownSetting(settings, kube); key != "" {
 		return nil, unknownSettingError(key)
 	}
-	if step := bottlerocketBootSteps(settings); step != "" {
+	if step := bottlerocket.BootSteps(settings); step != "" {
 		return nil, fmt.Errorf("userdata: Config.CustomUserData sets %s, which runs before the kubelet and may change its settings (apiclient set); Render cannot tell that it leaves the taints alone, so remove it or set its mode to \"off\"", step)
 	}
 	kube["cluster-name"] = p.cfg.ClusterName
@@ -505,7 +505,7 @@ func (p *plan) renderBottlerocket() ([]byte, error) {
 		taints := map[string]any{}
 		for _, t := range p.taints {
 			list, _ := taints[t.Key].([]string)
-			taints[t.Key] = append(list, t.Value+":"+string(t.Effect))
+			taints[t.Key] = append(list, bottlerocket.TaintEntry(t.Value, string(t.Effect)))
 		}
 		kube["node-taints"] = taints
 	}
@@ -517,25 +517,13 @@ func (p *plan) renderBottlerocket() ([]byte, error) {
 }
 
 // bottlerocketRAID0 adds the bootstrap command that Karpenter v1.14.1 adds
-// for RAID0 (pkg/providers/amifamily/bootstrap/bottlerocket.go, key
-// "000-mount-instance-storage"): "apiclient ephemeral-storage init" then
-// "bind". From Bottlerocket 1.46.0 bind knows the directories itself
-// (pkg/providers/version/version.go, SupportsDefaultBind); before that, or
-// when Config.AMIRelease is unknown, they are named.
+// for RAID0 ([bottlerocket.RAID0Command]).
 func (p *plan) bottlerocketRAID0(settings map[string]any) error {
 	cmds, err := subTable(settings, "bootstrap-commands")
 	if err != nil {
 		return err
 	}
-	bind := []any{"apiclient", "ephemeral-storage", "bind"}
-	if !bottlerocketBindsByDefault(p.cfg.AMIRelease) {
-		bind = append(bind, "--dirs", "/var/lib/containerd", "/var/lib/kubelet", "/var/log/pods")
-	}
-	cmds[raid0BootstrapCommand] = map[string]any{
-		"commands":  []any{[]any{"apiclient", "ephemeral-storage", "init"}, bind},
-		"essential": true,
-		"mode":      "always",
-	}
+	cmds[bottlerocket.RAID0CommandName] = bottlerocket.RAID0Command(p.cfg.AMIRelease)
 	return nil
 }
 
@@ -569,28 +557,8 @@ func (p *plan) mergeBottlerocketLabels(kube map[string]any) error {
 	return nil
 }
 
-// raid0BootstrapCommand is the bootstrap-commands key Render's RAID0 uses,
-// Karpenter's, so a node's settings read the same whichever wrote them.
-const raid0BootstrapCommand = "000-mount-instance-storage"
-
-// bottlerocketBindsByDefault reports whether a Bottlerocket release
-// ("v1.46.0", "1.46.0-5d1a2b3c") is 1.46.0 or later.
-func bottlerocketBindsByDefault(release string) bool {
-	v := strings.TrimPrefix(release, "v")
-	v, _, _ = strings.Cut(v, "-")
-	parts := strings.Split(v, ".")
-	if len(parts) != 3 {
-		return false
-	}
-	n := make([]int, 3)
-	for i, s := range parts {
-		x, err := strconv.Atoi(s)
-		if err != nil || x < 0 {
-			return false
-		}
-		n[i] = x
-	}
-	return n[0] > 1 || n[0] == 1 && n[1] >= 46
+func unknownSettingError(key string) error {
+	return fmt.Errorf("userdata: Config.CustomUserData sets %s, which the Bottlerocket aws-k8s settings model does not have; its settings API refuses unknown keys (the model denies unknown fields), so remove it or check its spelling", key)
 }
 
 // subTable returns parent[key] as a table, creating it when absent.
