@@ -246,10 +246,6 @@ func checkCABundle(s string) error {
 	}
 }
 
-func isAlnum(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-}
-
 // checkKubeletOwnTaint refuses a taint with the key and effect of the one
 // the kubelet adds itself on the families whose boot agent runs it with
 // --cloud-provider=external: the Node would carry the pair twice, and the
@@ -308,4 +304,18 @@ func (p *plan) checkKubelet(f compat.AMIFamily) error {
 		return fmt.Errorf("userdata: Config.InstanceStorePolicy %q is not a policy; use RAID0 or leave it empty", p.cfg.InstanceStorePolicy)
 	}
 	return nil
+}
+
+// Required returns the taints cfg requires on every new node: its
+// RequiredTaints, or [UnregisteredTaint] when they are empty, or none when
+// NoRequiredTaints is set. Pass it to [Lint] to check userData against the
+// same requirement [Render] applies.
+func (cfg Config) Required() []Taint {
+	switch {
+	case cfg.NoRequiredTaints:
+		return nil
+	case len(cfg.RequiredTaints) == 0:
+		return []Taint{UnregisteredTaint()}
+	}
+	return cfg.RequiredTaints
 }

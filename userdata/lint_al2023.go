@@ -9,13 +9,13 @@ import (
 	"github.com/ec2select/ec2select/userdata/internal/nodeadm"
 )
 
-// lintNodeadm follows nodeadm: it collects the NodeConfig parts, merges
+// lintAL2023 follows nodeadm: it collects the NodeConfig parts, merges
 // them in order (flags appended, kubelet config maps deep-merged with
 // later non-empty values winning, so lists such as registerWithTaints are
 // replaced), and follows the kubelet flags through the environment file
 // and systemd to the kubelet, where a --register-with-taints flag
 // overrides the config.
-func (l *linter) lintNodeadm(text []byte) boot {
+func (l *linter) lintAL2023(text []byte) boot {
 	var docs []*nodeadm.Doc
 	if nodeadm.IsMultipart(text) {
 		if stop := l.userScripts(text); stop != nil {
@@ -65,25 +65,6 @@ func (l *linter) nodeadmDropIns(scripts []*script) *boot {
 	}
 	return l.watchedPaths(scripts, []string{"/etc/kubernetes/kubelet", "/etc/systemd/system/kubelet.service"},
 		"the kubelet's config or unit, which the kubelet nodeadm starts reads, so what it registers may not be what the NodeConfig says")
-}
-
-// watchedPaths makes the verdict unresolved when a script that runs names
-// one of paths, which the join reads after the script may have changed
-// them.
-func (l *linter) watchedPaths(scripts []*script, paths []string, why string) *boot {
-	for _, s := range scripts {
-		for _, p := range paths {
-			i := bytes.Index(s.Body, []byte(p))
-			if i < 0 {
-				continue
-			}
-			l.part = s.part
-			b := l.unresolved(s.absLine(lineAt(s.Body, i)), "put the kubelet settings in the join's own arguments or config instead",
-				"this script uses %s, %s", p, why)
-			return &b
-		}
-	}
-	return nil
 }
 
 // userScripts follows the scripts cloud-init runs on AL2023 beside
