@@ -138,52 +138,6 @@ func TestKubeletPlacement(t *testing.T) {
 	}
 }
 
-// TestInstanceStorePolicy: RAID0 per family, from Karpenter v1.14.1's
-// bootstrap (eksbootstrap.go "--local-disks raid0"; nodeadm.go
-// LocalStorageRAID0; bottlerocket.go "000-mount-instance-storage" with the
-// bind directories before Bottlerocket 1.46.0, version.go
-// SupportsDefaultBind); Windows has no option.
-func TestInstanceStorePolicy(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		family  compat.AMIFamily
-		release string
-		want    string
-		err     string
-	}{
-		{compat.AL2, "", "'--local-disks' 'raid0'", ""},
-		{compat.AL2023, "", "strategy: RAID0", ""},
-		{compat.Bottlerocket, "v1.46.0", "commands = [['apiclient', 'ephemeral-storage', 'init'], ['apiclient', 'ephemeral-storage', 'bind']]", ""},
-		{compat.Bottlerocket, "v1.45.2", "'--dirs', '/var/lib/containerd', '/var/lib/kubelet', '/var/log/pods'", ""},
-		{compat.Bottlerocket, "", "'--dirs', '/var/lib/containerd'", ""},
-		{compat.Windows2022, "", "", "not available on Windows"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.family.String()+tt.release, func(t *testing.T) {
-			cfg := baseConfig()
-			cfg.InstanceStorePolicy, cfg.AMIRelease = RAID0, tt.release
-			out, err := Render(tt.family, cfg)
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("Render error = %v; want one saying %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Contains(out, []byte(tt.want)) {
-				t.Errorf("output lacks %q:\n%s", tt.want, out)
-			}
-		})
-	}
-	cfg := baseConfig()
-	cfg.InstanceStorePolicy = "raid0"
-	if _, err := Render(compat.AL2, cfg); err == nil || !strings.Contains(err.Error(), `"raid0"`) {
-		t.Errorf("Render accepted InstanceStorePolicy raid0: %v", err)
-	}
-}
-
 // TestKubeletConfigInvalid: each error names the field, the value and the
 // fix. Rules: kubernetes pkg/kubelet/eviction/helpers.go
 // (parseThresholdStatement, parseGracePeriods, ParseThresholdConfig),
