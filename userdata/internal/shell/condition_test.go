@@ -33,6 +33,10 @@ func TestConstantCondition(t *testing.T) {
 		{"[ 2 -le 1 ]", conditionFalse},
 		{"[ 2 -gt 1 ]", conditionTrue},
 		{"[ 1 -ge 2 ]", conditionFalse},
+		{"[ 2 -lt 2 ]", conditionFalse},
+		{"[ 2 -le 2 ]", conditionTrue},
+		{"[ 2 -gt 2 ]", conditionFalse},
+		{"[ 2 -ge 2 ]", conditionTrue},
 		{"[ a -eq 1 ]", conditionUnknown},   // not an integer: bash reports an error, status 2
 		{"[ 1 -nt 2 ]", conditionUnknown},   // a file test
 		{"[ a = a", conditionUnknown},       // no closing bracket
