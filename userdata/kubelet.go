@@ -270,10 +270,10 @@ func unsetNote(highUnset, lowUnset bool) string {
 // is the order of [kubeletFields], with map entries sorted by key.
 // ClusterDNS is not a flag: the boot scripts take it as an option of their
 // own.
-func (k KubeletConfig) flags() []string {
+func (k *KubeletConfig) flags() []string {
 	var fs []string
 	for _, f := range kubeletFields {
-		if v, ok := f.encode(&k, false); ok {
+		if v, ok := f.encode(k, false); ok {
 			fs = append(fs, "--"+f.flag+"="+flagText(v, f.sep))
 		}
 	}
@@ -307,13 +307,13 @@ func flagText(v any, sep string) string {
 // (kubelet.config.k8s.io/v1beta1, JSON names), which nodeadm merges into
 // the kubelet's config file: what Karpenter's nodeadm bootstrap marshals
 // from spec.kubelet (nodeadm.go, generateInlineKubeletConfiguration).
-func (k KubeletConfig) configFields() map[string]any {
+func (k *KubeletConfig) configFields() map[string]any {
 	m := map[string]any{}
 	if len(k.ClusterDNS) > 0 {
 		m["clusterDNS"] = slices.Clone(k.ClusterDNS)
 	}
 	for _, f := range kubeletFields {
-		if v, ok := f.encode(&k, false); ok {
+		if v, ok := f.encode(k, false); ok {
 			m[f.config] = v
 		}
 	}
@@ -324,7 +324,7 @@ func (k KubeletConfig) configFields() map[string]any {
 // Karpenter's Bottlerocket bootstrap writes them (bottlerocket.go and
 // bottlerocketsettings.go: the image GC percentages are strings there).
 // PodsPerCore has no Bottlerocket setting; Render refuses it before this.
-func (k KubeletConfig) bottlerocketSettings() map[string]any {
+func (k *KubeletConfig) bottlerocketSettings() map[string]any {
 	m := map[string]any{}
 	switch len(k.ClusterDNS) {
 	case 0:
@@ -334,7 +334,7 @@ func (k KubeletConfig) bottlerocketSettings() map[string]any {
 		m["cluster-dns-ip"] = slices.Clone(k.ClusterDNS)
 	}
 	for _, f := range kubeletFields {
-		if v, ok := f.encode(&k, true); ok && f.bottlerocket != "" {
+		if v, ok := f.encode(k, true); ok && f.bottlerocket != "" {
 			m[f.bottlerocket] = v
 		}
 	}
