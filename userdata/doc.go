@@ -3,18 +3,22 @@
 // family, and lints userData written by people to say whether the node
 // joins and with which taints, following the boot software as it runs.
 // AL2's bootstrap.sh silently drops --kubelet-extra-args='…' (the = form),
-// and the node registers untainted: [Render] cannot write that mistake and
-// [Lint] finds it, with the line and the corrected line.
+// and the node registers untainted, which Karpenter v1.0–v1.2 terminate:
+// [Render] cannot write that mistake and [Lint] finds it, with the line and
+// the corrected line.
 //
 // # Index
 //
-//   - Taints and labels: [Taint], [ParseTaints], [FormatTaints],
-//     [UnregisteredTaint], [CloudProviderTaint], [ValidateLabels].
-//   - Writing: [Render] with a [Config] (its [KubeletConfig] and
-//     [InstanceStorePolicy]); raw output of at most [MaxSize] bytes.
+//   - Taints and labels: [Taint], [ParseTaint], [ParseTaints],
+//     [FormatTaints], [UnregisteredTaint], [CloudProviderTaint],
+//     [ValidateLabels]; the kubelet's own syntax and rules.
+//   - Writing: [Render] with a [Config] ([KubeletConfig],
+//     [InstanceStorePolicy]); each family's format is on Render; raw
+//     output of at most [MaxSize] bytes.
 //   - Reading: [Lint] returns a [Report]: a [Verdict] ([Joins],
-//     [NeverJoins], [Unresolved]), the [RegisteredTaint]s, the effective
-//     kubelet ([KubeletSource]) and every [Problem] with its [Code].
+//     [NeverJoins], [Unresolved]), each [RegisteredTaint], the effective
+//     kubelet ([KubeletSource]) and every [Problem] with its [Code]. What
+//     it follows is on Lint.
 //   - Errors: [*LintError] (Custom userData that fails lint).
 //
 // # Where things live
