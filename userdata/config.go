@@ -1,18 +1,5 @@
 package userdata
 
-import (
-	"bytes"
-	"encoding/base64"
-	"encoding/pem"
-	"fmt"
-	"net/netip"
-	"net/url"
-	"strings"
-	"unicode/utf8"
-
-	"github.com/ec2select/ec2select/compat"
-)
-
 // MaxSize is EC2's limit on userData: 16 KB of raw data, before the base64
 // encoding the API requires.
 const MaxSize = 16384
@@ -75,194 +62,25 @@ type Config struct {
 	CustomUserData []byte
 }
 
-// plan is a validated Config, ready to render.
-type plan struct {
-	cfg    Config
-	taints []Taint // effective: Taints ∪ StartupTaints ∪ required, in that order
-	dns    []netip.Addr
-	cidr   netip.Prefix // invalid when unset
-	ipv6   bool         // the cluster uses IPv6 (from DNS or CIDR)
-	custom []byte       // CustomUserData with every '\r' removed
-	// labelKeys are the label keys, sorted.
-	labelKeys []string
-}
+// InstanceStorePolicy is what to do with a node's instance-store (NVMe)
+// disks, EC2NodeClass spec.instanceStorePolicy. The zero value leaves them
+// alone.
+type InstanceStorePolicy string
 
-// nodeLabels is the --node-labels value: k=v pairs in key order.
-func (p *plan) nodeLabels() string {
-	n := 0
-	for _, k := range p.labelKeys {
-		n += len(k) + len(p.cfg.Labels[k]) + 2
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for i, k := range p.labelKeys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(k)
-		b.WriteByte('=')
-		b.WriteString(p.cfg.Labels[k])
-	}
-	return b.String()
-}
+// RAID0 makes one RAID-0 array of every instance-store disk and puts the
+// kubelet's and containerd's state on it.
+const RAID0 InstanceStorePolicy = "RAID0"
 
-// newPlan validates cfg for family f. Every error names the field and says
-// how to fix it.
-func newPlan(f compat.AMIFamily, cfg Config) (*plan, error) {
-	p := &plan{cfg: cfg}
-	if err := checkClusterName(cfg.ClusterName); err != nil {
-		return nil, err
-	}
-	if err := checkEndpoint(cfg.APIServerEndpoint); err != nil {
-		return nil, err
-	}
-	if err := checkCABundle(cfg.CABundle); err != nil {
-		return nil, err
-	}
-	if err := p.checkCIDR(f); err != nil {
-		return nil, err
-	}
-	if err := p.checkKubelet(f); err != nil {
-		return nil, err
-	}
-	if cfg.NoRequiredTaints && len(cfg.RequiredTaints) > 0 {
-		return nil, fmt.Errorf("userdata: Config.NoRequiredTaints is set and Config.RequiredTaints lists %d taints; choose one: clear NoRequiredTaints to require them, or empty RequiredTaints to require none", len(cfg.RequiredTaints))
-	}
-	taints, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, cfg.Required())
-	if err != nil {
-		return nil, err
-	}
-	p.taints = taints
-	if err := checkKubeletOwnTaint(f, taints); err != nil {
-		return nil, err
-	}
-	p.labelKeys = sortedKeys(cfg.Labels)
-	for _, k := range p.labelKeys {
-		if err := checkLabel(k, cfg.Labels[k]); err != nil {
-			return nil, fmt.Errorf("userdata: Config.Labels: %v", err)
-		}
-	}
-	custom, err := cleanCustom(cfg.CustomUserData)
-	if err != nil {
-		return nil, err
-	}
-	p.custom = custom
-	return p, nil
-}
-
-// checkCIDR parses the service CIDR, which AL2023 requires.
-func (p *plan) checkCIDR(f compat.AMIFamily) error {
-	if p.cfg.ClusterCIDR == "" {
-		if f == compat.AL2023 {
-			return fmt.Errorf("userdata: Config.ClusterCIDR is empty; nodeadm (AL2023) refuses a NodeConfig without the cluster's service CIDR, so set it, e.g. 10.100.0.0/16")
-		}
+// Required returns the taints cfg requires on every new node: its
+// RequiredTaints, or [UnregisteredTaint] when they are empty, or none when
+// NoRequiredTaints is set. Pass it to [Lint] to check userData against the
+// same requirement [Render] applies.
+func (cfg Config) Required() []Taint {
+	switch {
+	case cfg.NoRequiredTaints:
 		return nil
+	case len(cfg.RequiredTaints) == 0:
+		return []Taint{UnregisteredTaint()}
 	}
-	pfx, err := netip.ParsePrefix(p.cfg.ClusterCIDR)
-	if err != nil {
-		return fmt.Errorf("userdata: Config.ClusterCIDR %q is not a CIDR; write it like 10.100.0.0/16 or fd00::/108", p.cfg.ClusterCIDR)
-	}
-	if pfx.Masked() != pfx || pfx.String() != p.cfg.ClusterCIDR {
-		return fmt.Errorf("userdata: Config.ClusterCIDR %q is not in canonical form; write %q", p.cfg.ClusterCIDR, pfx.Masked().String())
-	}
-	p.cidr = pfx
-	return nil
-}
-
-// cleanCustom checks that custom user data is text and removes every '\r',
-// as Karpenter's mergeCustomUserData does, so that the output is LF
-// throughout.
-func cleanCustom(b []byte) ([]byte, error) {
-	if !utf8.Valid(b) {
-		return nil, fmt.Errorf("userdata: Config.CustomUserData is not UTF-8 text; pass the text itself, not an archive or an encoding of it")
-	}
-	if i := bytes.IndexByte(b, 0); i >= 0 {
-		return nil, fmt.Errorf("userdata: Config.CustomUserData contains a NUL byte at offset %d; userData must be text", i)
-	}
-	return bytes.ReplaceAll(b, []byte("\r"), nil), nil
-}
-
-// checkClusterName applies EKS's rule for cluster names.
-func checkClusterName(s string) error {
-	if s == "" {
-		return fmt.Errorf("userdata: Config.ClusterName is empty; set it to the EKS cluster name")
-	}
-	ok := len(s) <= 100 && isAlnum(s[0])
-	for i := 0; ok && i < len(s); i++ {
-		ok = isAlnum(s[i]) || s[i] == '-' || s[i] == '_'
-	}
-	if !ok {
-		return fmt.Errorf("userdata: Config.ClusterName %q is not an EKS cluster name: use 1 to 100 letters, digits, '-' and '_', starting with a letter or digit", s)
-	}
-	return nil
-}
-
-// checkEndpoint accepts https://host[:port][/path] with a conservative
-// character set: bootstrap.sh substitutes the endpoint into a sed
-// expression (s,MASTER_ENDPOINT,…,g), where ',' and '&' would corrupt the
-// kubeconfig.
-func checkEndpoint(s string) error {
-	if s == "" {
-		return fmt.Errorf("userdata: Config.APIServerEndpoint is empty; set it to the cluster's https:// API server URL")
-	}
-	u, err := url.Parse(s)
-	if err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "#") {
-		return fmt.Errorf("userdata: Config.APIServerEndpoint %q is not an https URL of the form https://host[:port]; use the endpoint EKS reports", s)
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !isAlnum(c) && !strings.ContainsRune(".-:/[]_~", rune(c)) {
-			return fmt.Errorf("userdata: Config.APIServerEndpoint %q contains %q; only letters, digits and . - : / [ ] _ ~ are accepted", s, string(c))
-		}
-	}
-	return nil
-}
-
-// checkCABundle requires the standard base64 alphabet, no line breaks, and
-// PEM with at least one certificate inside.
-func checkCABundle(s string) error {
-	if s == "" {
-		return fmt.Errorf("userdata: Config.CABundle is empty; set it to the cluster's certificateAuthority.data from EKS")
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !isAlnum(c) && c != '+' && c != '/' && c != '=' {
-			return fmt.Errorf("userdata: Config.CABundle contains %q at offset %d; it must be standard base64 on one line, as EKS returns it", string(c), i)
-		}
-	}
-	der, err := base64.StdEncoding.DecodeString(s)
-	if err != nil {
-		return fmt.Errorf("userdata: Config.CABundle is not valid base64 (%v); pass certificateAuthority.data from EKS unchanged", err)
-	}
-	for rest := der; ; {
-		var block *pem.Block
-		block, rest = pem.Decode(rest)
-		if block == nil {
-			return fmt.Errorf("userdata: Config.CABundle decodes to no PEM certificate; it must be the base64 of the cluster's PEM CA certificate")
-		}
-		if block.Type == "CERTIFICATE" {
-			return nil
-		}
-	}
-}
-
-func isAlnum(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-}
-
-// checkKubeletOwnTaint refuses a taint with the key and effect of the one
-// the kubelet adds itself on the families whose boot agent runs it with
-// --cloud-provider=external: the Node would carry the pair twice, and the
-// API server refuses it (see [CloudProviderTaint]).
-func checkKubeletOwnTaint(f compat.AMIFamily, taints []Taint) error {
-	if f.IsWindows() || f == compat.Custom {
-		return nil
-	}
-	own := CloudProviderTaint()
-	for _, t := range taints {
-		if t.Matches(own) {
-			return fmt.Errorf("userdata: taint %s has the key and effect of %s, which the kubelet registers itself on %v (--cloud-provider=external); the API server refuses a Node with both, so remove it from Config.Taints and Config.StartupTaints", t, own, f)
-		}
-	}
-	return nil
+	return cfg.RequiredTaints
 }

@@ -2,41 +2,51 @@
 // cluster with exactly the taints and labels it should have, for every AMI
 // family, and lints userData written by people to say whether the node
 // joins and with which taints, following the boot software as it runs.
-//
-// Why it exists: on AL2, bootstrap.sh matches its options exactly, so
-// --kubelet-extra-args='--register-with-taints=…' is silently dropped, the
-// node registers untainted: Karpenter v1.0–v1.2 never register it and
-// terminate it 15 minutes later; later releases register it and log the
-// race the taint was there to prevent. [Render] cannot write that
-// mistake and [Lint] finds it, with the line and the corrected line.
+// AL2's bootstrap.sh silently drops --kubelet-extra-args='…' (the = form),
+// and the node registers untainted, which Karpenter v1.0–v1.2 terminate:
+// [Render] cannot write that mistake and [Lint] finds it, with the line and
+// the corrected line.
 //
 // # Index
 //
-//   - Taints and labels: [Taint], [Effect], [ParseTaint], [ParseTaints],
+//   - Taints and labels: [Taint], [ParseTaint], [ParseTaints],
 //     [FormatTaints], [UnregisteredTaint], [CloudProviderTaint],
 //     [ValidateLabels]; the kubelet's own syntax and rules.
-//   - Writing: [Render] with a [Config]; each family's format is on
-//     [Render]. Output is deterministic, at most [MaxSize] bytes, raw (the
-//     caller base64-encodes it).
+//   - Writing: [Render] with a [Config] ([KubeletConfig],
+//     [InstanceStorePolicy]); each family's format is on Render; raw
+//     output of at most [MaxSize] bytes.
 //   - Reading: [Lint] returns a [Report]: a [Verdict] ([Joins],
-//     [NeverJoins], [Unresolved]) with the reason, line and MIME part; the
-//     [RegisteredTaint]s with their [TaintSource]; and every [Problem] with
-//     its [Code], [Severity] and fix. What it follows is on [Lint].
+//     [NeverJoins], [Unresolved]), each [RegisteredTaint], the effective
+//     kubelet ([KubeletSource]) and every [Problem] with its [Code]. What
+//     it follows is on Lint.
 //   - Errors: [*LintError] (Custom userData that fails lint).
 //
-// The parsers live in internal packages, each tested and fuzzed on its own:
-// internal/shell (bash, through mvdan.cc/sh/v3), internal/powershell,
-// internal/systemd, internal/mimedoc and internal/cloudinit (part types,
-// names, order, cloud-config).
+// # Where things live
+//
+// Each family has a file per side: render_al2.go and lint_al2.go (with
+// lint_al2_bootstrap.go, bootstrap.sh's arguments), render_al2023.go and
+// lint_al2023.go, render_bottlerocket.go and lint_bottlerocket.go,
+// render_windows_powershell.go and lint_windows_powershell.go,
+// render_custom.go. render.go and lint.go dispatch; render_plan.go
+// validates a Config; render_cloudinit.go and lint_cloudinit.go are
+// cloud-init's custom parts and scripts; lint_kubelet.go follows argv to
+// the kubelet; linter.go builds the Report.
+//
+// The models of other software, read by both sides: the kubelet in
+// kubelet.go (KubeletConfig, its validation, its field table) and
+// internal/kubelet (flags per release, argv, value syntaxes); nodeadm's
+// NodeConfig in internal/nodeadm; Bottlerocket's settings in
+// internal/bottlerocket. The parsers are internal/shell, internal/powershell,
+// internal/systemd, internal/mimedoc and internal/cloudinit, each tested
+// and fuzzed on its own. References run one way (TestLayout).
 //
 // # Fail closed
 //
 // Where the analysis cannot follow the boot (a command substitution, eval,
-// another interpreter, behaviour that differs between versions of
-// cloud-init, systemd, bootstrap.sh or the kubelet), the verdict is
-// [Unresolved]: never a guessed taint list. [Render] accepts custom
-// userData only when Lint is certain it neither starts the kubelet nor
-// calls the join.
+// another interpreter, behaviour that differs between versions of the boot
+// software), the verdict is [Unresolved]: never a guessed taint list.
+// [Render] accepts custom userData only when Lint is certain it neither
+// starts the kubelet nor calls the join.
 //
 // # Concurrency, zero values and errors
 //

@@ -115,7 +115,3 @@ func formatLabels(labels map[string]string) string {
 	}
 	return b.String()
 }
-
-func sortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
-}

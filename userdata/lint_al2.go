@@ -1,49 +1,230 @@
 package userdata
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/ec2select/ec2select/userdata/internal/shell"
 	"github.com/ec2select/ec2select/userdata/internal/systemd"
 )
 
-// bootstrapValueOptions are the options of AL2's /etc/eks/bootstrap.sh
-// (awslabs/amazon-eks-ami@0ab84280 templates/al2/runtime/bootstrap.sh, the
-// case statement at L59-182). Each is matched exactly and takes the next
-// argument as its value; -h and --help print
-// the usage and exit; every other word is a positional argument, the
-// first of which is the cluster name, the rest silently ignored.
-var bootstrapValueOptions = []string{
-	"--apiserver-endpoint",
-	"--aws-api-retry-attempts",
-	"--b64-cluster-ca",
-	"--cluster-id",
-	"--container-runtime",
-	"--containerd-config-file",
-	"--dns-cluster-ip",
-	"--docker-config-json",
-	"--enable-docker-bridge",
-	"--enable-local-outpost",
-	"--ip-family",
-	"--kubelet-extra-args",
-	"--local-disks",
-	"--mount-bpf-fs",
-	"--pause-container-account",
-	"--pause-container-version",
-	"--service-ipv4-cidr",
-	"--service-ipv6-cidr",
-	"--use-max-pods",
+// bootstrapScript is the base name of AL2's join, /etc/eks/bootstrap.sh.
+const bootstrapScript = "bootstrap.sh"
+
+// lintAL2 follows cloud-init through AL2 userData to the
+// bootstrap.sh calls, then follows the first call to the kubelet.
+func (l *linter) lintAL2(text []byte) boot {
+	scripts, stop := l.cloudInitScripts(text, bootstrapScript)
+	if stop != nil {
+		return *stop
+	}
+	// bootstrap.sh@0ab84280 edits /etc/kubernetes/kubelet/kubelet-config.json
+	// in place and the kubelet units read drop-ins; a script that changes
+	// them (registerWithTaints in the config file, say) changes what the
+	// kubelet registers in a way the linter does not follow.
+	if stop := l.watchedPaths(scripts, al2KubeletPaths, "which the kubelet reads after bootstrap.sh, so what it registers may not be what bootstrap.sh's arguments say"); stop != nil {
+		return *stop
+	}
+	calls, stop := l.allCalls(scripts, bootstrapScript)
+	if stop != nil {
+		return *stop
+	}
+	if len(calls) == 0 {
+		if l.stop.line > 0 {
+			l.part = l.stop.part
+			l.add(CodeNoBootstrap, l.stop.line, "remove the command, or guard it (|| true), so that the script reaches bootstrap.sh",
+				"the script stops here (%s), before its bootstrap.sh call, so the node never joins the cluster", l.stop.why)
+			return boot{}
+		}
+		l.part = ""
+		l.add(CodeNoBootstrap, 0, "call /etc/eks/bootstrap.sh CLUSTER --kubelet-extra-args '--register-with-taints=...' from a #!/bin/bash script",
+			"no script in the userData calls /etc/eks/bootstrap.sh, so the node never joins the cluster")
+		return boot{}
+	}
+	return l.firstBootstrap(calls)
 }
 
-const (
-	bootstrapScript  = "bootstrap.sh"
-	kubeletExtraArgs = "KUBELET_EXTRA_ARGS"
-)
+// al2KubeletPaths are the kubelet's config file and unit drop-ins on AL2.
+var al2KubeletPaths = []string{"/etc/kubernetes/kubelet", "kubelet-config.json", "/etc/systemd/system/kubelet.service", "/var/lib/kubelet"}
+
+// firstBootstrap follows the calls in the order they run. A call after
+// which bootstrap.sh exits before starting the kubelet does not register
+// the node, and the script goes on to its next call unless errexit ends
+// it. The first call that starts the kubelet registers the node
+// (--register-with-taints only acts on first registration); conditional
+// calls before it may run first, so they must agree with it. When every
+// call is conditional, the node joins only if the calls cover every arm of
+// one if/else or case clause; otherwise whether it joins is not known.
+func (l *linter) firstBootstrap(calls []located) boot {
+	var firsts []located
+	ended := map[*script]bool{}
+	for i, c := range calls {
+		if ended[c.script] {
+			continue
+		}
+		l.part = c.script.part
+		b, exited := l.bootstrap(c)
+		uncertainEnd := c.call.ErrexitMaybe || c.call.Errexit && c.call.Cond
+		switch {
+		case exited && uncertainEnd && l.laterCallIn(calls[i+1:], c.script):
+			return l.unresolved(c.script.absLine(c.call.Line), "set errexit unconditionally, or not at all, and call bootstrap.sh once",
+				"bootstrap.sh exits here, and whether errexit then ends the script before its next bootstrap.sh call depends on conditions only known at boot")
+		case exited:
+			ended[c.script] = c.call.Errexit && !c.call.Cond
+			continue
+		}
+		firsts = append(firsts, c)
+		if c.call.Cond {
+			continue
+		}
+		l.reportRepeats(calls, firsts)
+		return l.agree(firsts, b)
+	}
+	if len(firsts) == 0 {
+		return boot{} // every call exits; each said why
+	}
+	l.reportRepeats(calls, firsts)
+	last, _ := l.bootstrap(firsts[len(firsts)-1])
+	b := l.agree(firsts, last)
+	if b.verdict() == Joins && !l.someCallRuns(firsts) {
+		f := firsts[0]
+		l.part = f.script.part
+		return l.unresolved(f.script.absLine(f.call.Line), "call bootstrap.sh unconditionally",
+			"every bootstrap.sh call is conditional, so whether any runs, and the node joins, depends on conditions only known at boot")
+	}
+	return b
+}
+
+// someCallRuns reports whether one of the conditional calls certainly
+// runs ([shell.Exhaustive]: they cover every arm of one if/else or case
+// with a default arm, and that clause itself runs).
+func (l *linter) someCallRuns(firsts []located) bool {
+	calls := make([]shell.Call, len(firsts))
+	for i, f := range firsts {
+		if f.script != firsts[0].script {
+			return false
+		}
+		calls[i] = f.call
+	}
+	return shell.Exhaustive(calls)
+}
+
+// laterCallIn reports whether calls has one in script s.
+func (l *linter) laterCallIn(calls []located, s *script) bool {
+	for _, c := range calls {
+		if c.script == s {
+			return true
+		}
+	}
+	return false
+}
+
+// agree returns b, the result of the last of firsts, when every possible
+// first call registers the same taints; otherwise the verdict is
+// unresolved.
+func (l *linter) agree(firsts []located, b boot) boot {
+	last := firsts[len(firsts)-1]
+	for _, f := range firsts[:len(firsts)-1] {
+		l.part = f.script.part
+		other, _ := l.bootstrap(f)
+		if other.registers != b.registers || other.unresolved != b.unresolved || !slices.Equal(sortedTaints(other.taints), sortedTaints(b.taints)) {
+			var lines []string
+			for _, f := range firsts {
+				lines = append(lines, fmt.Sprint(f.script.absLine(f.call.Line)))
+			}
+			return l.unresolved(last.script.absLine(last.call.Line), "register the same taints on every path, or call bootstrap.sh once, unconditionally",
+				"which bootstrap.sh call runs first (lines %s) depends on conditions only known at boot, and they register different taints", strings.Join(lines, ", "))
+		}
+	}
+	l.part = ""
+	b.part = last.script.part
+	return b
+}
+
+// reportRepeats reports each possible first call that a later call can
+// follow: the later call runs after the kubelet has registered the node.
+func (l *linter) reportRepeats(calls, firsts []located) {
+	reported := map[int]bool{}
+	for _, f := range firsts {
+		j := slices.IndexFunc(calls, func(c located) bool { return c.script == f.script && c.call.Word == f.call.Word })
+		var again []string
+		for _, c := range calls[j+1:] {
+			if !shell.Exclusive(f.call, c.call) {
+				again = append(again, fmt.Sprint(c.script.absLine(c.call.Line)))
+			}
+		}
+		line := f.script.absLine(f.call.Line)
+		if len(again) > 0 && !reported[line] {
+			reported[line] = true
+			l.part = f.script.part
+			l.add(CodeMultipleBootstrap, line, fmt.Sprintf("remove the call on line %d and keep a single call with all kubelet arguments", line),
+				"bootstrap.sh is called here and again on line %s; this first call starts the kubelet, which registers the node with this call's taints before the later call runs (--register-with-taints only acts on first registration)",
+				strings.Join(again, ", "))
+		}
+	}
+}
+
+func sortedTaints(ts []Taint) []Taint {
+	out := slices.Clone(ts)
+	slices.SortFunc(out, compareTaints)
+	return out
+}
+
+// bootstrap follows one bootstrap.sh call: its argument parsing, the
+// checks that make it exit before starting the kubelet, the systemd
+// drop-in it writes, and the kubelet.
+// exited is true when bootstrap.sh itself exits before starting the
+// kubelet, so that a later call can still be the one that does.
+func (l *linter) bootstrap(lc located) (b boot, exited bool) {
+	c, s := lc.call, lc.script
+	line := s.absLine(c.Line)
+	if c.UnknownName {
+		return l.unresolved(line, "call /etc/eks/bootstrap.sh by a literal path",
+			"the command on this line looks like bootstrap.sh but its path is only known at boot, so the linter cannot follow it"), false
+	}
+	call, stop := l.bootstrapArgs(s, c)
+	if stop == nil {
+		stop = l.unknownValues(s, call)
+	}
+	if stop == nil {
+		stop = l.bootstrapExits(call, line)
+	}
+	if stop != nil {
+		return *stop, !stop.unresolved
+	}
+	return l.extraArgs(s, c, call, line), false
+}
+
+// extraArgs follows --kubelet-extra-args (or KUBELET_EXTRA_ARGS from the
+// environment) through the systemd drop-in to the kubelet.
+func (l *linter) extraArgs(s *script, c shell.Call, call bootstrapCall, line int) boot {
+	b := boot{registers: true, line: line}
+	if dns, ok := call.opts["--dns-cluster-ip"]; ok && dns.Known {
+		// bootstrap.sh writes it as the one entry of clusterDNS in the
+		// kubelet's config file (templates/al2/runtime/bootstrap.sh).
+		b.kubeletVals.cfg.ClusterDNS = []string{dns.Value}
+		b.kubeletVals.set("ClusterDNS", "bootstrap.sh --dns-cluster-ip", call.optLines["--dns-cluster-ip"])
+	}
+	value := c.Env
+	if extra, ok := call.opts["--kubelet-extra-args"]; ok {
+		b.line = call.optLines["--kubelet-extra-args"]
+		if !extra.Known {
+			return l.unresolved(s.absLine(extra.Origin), "write the kubelet arguments literally",
+				"the value of --kubelet-extra-args is only known at boot, so the linter cannot tell which taints the kubelet registers")
+		}
+		value = shell.Var{Value: extra.Value, Known: true, Set: true}
+	} else if !value.Known {
+		return l.unresolved(line, "set KUBELET_EXTRA_ARGS literally, or pass --kubelet-extra-args '...'",
+			"KUBELET_EXTRA_ARGS in bootstrap.sh's environment is only known at boot, so the linter cannot tell which taints the kubelet registers")
+	}
+	args, resolved := l.dropIn(value.Value, b.line)
+	if !resolved {
+		return l.unresolved(b.line, "use only letters, digits and - _ . / = : , \" and spaces in the kubelet arguments",
+			"the kubelet arguments contain a single quote, a newline or a '%%' specifier; how systemd reads the drop-in line bootstrap.sh writes then depends on its version")
+	}
+	return l.withKubeletArgs(b, args, "--kubelet-extra-args '...' (one flag, space after --kubelet-extra-args)", true)
+}
 
 // dropIn follows KUBELET_EXTRA_ARGS through the systemd drop-in
 // bootstrap.sh writes (only when it is not empty):
@@ -85,61 +266,4 @@ func hazardNames(s string) string {
 		}
 	}
 	return strings.Join(names, ", ")
-}
-
-// equalsOption returns the bootstrap.sh option a word writes in the
-// --option=value form that bootstrap.sh does not understand.
-func equalsOption(word string) string {
-	name, _, found := strings.Cut(word, "=")
-	if found && slices.Contains(bootstrapValueOptions, name) {
-		return name
-	}
-	return ""
-}
-
-func ignoredFix(word string) string {
-	if strings.HasPrefix(word, "--register-with-taints") || strings.HasPrefix(word, "--node-labels") || strings.HasPrefix(word, "--max-pods") {
-		return "kubelet flags go inside --kubelet-extra-args '...'"
-	}
-	return "remove the argument"
-}
-
-// equalsForm reports a --option=value word and builds the corrected line.
-func (l *linter) equalsForm(s *script, a shell.Arg, opt string, first bool) {
-	msg := fmt.Sprintf("%s= is ignored by bootstrap.sh: it matches options exactly, so %q is an extra positional argument and is silently dropped", opt, a.Value)
-	if first {
-		msg = fmt.Sprintf("%s= is not understood by bootstrap.sh: it matches options exactly, so %q is a positional argument, and as the first one it becomes the cluster name", opt, a.Value)
-	}
-	l.add(CodeEqualsForm, s.absLine(int(a.Word.Pos().Line())), equalsFix(s.Body, a, opt), "%s", msg)
-}
-
-// equalsFix rewrites the line holding an --option=value word with the
-// option and its value as two words, keeping the user's quoting when the
-// word starts with the literal "--option=".
-func equalsFix(src []byte, a shell.Arg, opt string) string {
-	start, end := int(a.Word.Pos().Offset()), int(a.Word.End().Offset())
-	if start > len(src) || end > len(src) || start > end {
-		return ""
-	}
-	var fixed string
-	if lit, ok := a.Word.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, opt+"=") &&
-		bytes.HasPrefix(src[start:], []byte(opt+"=")) {
-		rest := string(src[start+len(opt)+1 : end])
-		if rest == "" || strings.HasPrefix(rest, "~") {
-			rest, _ = shell.Quote(strings.TrimPrefix(a.Value, opt+"="))
-		}
-		fixed = opt + " " + rest
-	} else {
-		q, err := shell.Quote(strings.TrimPrefix(a.Value, opt+"="))
-		if err != nil {
-			return ""
-		}
-		fixed = opt + " " + q
-	}
-	lineStart := bytes.LastIndexByte(src[:start], '\n') + 1
-	lineEnd := len(src)
-	if nl := bytes.IndexByte(src[end:], '\n'); nl >= 0 {
-		lineEnd = end + nl
-	}
-	return string(src[lineStart:start]) + fixed + string(src[end:lineEnd])
 }

@@ -5,18 +5,9 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/ec2select/ec2select/userdata/internal/bottlerocket"
 	"github.com/pelletier/go-toml/v2"
 )
-
-// isBottlerocketTOML reports whether text is TOML with a settings table.
-func isBottlerocketTOML(text []byte) bool {
-	var doc map[string]any
-	if toml.Unmarshal(text, &doc) != nil {
-		return false
-	}
-	_, ok := doc["settings"].(map[string]any)
-	return ok
-}
 
 // lintBottlerocket reads Bottlerocket's TOML settings:
 // settings.kubernetes.node-taints maps a key to a list of "value:Effect"
@@ -34,11 +25,11 @@ func (l *linter) lintBottlerocket(text []byte) boot {
 	}
 	settings, _ := doc["settings"].(map[string]any)
 	kube, _ := settings["kubernetes"].(map[string]any)
-	if step := bottlerocketBootSteps(settings); step != "" {
+	if step := bottlerocket.BootSteps(settings); step != "" {
 		return l.unresolved(tomlLine(text, step[strings.LastIndexByte(step, '.')+1:]), "move the step's work elsewhere, or set its mode to \"off\"",
 			"%s runs before the kubelet and may change its settings (apiclient set), so the linter cannot tell what the kubelet registers", step)
 	}
-	if key := unknownBottlerocketSetting(settings, kube); key != "" {
+	if key := bottlerocket.UnknownSetting(settings, kube); key != "" {
 		return l.unresolved(tomlLine(text, key[strings.LastIndexByte(key, '.')+1:]), "remove "+key+" or check its spelling",
 			"%s is not a setting of the Bottlerocket aws-k8s model this linter knows; the settings API refuses unknown keys, so unless the AMI's release has it the settings are refused", key)
 	}
@@ -124,8 +115,8 @@ func (l *linter) bottlerocketTaints(kube map[string]any, taintLine int) ([]Taint
 				return nil, false
 			}
 			for _, e := range entries {
-				value, effect, found := strings.Cut(e, ":")
-				if !found || strings.Contains(effect, ":") {
+				value, effect, ok := bottlerocket.ParseTaintEntry(e)
+				if !ok {
 					l.add(CodeInvalidTaint, taintLine, "write it as 'value:Effect' (':Effect' when there is no value)",
 						"node-taints.%q entry %q is not value:Effect, so Bottlerocket rejects the settings", key, e)
 					return nil, false

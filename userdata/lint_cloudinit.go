@@ -3,10 +3,7 @@ package userdata
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"path"
-	"slices"
-	"strings"
 
 	"github.com/ec2select/ec2select/userdata/internal/cloudinit"
 	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
@@ -34,39 +31,6 @@ func (s *script) absLine(n int) int {
 type located struct {
 	call   shell.Call
 	script *script
-}
-
-// lintCloudInit follows cloud-init through AL2 userData to the
-// bootstrap.sh calls, then follows the first call to the kubelet.
-func (l *linter) lintCloudInit(text []byte) boot {
-	scripts, stop := l.cloudInitScripts(text, bootstrapScript)
-	if stop != nil {
-		return *stop
-	}
-	// bootstrap.sh@0ab84280 edits /etc/kubernetes/kubelet/kubelet-config.json
-	// in place and the kubelet units read drop-ins; a script that changes
-	// them (registerWithTaints in the config file, say) changes what the
-	// kubelet registers in a way the linter does not follow.
-	if stop := l.watchedPaths(scripts, al2KubeletPaths, "which the kubelet reads after bootstrap.sh, so what it registers may not be what bootstrap.sh's arguments say"); stop != nil {
-		return *stop
-	}
-	calls, stop := l.allCalls(scripts, bootstrapScript)
-	if stop != nil {
-		return *stop
-	}
-	if len(calls) == 0 {
-		if l.stop.line > 0 {
-			l.part = l.stop.part
-			l.add(CodeNoBootstrap, l.stop.line, "remove the command, or guard it (|| true), so that the script reaches bootstrap.sh",
-				"the script stops here (%s), before its bootstrap.sh call, so the node never joins the cluster", l.stop.why)
-			return boot{}
-		}
-		l.part = ""
-		l.add(CodeNoBootstrap, 0, "call /etc/eks/bootstrap.sh CLUSTER --kubelet-extra-args '--register-with-taints=...' from a #!/bin/bash script",
-			"no script in the userData calls /etc/eks/bootstrap.sh, so the node never joins the cluster")
-		return boot{}
-	}
-	return l.firstBootstrap(calls)
 }
 
 // cloudInitScripts returns the scripts cloud-init runs, in run order,
@@ -181,17 +145,6 @@ func (l *linter) scriptCalls(s *script, target string) ([]located, *boot) {
 	return out, nil
 }
 
-// al2KubeletPaths are the kubelet's config file and unit drop-ins on AL2.
-var al2KubeletPaths = []string{"/etc/kubernetes/kubelet", "kubelet-config.json", "/etc/systemd/system/kubelet.service", "/var/lib/kubelet"}
-
-// stopBefore is the first place a script certainly stops before a later
-// mention of the join.
-type stopBefore struct {
-	line int
-	part string
-	why  string
-}
-
 func stageName(s cloudinit.Stage) string {
 	if s == cloudinit.StageBootcmd {
 		return "bootcmd"
@@ -207,125 +160,26 @@ func isShellInterpreter(prog string) bool {
 	return false
 }
 
-// firstBootstrap follows the calls in the order they run. A call after
-// which bootstrap.sh exits before starting the kubelet does not register
-// the node, and the script goes on to its next call unless errexit ends
-// it. The first call that starts the kubelet registers the node
-// (--register-with-taints only acts on first registration); conditional
-// calls before it may run first, so they must agree with it. When every
-// call is conditional, the node joins only if the calls cover every arm of
-// one if/else or case clause; otherwise whether it joins is not known.
-func (l *linter) firstBootstrap(calls []located) boot {
-	var firsts []located
-	ended := map[*script]bool{}
-	for i, c := range calls {
-		if ended[c.script] {
-			continue
-		}
-		l.part = c.script.part
-		b, exited := l.bootstrap(c)
-		uncertainEnd := c.call.ErrexitMaybe || c.call.Errexit && c.call.Cond
-		switch {
-		case exited && uncertainEnd && l.laterCallIn(calls[i+1:], c.script):
-			return l.unresolved(c.script.absLine(c.call.Line), "set errexit unconditionally, or not at all, and call bootstrap.sh once",
-				"bootstrap.sh exits here, and whether errexit then ends the script before its next bootstrap.sh call depends on conditions only known at boot")
-		case exited:
-			ended[c.script] = c.call.Errexit && !c.call.Cond
-			continue
-		}
-		firsts = append(firsts, c)
-		if c.call.Cond {
-			continue
-		}
-		l.reportRepeats(calls, firsts)
-		return l.agree(firsts, b)
-	}
-	if len(firsts) == 0 {
-		return boot{} // every call exits; each said why
-	}
-	l.reportRepeats(calls, firsts)
-	last, _ := l.bootstrap(firsts[len(firsts)-1])
-	b := l.agree(firsts, last)
-	if b.verdict() == Joins && !l.someCallRuns(firsts) {
-		f := firsts[0]
-		l.part = f.script.part
-		return l.unresolved(f.script.absLine(f.call.Line), "call bootstrap.sh unconditionally",
-			"every bootstrap.sh call is conditional, so whether any runs, and the node joins, depends on conditions only known at boot")
-	}
-	return b
-}
-
-// someCallRuns reports whether one of the conditional calls certainly
-// runs ([shell.Exhaustive]: they cover every arm of one if/else or case
-// with a default arm, and that clause itself runs).
-func (l *linter) someCallRuns(firsts []located) bool {
-	calls := make([]shell.Call, len(firsts))
-	for i, f := range firsts {
-		if f.script != firsts[0].script {
-			return false
-		}
-		calls[i] = f.call
-	}
-	return shell.Exhaustive(calls)
-}
-
-// laterCallIn reports whether calls has one in script s.
-func (l *linter) laterCallIn(calls []located, s *script) bool {
-	for _, c := range calls {
-		if c.script == s {
-			return true
-		}
-	}
-	return false
-}
-
-// agree returns b, the result of the last of firsts, when every possible
-// first call registers the same taints; otherwise the verdict is
-// unresolved.
-func (l *linter) agree(firsts []located, b boot) boot {
-	last := firsts[len(firsts)-1]
-	for _, f := range firsts[:len(firsts)-1] {
-		l.part = f.script.part
-		other, _ := l.bootstrap(f)
-		if other.registers != b.registers || other.unresolved != b.unresolved || !slices.Equal(sortedTaints(other.taints), sortedTaints(b.taints)) {
-			var lines []string
-			for _, f := range firsts {
-				lines = append(lines, fmt.Sprint(f.script.absLine(f.call.Line)))
+// watchedPaths makes the verdict unresolved when a script that runs names
+// one of paths, which the join reads after the script may have changed
+// them.
+func (l *linter) watchedPaths(scripts []*script, paths []string, why string) *boot {
+	for _, s := range scripts {
+		for _, p := range paths {
+			i := bytes.Index(s.Body, []byte(p))
+			if i < 0 {
+				continue
 			}
-			return l.unresolved(last.script.absLine(last.call.Line), "register the same taints on every path, or call bootstrap.sh once, unconditionally",
-				"which bootstrap.sh call runs first (lines %s) depends on conditions only known at boot, and they register different taints", strings.Join(lines, ", "))
+			l.part = s.part
+			b := l.unresolved(s.absLine(lineAt(s.Body, i)), "put the kubelet settings in the join's own arguments or config instead",
+				"this script uses %s, %s", p, why)
+			return &b
 		}
 	}
-	l.part = ""
-	b.part = last.script.part
-	return b
+	return nil
 }
 
-// reportRepeats reports each possible first call that a later call can
-// follow: the later call runs after the kubelet has registered the node.
-func (l *linter) reportRepeats(calls, firsts []located) {
-	reported := map[int]bool{}
-	for _, f := range firsts {
-		j := slices.IndexFunc(calls, func(c located) bool { return c.script == f.script && c.call.Word == f.call.Word })
-		var again []string
-		for _, c := range calls[j+1:] {
-			if !shell.Exclusive(f.call, c.call) {
-				again = append(again, fmt.Sprint(c.script.absLine(c.call.Line)))
-			}
-		}
-		line := f.script.absLine(f.call.Line)
-		if len(again) > 0 && !reported[line] {
-			reported[line] = true
-			l.part = f.script.part
-			l.add(CodeMultipleBootstrap, line, fmt.Sprintf("remove the call on line %d and keep a single call with all kubelet arguments", line),
-				"bootstrap.sh is called here and again on line %s; this first call starts the kubelet, which registers the node with this call's taints before the later call runs (--register-with-taints only acts on first registration)",
-				strings.Join(again, ", "))
-		}
-	}
-}
-
-func sortedTaints(ts []Taint) []Taint {
-	out := slices.Clone(ts)
-	slices.SortFunc(out, compareTaints)
-	return out
-}
+// kubeletExtraArgs is the environment variable bootstrap.sh reads its
+// kubelet arguments from. The walk of every script records it at each
+// call; cloud-init's environment never has it, so a script sees it unset.
+const kubeletExtraArgs = "KUBELET_EXTRA_ARGS"

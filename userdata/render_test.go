@@ -2,21 +2,13 @@ package userdata
 
 import (
 	"bytes"
-	"errors"
-	"io"
-	"mime"
-	"mime/multipart"
-	"net/mail"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ec2select/ec2select/internal/golden"
-	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/pelletier/go-toml/v2"
-	"sigs.k8s.io/yaml"
 
 	"github.com/ec2select/ec2select/compat"
 )
@@ -71,139 +63,6 @@ func TestRenderGolden(t *testing.T) {
 	}
 }
 
-func TestRenderValidation(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name    string
-		family  compat.AMIFamily
-		mutate  func(*Config)
-		wantErr string
-	}{
-		{"no cluster name", compat.AL2, func(c *Config) { c.ClusterName = "" }, "Config.ClusterName is empty"},
-		{"cluster name with a quote", compat.AL2, func(c *Config) { c.ClusterName = "a'b" }, "Config.ClusterName"},
-		{"cluster name too long", compat.AL2, func(c *Config) { c.ClusterName = strings.Repeat("a", 101) }, "Config.ClusterName"},
-		{"http endpoint", compat.AL2, func(c *Config) { c.APIServerEndpoint = "http://x.example.com" }, "Config.APIServerEndpoint"},
-		{"endpoint with comma", compat.AL2, func(c *Config) { c.APIServerEndpoint = "https://x.example.com/a,b" }, `","`},
-		{"endpoint with query", compat.AL2, func(c *Config) { c.APIServerEndpoint = "https://x.example.com/?a=b" }, "Config.APIServerEndpoint"},
-		{"endpoint with user", compat.AL2, func(c *Config) { c.APIServerEndpoint = "https://u@x.example.com" }, "Config.APIServerEndpoint"},
-		{"CA not base64", compat.AL2, func(c *Config) { c.CABundle = "not base64!" }, "Config.CABundle"},
-		{"CA with newline", compat.AL2, func(c *Config) { c.CABundle = testCA()[:8] + "\n" + testCA()[8:] }, "one line"},
-		{"CA not PEM", compat.AL2, func(c *Config) { c.CABundle = "aGVsbG8=" }, "PEM"},
-		{"CA empty", compat.Windows2022, func(c *Config) { c.CABundle = "" }, "Config.CABundle is empty"},
-		{"CIDR", compat.AL2, func(c *Config) { c.ClusterCIDR = "10.100.0.0" }, "Config.ClusterCIDR"},
-		{"CIDR not canonical", compat.AL2, func(c *Config) { c.ClusterCIDR = "10.100.0.1/16" }, `"10.100.0.0/16"`},
-		{"AL2023 needs CIDR", compat.AL2023, func(c *Config) { c.ClusterCIDR = "" }, "nodeadm"},
-		{"DNS", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"10.100.0.300"} }, "Config.Kubelet.ClusterDNS[0]"},
-		{"DNS with zone", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"fe80::1%eth0"} }, "Config.Kubelet.ClusterDNS[0]"},
-		{"DNS not canonical", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"fd00:0::a"} }, `"fd00::a"`},
-		{"DNS mixed", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"10.0.0.10", "fd00::a"} }, "mixes"},
-		{"DNS vs CIDR", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"fd00::a"} }, "different IP families"},
-		{"Windows one DNS", compat.Windows2022, func(c *Config) { c.Kubelet.ClusterDNS = []string{"10.0.0.10", "10.0.0.11"} }, "-DNSClusterIP"},
-		{"AL2 one DNS", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"10.0.0.10", "10.0.0.11"} }, "--dns-cluster-ip"},
-		{"max pods", compat.AL2, func(c *Config) { c.Kubelet.MaxPods = ptr[int32](-1) }, "Config.Kubelet.MaxPods"},
-		{"bad taint", compat.AL2, func(c *Config) { c.Taints = []Taint{{Key: "a", Value: "b c", Effect: NoSchedule}} }, "Config.Taints[0]"},
-		{"bad effect", compat.Bottlerocket, func(c *Config) { c.StartupTaints = []Taint{{Key: "a", Effect: "NoExec"}} }, "Config.StartupTaints[0]"},
-		{"conflicting taints", compat.AL2, func(c *Config) {
-			c.Taints = []Taint{{Key: "a", Value: "1", Effect: NoSchedule}}
-			c.StartupTaints = []Taint{{Key: "a", Value: "2", Effect: NoSchedule}}
-		}, "conflicts"},
-		{"bad required", compat.AL2, func(c *Config) { c.RequiredTaints = []Taint{{Key: "x"}} }, "Config.RequiredTaints[0]"},
-		{"forbidden label", compat.AL2, func(c *Config) { c.Labels = map[string]string{"node-restriction.kubernetes.io/a": "b"} }, "Config.Labels"},
-		{"bad label value", compat.AL2023, func(c *Config) { c.Labels = map[string]string{"a": "b,c=d"} }, "Config.Labels"},
-		{"custom not UTF-8", compat.AL2, func(c *Config) { c.CustomUserData = []byte{0xff, 0xfe} }, "UTF-8"},
-		{"custom NUL", compat.AL2, func(c *Config) { c.CustomUserData = []byte("#!/bin/sh\x00") }, "NUL"},
-		{"zero family", compat.AMIFamily(""), func(c *Config) {}, "AMIFamily()"},
-	}
-	for _, tt := range tests {
-		cfg := baseConfig()
-		tt.mutate(&cfg)
-		out, err := Render(tt.family, cfg)
-		if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.HasPrefix(err.Error(), "userdata: ") {
-			t.Errorf("%s: Render error = %v; want one containing %q", tt.name, err, tt.wantErr)
-		}
-		if out != nil {
-			t.Errorf("%s: Render returned output with an error", tt.name)
-		}
-	}
-}
-
-// TestRenderMIMEWithGoParsers reads Render's multipart output with the
-// parser nodeadm uses (net/mail and mime/multipart) and checks that the
-// custom part comes back byte for byte, before Render's part.
-func TestRenderMIMEWithGoParsers(t *testing.T) {
-	t.Parallel()
-	for _, f := range []compat.AMIFamily{compat.AL2, compat.AL2023} {
-		cfg := goldenConfig(f)
-		out, err := Render(f, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		msg, err := mail.ReadMessage(bytes.NewReader(out))
-		if err != nil {
-			t.Fatal(err)
-		}
-		mt, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
-		if err != nil || mt != "multipart/mixed" || params["boundary"] == "//" {
-			t.Fatalf("%v: Content-Type %q, %v", f, msg.Header.Get("Content-Type"), err)
-		}
-		mr := multipart.NewReader(msg.Body, params["boundary"])
-		var types []string
-		var bodies [][]byte
-		for {
-			p, err := mr.NextPart()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("%v: %v", f, err)
-			}
-			b, _ := io.ReadAll(p)
-			types = append(types, p.Header.Get("Content-Type"))
-			bodies = append(bodies, b)
-		}
-		wantLast := `text/x-shellscript; charset="us-ascii"`
-		if f == compat.AL2023 {
-			wantLast = nodeConfigMediaType
-		}
-		if len(bodies) != 2 || types[1] != wantLast {
-			t.Fatalf("%v: parts %q; want the custom part then %q", f, types, wantLast)
-		}
-		if !bytes.Equal(bodies[0], cfg.CustomUserData) {
-			t.Errorf("%v: custom part = %q; want %q", f, bodies[0], cfg.CustomUserData)
-		}
-	}
-}
-
-func TestRenderCustomMIMECopied(t *testing.T) {
-	t.Parallel()
-	custom := "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"//\"\n\n--//\nContent-Type: text/cloud-config\n\n#cloud-config\npackages: [jq]\n--//\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho --// not a delimiter here\n--//--\n"
-	cfg := baseConfig()
-	cfg.CustomUserData = []byte(custom)
-	out, err := Render(compat.AL2, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parts, err := mimedoc.Parse(out, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, p := range parts {
-		got = append(got, p.MediaType+"|"+string(p.Body))
-	}
-	want := []string{
-		"text/cloud-config|#cloud-config\npackages: [jq]",
-		"text/x-shellscript|#!/bin/bash\necho --// not a delimiter here",
-		"text/x-shellscript|" + string(parts[2].Body),
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("parts (-want +got):\n%s", diff)
-	}
-	if r := mustLint(t, compat.AL2, out, nil); len(r.Problems) > 0 {
-		t.Errorf("problems:\n%s", r)
-	}
-}
-
 func TestRenderCustomRejected(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -249,133 +108,6 @@ func TestRenderCustomRejected(t *testing.T) {
 	}
 }
 
-func TestRenderBottlerocketMerge(t *testing.T) {
-	t.Parallel()
-	cfg := goldenConfig(compat.Bottlerocket)
-	cfg.Labels = map[string]string{"example.com/rack": "ours"}
-	out, err := Render(compat.Bottlerocket, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Settings struct {
-			HostContainers map[string]map[string]any `toml:"host-containers"`
-			Kubernetes     struct {
-				ClusterName string              `toml:"cluster-name"`
-				NodeLabels  map[string]string   `toml:"node-labels"`
-				NodeTaints  map[string][]string `toml:"node-taints"`
-			} `toml:"kubernetes"`
-		} `toml:"settings"`
-	}
-	if err := toml.Unmarshal(out, &doc); err != nil {
-		t.Fatal(err)
-	}
-	if doc.Settings.HostContainers["admin"]["enabled"] != true {
-		t.Errorf("custom settings lost: %v", doc.Settings.HostContainers)
-	}
-	if diff := cmp.Diff(map[string]string{"example.com/rack": "ours"}, doc.Settings.Kubernetes.NodeLabels); diff != "" {
-		t.Errorf("labels: Render's must win (-want +got):\n%s", diff)
-	}
-	wantTaints := map[string][]string{
-		"example.com/dedicated":       {"gpu:NoSchedule"},
-		"example.com/agent-not-ready": {":NoExecute"},
-		"karpenter.sh/unregistered":   {":NoExecute"},
-	}
-	if diff := cmp.Diff(wantTaints, doc.Settings.Kubernetes.NodeTaints); diff != "" {
-		t.Errorf("node-taints must be replaced (-want +got):\n%s", diff)
-	}
-}
-
-// With no effective taints at all, the custom node-taints must still go:
-// Render replaces the table, it does not merge into it.
-func TestRenderBottlerocketNoTaintsDropsCustom(t *testing.T) {
-	t.Parallel()
-	cfg := goldenConfig(compat.Bottlerocket)
-	cfg.Taints, cfg.StartupTaints, cfg.NoRequiredTaints = nil, nil, true
-	out, err := Render(compat.Bottlerocket, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if bytes.Contains(out, []byte("node-taints")) || bytes.Contains(out, []byte("example.com/dropped")) {
-		t.Errorf("custom node-taints survived:\n%s", out)
-	}
-	if r := mustLint(t, compat.Bottlerocket, out, []Taint{}); len(configuredTaints(r)) != 0 || len(r.Problems) > 0 {
-		t.Errorf("Lint = %v", r)
-	}
-}
-
-// With no taints at all, Render still writes registerWithTaints: [],
-// which replaces a custom NodeConfig's list when nodeadm merges the
-// documents in order: mergo.WithOverride sets a map key to the later
-// document's value even when that value is empty
-// (awslabs/amazon-eks-ami@81fec2e8 nodeadm/internal/api/merge.go
-// mergeInlineDocument, nodeadm/internal/util/merge.go Merge).
-func TestRenderAL2023ClearsCustomTaints(t *testing.T) {
-	t.Parallel()
-	cfg := baseConfig()
-	cfg.NoRequiredTaints = true
-	cfg.CustomUserData = []byte("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      registerWithTaints: [{key: a, effect: NoSchedule}]\n")
-	out, err := Render(compat.AL2023, cfg)
-	if err != nil {
-		t.Fatalf("Render: %v", err)
-	}
-	r := mustLint(t, compat.AL2023, out, []Taint{})
-	if diff := cmp.Diff(Report{Verdict: Joins, Taints: wantRegistered(compat.AL2023, nil, nil)}, r); diff != "" {
-		t.Errorf("Lint(Render) (-want +got):\n%s", diff)
-	}
-}
-
-func TestRenderAL2023Decodes(t *testing.T) {
-	t.Parallel()
-	cfg := goldenConfig(compat.AL2023)
-	cfg.CustomUserData = nil
-	out, err := Render(compat.AL2023, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parts, err := mimedoc.Parse(out, 1)
-	if err != nil || len(parts) != 1 {
-		t.Fatalf("parts %v, %v", parts, err)
-	}
-	var nc nodeConfig
-	if err := yaml.UnmarshalStrict(parts[0].Body, &nc); err != nil {
-		t.Fatal(err)
-	}
-	if nc.Spec.Cluster != (nodeConfigCluster{Name: cfg.ClusterName, APIServerEndpoint: cfg.APIServerEndpoint, CertificateAuthority: cfg.CABundle, CIDR: cfg.ClusterCIDR}) {
-		t.Errorf("cluster = %+v", nc.Spec.Cluster)
-	}
-	if diff := cmp.Diff([]string{"--node-labels=example.com/team=ml,karpenter.sh/nodepool=default,node.kubernetes.io/lifecycle=spot"}, nc.Spec.Kubelet.Flags); diff != "" {
-		t.Errorf("labels must be the only flag (-want +got):\n%s", diff)
-	}
-}
-
-func TestRenderCustomFamily(t *testing.T) {
-	t.Parallel()
-	cfg := goldenConfig(compat.Custom)
-	out, err := Render(compat.Custom, cfg)
-	if err != nil || !bytes.Equal(out, cfg.CustomUserData) {
-		t.Fatalf("Render(Custom) = %q, %v; want the custom data unchanged", out, err)
-	}
-	cfg.Taints = append(cfg.Taints, Taint{Key: "example.com/missing", Effect: NoSchedule})
-	_, err = Render(compat.Custom, cfg)
-	var le *LintError
-	if !errors.As(err, &le) {
-		t.Fatalf("Render(Custom) with a missing taint: error %v; want a *LintError", err)
-	}
-	if diff := cmp.Diff([]Code{CodeRequiredTaintMissing}, codes(le.Report)); diff != "" {
-		t.Errorf("codes (-want +got):\n%s", diff)
-	}
-	cfg.CustomUserData = []byte(userScript)
-	cfg.Taints, cfg.StartupTaints = nil, nil
-	cfg.RequiredTaints = uninitialized
-	if _, err := Render(compat.Custom, cfg); !errors.As(err, &le) || !strings.Contains(err.Error(), "equals-form-ignored") {
-		t.Errorf("Render(Custom) of the issue's script: %v; want a lint error naming equals-form-ignored", err)
-	}
-	if _, err := Render(compat.Custom, Config{}); err == nil {
-		t.Error("Render(Custom) accepted empty user data")
-	}
-}
-
 func TestRenderTooLarge(t *testing.T) {
 	t.Parallel()
 	cfg := baseConfig()
@@ -386,33 +118,48 @@ func TestRenderTooLarge(t *testing.T) {
 	}
 }
 
-// RequiredTaints: nil and empty mean the same (Karpenter v1's taint); no
-// required taint is the explicit NoRequiredTaints, and asking for both is
-// an error.
-func TestRequiredTaintsChoice(t *testing.T) {
+// TestInstanceStorePolicy: RAID0 per family, from Karpenter v1.14.1's
+// bootstrap (eksbootstrap.go "--local-disks raid0"; nodeadm.go
+// LocalStorageRAID0; bottlerocket.go "000-mount-instance-storage" with the
+// bind directories before Bottlerocket 1.46.0, version.go
+// SupportsDefaultBind); Windows has no option.
+func TestInstanceStorePolicy(t *testing.T) {
 	t.Parallel()
-	nilCfg, emptyCfg := baseConfig(), baseConfig()
-	nilCfg.RequiredTaints, emptyCfg.RequiredTaints = nil, []Taint{}
-	a, errA := Render(compat.AL2023, nilCfg)
-	b, errB := Render(compat.AL2023, emptyCfg)
-	if errA != nil || errB != nil || !bytes.Equal(a, b) {
-		t.Fatalf("nil and empty RequiredTaints render differently (%v, %v)", errA, errB)
+	tests := []struct {
+		family  compat.AMIFamily
+		release string
+		want    string
+		err     string
+	}{
+		{compat.AL2, "", "'--local-disks' 'raid0'", ""},
+		{compat.AL2023, "", "strategy: RAID0", ""},
+		{compat.Bottlerocket, "v1.46.0", "commands = [['apiclient', 'ephemeral-storage', 'init'], ['apiclient', 'ephemeral-storage', 'bind']]", ""},
+		{compat.Bottlerocket, "v1.45.2", "'--dirs', '/var/lib/containerd', '/var/lib/kubelet', '/var/log/pods'", ""},
+		{compat.Bottlerocket, "", "'--dirs', '/var/lib/containerd'", ""},
+		{compat.Windows2022, "", "", "not available on Windows"},
 	}
-	if diff := cmp.Diff([]Taint{UnregisteredTaint()}, emptyCfg.Required()); diff != "" {
-		t.Errorf("Required() of an empty list (-want +got):\n%s", diff)
+	for _, tt := range tests {
+		t.Run(tt.family.String()+tt.release, func(t *testing.T) {
+			cfg := baseConfig()
+			cfg.InstanceStorePolicy, cfg.AMIRelease = RAID0, tt.release
+			out, err := Render(tt.family, cfg)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("Render error = %v; want one saying %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(out, []byte(tt.want)) {
+				t.Errorf("output lacks %q:\n%s", tt.want, out)
+			}
+		})
 	}
-	none := baseConfig()
-	none.NoRequiredTaints = true
-	out, err := Render(compat.AL2023, none)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if bytes.Contains(out, []byte(UnregisteredTaintKey)) || none.Required() != nil {
-		t.Errorf("NoRequiredTaints still requires a taint:\n%s", out)
-	}
-	both := baseConfig()
-	both.NoRequiredTaints, both.RequiredTaints = true, []Taint{UnregisteredTaint()}
-	if _, err := Render(compat.AL2023, both); err == nil || !strings.Contains(err.Error(), "Config.NoRequiredTaints") {
-		t.Errorf("Render with both = %v; want an error naming both fields", err)
+	cfg := baseConfig()
+	cfg.InstanceStorePolicy = "raid0"
+	if _, err := Render(compat.AL2, cfg); err == nil || !strings.Contains(err.Error(), `"raid0"`) {
+		t.Errorf("Render accepted InstanceStorePolicy raid0: %v", err)
 	}
 }

@@ -246,20 +246,6 @@ func containsMatch(list []Taint, t Taint) bool {
 	return false
 }
 
-// Required returns the taints cfg requires on every new node: its
-// RequiredTaints, or [UnregisteredTaint] when they are empty, or none when
-// NoRequiredTaints is set. Pass it to [Lint] to check userData against the
-// same requirement [Render] applies.
-func (cfg Config) Required() []Taint {
-	switch {
-	case cfg.NoRequiredTaints:
-		return nil
-	case len(cfg.RequiredTaints) == 0:
-		return []Taint{UnregisteredTaint()}
-	}
-	return cfg.RequiredTaints
-}
-
 // compareTaints orders taints by key, then effect, then value.
 func compareTaints(a, b Taint) int {
 	if c := strings.Compare(a.Key, b.Key); c != 0 {

@@ -1,6 +1,7 @@
 package cloudinit
 
 import (
+	"encoding/base64"
 	"strconv"
 	"strings"
 	"testing"
@@ -80,6 +81,71 @@ func TestPlan(t *testing.T) {
 			userData: "#cloud-config\nwrite_files:\n  - path: /etc/systemd/system/kubelet.service.d/90.conf\n    content: x\n",
 			opaque:   []string{"/etc/systemd"},
 		},
+		{
+			// handlers/shell_script_by_frequency.py: the per-frequency
+			// directories run in cloud_final_modules order (scripts_per_once,
+			// scripts_per_boot, scripts_per_instance) before scripts_user.
+			name: "per-frequency parts",
+			userData: multipart("Content-Type: text/x-shellscript-per-boot\n\n#!/bin/bash\necho 1",
+				"Content-Type: text/x-shellscript-per-instance\n\n#!/bin/sh\necho 2",
+				"Content-Type: text/x-shellscript-per-once\n\n#!/bin/sh\necho 3"),
+			want: []string{"per-once part-003 part-003 17 /bin/sh", "per-boot part-001 part-001 7 /bin/bash", "per-instance part-002 part-002 12 /bin/sh"},
+		},
+		{
+			// A text/x-shellscript part that starts like another type: 22.x
+			// re-detects it (user_data.py _process_msg).
+			name:     "shell script part that is cloud-config",
+			userData: multipart("Content-Type: text/x-shellscript\n\n#cloud-config\nruncmd:\n  - echo hi"),
+			want:     []string{"user runcmd part-001 8 /bin/sh"},
+		},
+		{
+			name:     "shell script part that is an include",
+			userData: multipart("Content-Type: text/x-shellscript\n\n#include\nhttps://example.com/x"),
+			opaque:   []string{"22.x handles this text/x-shellscript part as text/x-include-url"},
+		},
+		{
+			// cloud-init merges a second cloud-config by merge_how.
+			name: "two cloud-config parts",
+			userData: multipart("Content-Type: text/cloud-config\n\n#cloud-config\nruncmd:\n  - echo 1",
+				"Content-Type: text/cloud-config\n\n#cloud-config\nruncmd:\n  - echo 2"),
+			want:   []string{"user runcmd part-001 8 /bin/sh"},
+			opaque: []string{"second cloud-config"},
+		},
+		{"runcmd not a list", "#cloud-config\nruncmd: echo hi\n", nil, []string{"not a list"}},
+		{"runcmd entry neither string nor list", "#cloud-config\nruncmd:\n  - {a: b}\n", nil, []string{"neither a string nor a list"}},
+		{"write_files not a list", "#cloud-config\nwrite_files: x\n", nil, []string{"write_files is not a list"}},
+		{"write_files elsewhere", "#cloud-config\nwrite_files:\n  - path: /etc/sysctl.d/90.conf\n    content: x\nruncmd:\n  - sysctl --system\n",
+			[]string{"user runcmd part-001 5 /bin/sh"}, nil},
+		{"cloud-config that is not YAML", "#cloud-config\nruncmd: [\n", nil, []string{"does not parse as YAML"}},
+		{"bootcmd", "#cloud-config\nbootcmd:\n  - echo hi\n", []string{"bootcmd bootcmd part-001 2 /bin/sh"}, nil},
+		{"#!/usr/bin/env names the interpreter", "#!/usr/bin/env bash\necho\n", []string{"user part-001 part-001 1 bash"}, nil},
+		{"#! alone names none", "#!\necho\n", []string{"user part-001 part-001 1 "}, nil},
+		// cloud-init logs "Unhandled non-multipart userdata" and runs it not.
+		{"text without a type", "echo hi\n", []string{"user part-001 part-001 1 "}, nil},
+		{"text/plain without a known first line", multipart("Content-Type: text/plain\n\nhello"), nil, nil},
+		{"gzip part", multipart("Content-Type: application/x-gzip\n\nxxx"), nil, []string{"gzip"}},
+		{
+			// Message.get_filename falls back to the Content-Type name
+			// parameter; util.clean_filename turns '/' into '_'.
+			name:     "name parameter",
+			userData: multipart("Content-Type: text/x-shellscript; name=\"x/y.sh\"\n\n#!/bin/sh\necho"),
+			want:     []string{"user x_y.sh x_y.sh 7 /bin/sh"},
+		},
+		{
+			// Parts written to the same file name: the later replaces the
+			// earlier in the scripts directory.
+			name: "same file name",
+			userData: multipart("Content-Type: text/x-shellscript\nContent-Disposition: attachment; filename=\"a.sh\"\n\n#!/bin/sh\necho 1",
+				"Content-Type: text/x-shellscript\nContent-Disposition: attachment; filename=\"a.sh\"\n\n#!/bin/bash\necho 2"),
+			want: []string{"user a.sh a.sh 14 /bin/bash"},
+		},
+		{
+			// A transfer-encoded part has no line of its own.
+			name: "base64 cloud-config",
+			userData: multipart("Content-Type: text/cloud-config\nContent-Transfer-Encoding: base64\n\n" +
+				base64.StdEncoding.EncodeToString([]byte("#cloud-config\nruncmd:\n  - echo hi\n"))),
+			want: []string{"user runcmd part-001 0 /bin/sh"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -117,5 +183,38 @@ func TestPlanRuncmd(t *testing.T) {
 	want := "#!/bin/sh\necho hi\n'/etc/eks/bootstrap.sh' 'my cluster'\n"
 	if diff := cmp.Diff(want, string(scripts[0].Body)); diff != "" {
 		t.Errorf("runcmd script (-want +got):\n%s", diff)
+	}
+}
+
+// TestPlanMayNotRun: the scripts whose running depends on cloud-init's
+// version say so (per-frequency parts: 19.3 has no handler for them).
+func TestPlanMayNotRun(t *testing.T) {
+	t.Parallel()
+	for _, doc := range []string{
+		multipart("Content-Type: text/x-shellscript-per-boot\n\n#!/bin/bash\necho 1"),
+		multipart("Content-Type: text/x-shellscript\n\n#cloud-config\nruncmd:\n  - echo hi"),
+	} {
+		scripts, _, err := Plan([]byte(doc))
+		if err != nil || len(scripts) != 1 || scripts[0].MayNotRun == "" {
+			t.Errorf("Plan(%q) = %+v, %v; want one script that may not run", doc, scripts, err)
+		}
+	}
+}
+
+// TestPartNames: the file names cloud-init writes parts to.
+func TestPartNames(t *testing.T) {
+	t.Parallel()
+	names, err := PartNames([]byte(multipart("Content-Type: text/x-shellscript\nContent-Disposition: attachment; filename=\"a b.sh\"\n\n#!/bin/sh", "Content-Type: text/x-shellscript\n\n#!/bin/sh")))
+	if diff := cmp.Diff([]string{"ab.sh", "part-002"}, names); diff != "" || err != nil {
+		t.Errorf("PartNames (-want +got):\n%s%v", diff, err)
+	}
+	if names, err := PartNames([]byte("#!/bin/sh\n")); err != nil || !cmp.Equal(names, []string{"part-001"}) {
+		t.Errorf("PartNames(script) = %v, %v; want part-001", names, err)
+	}
+	if _, err := PartNames([]byte("MIME-Version: 1.0\nContent-Type: multipart/mixed\n\nbody\n")); err == nil {
+		t.Error("PartNames of a multipart without a boundary: no error")
+	}
+	if _, _, err := Plan([]byte("MIME-Version: 1.0\nContent-Type: multipart/mixed\n\nbody\n")); err == nil {
+		t.Error("Plan of a multipart without a boundary: no error")
 	}
 }

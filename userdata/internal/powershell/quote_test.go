@@ -46,23 +46,3 @@ func TestPSQuoteCurlyQuotes(t *testing.T) {
 		t.Errorf("Quote = %q; want %q", got, want)
 	}
 }
-
-func TestWindowsArgv(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		in   string
-		want []string
-	}{
-		{in: `--node-labels="a=b" --register-with-taints="k:NoExecute"`, want: []string{"--node-labels=a=b", "--register-with-taints=k:NoExecute"}},
-		{in: `a\\"b c"`, want: []string{`a\b c`}},
-		{in: `a\"b`, want: []string{`a"b`}},
-		{in: `"a""b"`, want: []string{`a"b`}},
-		{in: `a\b`, want: []string{`a\b`}},
-		{in: "  x\ty  ", want: []string{"x", "y"}},
-	}
-	for _, tt := range tests {
-		if got := WindowsArgv(tt.in); strings.Join(got, "\x00") != strings.Join(tt.want, "\x00") {
-			t.Errorf("WindowsArgv(%q) = %q; want %q", tt.in, got, tt.want)
-		}
-	}
-}

@@ -41,6 +41,13 @@ func TestParse(t *testing.T) {
 		{"1.5.5", 0, ErrFormat},
 		{"--1", 0, ErrSuffix}, // the second sign starts a suffix
 		{"0x10", 0, ErrFormat},
+		// Every suffix ParseQuantity knows (suffix.go: decimal n u m "" k M G
+		// T P E, binary Ki Mi Gi Ti Pi Ei, and e/E exponents).
+		{"1n", 1, nil}, {"1u", 1, nil}, {"1k", 1, nil}, {"1M", 1, nil}, {"1G", 1, nil},
+		{"1T", 1, nil}, {"1P", 1, nil}, {"1E", 1, nil}, {"1Ki", 1, nil}, {"1Mi", 1, nil},
+		{"1Ti", 1, nil}, {"1Pi", 1, nil}, {"1Ei", 1, nil}, {"1e+3", 1, nil},
+		{"1ei", 0, ErrSuffix}, // an exponent that is not a number
+		{"1iK", 0, ErrSuffix}, // suffix letters in no known order
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

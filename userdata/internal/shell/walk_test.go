@@ -1,10 +1,13 @@
 package shell
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // argv is a recorded call's known arguments, "?" for an unknown one.
@@ -169,5 +172,254 @@ func TestExhaustive(t *testing.T) {
 		if got := Exhaustive(r.Calls); got != tt.want {
 			t.Errorf("%q: Exhaustive = %v; want %v", tt.script, got, tt.want)
 		}
+	}
+}
+
+// summary writes what Walk found, one line per call, construct and stop:
+// a call's arguments ("?" for one only known at boot) and what is known
+// about how it runs.
+func summary(r Result) []string {
+	var out []string
+	for _, c := range r.Calls {
+		s := fmt.Sprintf("call L%d", c.Line)
+		if c.UnknownName {
+			s += " (name unknown)"
+		}
+		for _, a := range c.Args {
+			if a.Known {
+				s += " " + a.Value
+			} else {
+				s += " ?"
+			}
+		}
+		switch {
+		case !c.Env.Known:
+			s += " env=?"
+		case c.Env.Set:
+			s += " env=" + c.Env.Value
+		}
+		for _, f := range []struct {
+			on   bool
+			name string
+		}{{c.Cond, "cond"}, {c.Errexit, "errexit"}, {c.ErrexitMaybe, "errexit?"}} {
+			if f.on {
+				s += " [" + f.name + "]"
+			}
+		}
+		out = append(out, s)
+	}
+	for _, o := range r.Opaque {
+		out = append(out, fmt.Sprintf("opaque L%d: %s", o.Line, o.What))
+	}
+	if r.StopLine > 0 {
+		out = append(out, fmt.Sprintf("stop L%d: %s (skips target %v)", r.StopLine, r.StopWhy, r.SkipsTarget))
+	}
+	return out
+}
+
+// TestWalkSemantics pins how the walker follows each bash construct it
+// models, as bash runs it (bash(1): SHELL GRAMMAR, EXPANSION, SHELL
+// BUILTIN COMMANDS), and what it gives up on.
+func TestWalkSemantics(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, script string
+		want         []string
+	}{
+		// Conditions decided statically: only the arm that runs is walked.
+		{"if true runs its arm only", "if true; then bootstrap.sh a; else bootstrap.sh b; fi\n",
+			[]string{"call L1 a"}},
+		{"if false skips to else", "if [ 1 -gt 2 ]; then bootstrap.sh a; else bootstrap.sh b; fi\n",
+			[]string{"call L1 b"}},
+		{"an unknown condition makes both arms conditional", "if [ -f /x ]; then bootstrap.sh a; else bootstrap.sh b; fi\n",
+			[]string{"call L1 a [cond]", "call L1 b [cond]"}},
+		{"elif after an unknown arm", "if [ -f /x ]; then :; elif true; then bootstrap.sh a; fi\n",
+			[]string{"call L1 a [cond]"}},
+
+		// Compound commands.
+		{"a brace group runs", "{ bootstrap.sh a; }\n", []string{"call L1 a"}},
+		{"exit in a group stops the script", "{ exit 0; bootstrap.sh a; }\nbootstrap.sh b\n",
+			[]string{"stop L1: exit (skips target true)"}},
+		{"a subshell's variables do not come back", "X=1\n(X=2; bootstrap.sh $X)\nbootstrap.sh $X\n",
+			[]string{"call L2 2", "call L3 1"}},
+		{"a background job may not have run", "bootstrap.sh a &\n", []string{"call L1 a [cond]"}},
+		{"a function body is conditional", "f() { bootstrap.sh a; }\n", []string{"call L1 a [cond]"}},
+		{"time runs its command", "time bootstrap.sh a\n", []string{"call L1 a"}},
+		{"coproc", "coproc bootstrap.sh a\n", []string{"call L1 a [cond]"}},
+		{"a for loop variable is unknown", "for x in a b; do bootstrap.sh $x; done\n",
+			[]string{"call L1 ? [cond]"}},
+		{"while", "while true; do bootstrap.sh a; break; done\n", []string{"call L1 a [cond]"}},
+		{"case", "case $H in a) bootstrap.sh a ;; esac\n", []string{"call L1 a [cond]"}},
+		{"a pipeline's sides run", "echo x | bootstrap.sh a\n", []string{"call L1 a"}},
+		{"&& makes the right side conditional", "true && bootstrap.sh a\n", []string{"call L1 a [cond]"}},
+		{"a statement that is only a redirection", ">/tmp/x\nbootstrap.sh a\n", []string{"call L2 a"}},
+
+		// Arithmetic assigns values the walker does not compute.
+		{"(( ++ ))", "X=1\n((X++))\nbootstrap.sh $X\n", []string{"call L3 ?"}},
+
+		// Assignments.
+		{"append to a known string", "X=a\nX+=b\nbootstrap.sh $X\n", []string{"call L3 ab"}},
+		{"append to an unknown string", "X=$(date)\nX+=b\nbootstrap.sh \"$X\"\n", []string{"call L3 ?"}},
+		{"an indexed element assignment", "A[1]=x\nbootstrap.sh \"$A\"\n", []string{"call L2 ?"}},
+		{"an array with an explicit index", "A=([1]=x)\nbootstrap.sh \"${A[@]}\"\n", []string{"call L2 ?"}},
+		{"array append to a scalar", "A=x\nA+=(y)\nbootstrap.sh \"${A[@]}\"\n", []string{"call L3 ?"}},
+		{"a conditional assignment that may differ", "X=a\nif [ -f /x ]; then X=b; fi\nbootstrap.sh $X\n", []string{"call L3 ?"}},
+		{"a conditional assignment that agrees", "X=a\nif [ -f /x ]; then X=a; fi\nbootstrap.sh $X\n", []string{"call L3 a"}},
+		{"unset", "X=a\nunset -v X\nbootstrap.sh \"$X\"\n", []string{"call L3 "}},
+		{"read", "read X\nbootstrap.sh $X\n", []string{"call L2 ?"}},
+		{"printf -v", "printf -v X %s a\nbootstrap.sh $X\n", []string{"call L2 ?"}},
+
+		// declare, export and their options.
+		{"declare -x exports", "declare -x KUBELET_EXTRA_ARGS=v\nbootstrap.sh a\n", []string{"call L2 a env=v"}},
+		{"export then export -n", "export KUBELET_EXTRA_ARGS=v\nexport -n KUBELET_EXTRA_ARGS\nbootstrap.sh a\n", []string{"call L3 a"}},
+		{"declare +x", "export KUBELET_EXTRA_ARGS=v\ndeclare +x KUBELET_EXTRA_ARGS\nbootstrap.sh a\n", []string{"call L3 a"}},
+		{"export a name assigned before", "KUBELET_EXTRA_ARGS=v\nexport KUBELET_EXTRA_ARGS\nbootstrap.sh a\n", []string{"call L3 a env=v"}},
+		{"declare -a", "declare -a A=(x)\nbootstrap.sh \"${A[@]}\"\n", []string{"call L2 ?"}},
+		{"declare with an option only known at boot", "declare $OPT X=1\nbootstrap.sh $X\n", []string{"call L2 ?"}},
+		{"readonly", "readonly X=1\nbootstrap.sh $X\n", []string{"call L2 1"}},
+		{"nameref", "X=1\nnameref X=Y\nbootstrap.sh $X\n", []string{"call L3 ?"}},
+
+		// set: allexport and errexit.
+		{"set -a exports later assignments", "set -a\nKUBELET_EXTRA_ARGS=v\nbootstrap.sh a\n", []string{"call L3 a env=v"}},
+		{"set -o allexport then +o", "set -o allexport\nset +o allexport\nKUBELET_EXTRA_ARGS=v\nbootstrap.sh a\n", []string{"call L4 a"}},
+		{"set +a", "set -a\nset +a\nKUBELET_EXTRA_ARGS=v\nbootstrap.sh a\n", []string{"call L4 a"}},
+		{"set -o errexit", "set -o errexit\nbootstrap.sh a\n", []string{"call L2 a [errexit]"}},
+		{"set +o errexit", "set -e\nset +o errexit\nbootstrap.sh a\n", []string{"call L3 a"}},
+		{"errexit set in a branch", "if [ -f /x ]; then set -e; fi\nbootstrap.sh a\n", []string{"call L2 a [errexit?]"}},
+		{"#! without -e", "#!/bin/bash -x\nfalse\nbootstrap.sh a\n", []string{"call L3 a"}},
+
+		// The environment variable the target reads.
+		{"a prefix assignment", "KUBELET_EXTRA_ARGS=v bootstrap.sh a\n", []string{"call L1 a env=v"}},
+		{"env NAME=value", "env KUBELET_EXTRA_ARGS=v bootstrap.sh a\n", []string{"call L1 a env=v"}},
+		{"env -u clears it", "export KUBELET_EXTRA_ARGS=v\nenv -u KUBELET_EXTRA_ARGS bootstrap.sh a\n", []string{"call L2 a"}},
+		{"env -u of a name only known at boot", "export KUBELET_EXTRA_ARGS=v\nenv -u $N bootstrap.sh a\n", []string{"call L2 a env=?"}},
+		{"env -i clears it", "export KUBELET_EXTRA_ARGS=v\nenv -i bootstrap.sh a\n", []string{"call L2 a"}},
+		{"sudo clears it", "export KUBELET_EXTRA_ARGS=v\nsudo bootstrap.sh a\n", []string{"call L2 a"}},
+		{"sudo -E keeps it", "export KUBELET_EXTRA_ARGS=v\nsudo -E bootstrap.sh a\n", []string{"call L2 a env=v"}},
+		{"an unexported variable is not passed", "KUBELET_EXTRA_ARGS=v\nbootstrap.sh a\n", []string{"call L2 a"}},
+
+		// Wrappers.
+		{"nice -n", "nice -n 5 bootstrap.sh a\n", []string{"call L1 a"}},
+		{"exec --", "exec -- bootstrap.sh a\n", []string{"call L1 a"}},
+		{"timeout", "timeout -s KILL 60 bootstrap.sh a\n", []string{"call L1 a"}},
+		{"cloud-init-per", "cloud-init-per once join bootstrap.sh a\n", []string{"call L1 a"}},
+		{"bash running the target", "bash -o errexit /etc/eks/bootstrap.sh a\n", []string{"call L1 a"}},
+		{"a wrapper of a command only known at boot", "sudo $CMD a\n", []string{"opaque L1: a command whose name is only known at boot (sudo)"}},
+		{"a path whose directory is only known at boot", "$DIR/bootstrap.sh a\n", []string{"call L1 (name unknown) env=?"}},
+		{"a quoted command name", "'bootstrap.sh' a\n", []string{"call L1 a"}},
+		{"a command word that expands to nothing", "$EMPTY\nbootstrap.sh a\n", []string{"call L2 a", "opaque L1: a command whose name is only known at boot ($EMPTY)"}},
+
+		// Words.
+		{"a tilde is not expanded", "bootstrap.sh ~/x\n", []string{"call L1 ?"}},
+		{"indirection", "X=a\nbootstrap.sh ${!X}\n", []string{"call L2 ?"}},
+		{"a slice", "X=abc\nbootstrap.sh ${X:1}\n", []string{"call L2 ?"}},
+		{"a default value of a known variable", "X=a\nbootstrap.sh ${X:-b}\n", []string{"call L2 a"}},
+		{"word splitting of a known value", "X='a  b'\nbootstrap.sh $X \"$X\"\n", []string{"call L2 a b a  b"}},
+
+		// Exits.
+		{"exit in a function is not followed", "f() { exit 1; }\nbootstrap.sh a\n", []string{"call L2 a"}},
+		{"exit in a branch", "if [ -f /x ]; then exit 0; fi\nbootstrap.sh a\n", []string{"call L2 a", "opaque L1: exit in a branch that may or may not run"}},
+		{"exit at the top level", "bootstrap.sh a\nexit 0\n", []string{"call L1 a", "stop L2: exit (skips target false)"}},
+
+		// Shells and interpreters.
+		{"a bare shell reads its input", "curl -s https://x | sudo bash\n", []string{"opaque L1: a shell reading commands from its input"}},
+		{"sh -c through a wrapper", "nohup sh -c 'bootstrap.sh a'\n", []string{"opaque L1: sh -c, a shell running a command string"}},
+		{"service acting on the kubelet", "service kubelet start\n", []string{"opaque L1: service acting on the kubelet unit"}},
+		{"systemctl on another unit", "systemctl restart containerd\nbootstrap.sh a\n", []string{"call L2 a"}},
+		{"nodeadm run directly", "nodeadm init\n", []string{"opaque L1: the nodeadm binary, run directly"}},
+		{"xargs", "echo a | xargs bootstrap.sh\n", []string{"opaque L1: xargs, which builds commands from its input"}},
+		{"an installed program by its path", "/usr/bin/env bootstrap.sh a\n", []string{"call L1 a"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Walk([]byte(tt.script), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, summary(r)); diff != "" {
+				t.Errorf("%q (-want +got):\n%s", tt.script, diff)
+			}
+		})
+	}
+}
+
+// TestWalkSyntaxError: bash runs the complete commands before a syntax
+// error, so the calls before it are returned with the error and its line.
+func TestWalkSyntaxError(t *testing.T) {
+	t.Parallel()
+	r, err := Walk([]byte("bootstrap.sh a\nif then\n"), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+	se, ok := err.(*SyntaxError)
+	if !ok || se.Line != 2 || se.Error() == "" {
+		t.Fatalf("err = %v; want a *SyntaxError on line 2", err)
+	}
+	if diff := cmp.Diff([]string{"call L1 a"}, summary(r)); diff != "" {
+		t.Errorf("calls before the error (-want +got):\n%s", diff)
+	}
+}
+
+// TestExclusive: two calls exclude each other only when they are in
+// different arms of the same if or case clause.
+func TestExclusive(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		script string
+		want   bool
+	}{
+		{"if [ -f x ]; then bootstrap.sh a; else bootstrap.sh b; fi\n", true},
+		{"case $H in a) bootstrap.sh a ;; *) bootstrap.sh b ;; esac\n", true},
+		{"if [ -f x ]; then bootstrap.sh a; bootstrap.sh b; fi\n", false},
+		{"bootstrap.sh a\nbootstrap.sh b\n", false},
+		{"if [ -f x ]; then bootstrap.sh a; fi\nif [ -f x ]; then :; else bootstrap.sh b; fi\n", false},
+		{"if [ -f x ]; then if [ -f y ]; then bootstrap.sh a; else bootstrap.sh b; fi; fi\n", true},
+	}
+	for _, tt := range tests {
+		r, err := Walk([]byte(tt.script), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+		if err != nil || len(r.Calls) != 2 {
+			t.Fatalf("%q: %v, %d calls", tt.script, err, len(r.Calls))
+		}
+		if got := Exclusive(r.Calls[0], r.Calls[1]); got != tt.want {
+			t.Errorf("%q: Exclusive = %v; want %v", tt.script, got, tt.want)
+		}
+	}
+	if Exhaustive(nil) {
+		t.Error("Exhaustive(nil) = true; no call certainly runs")
+	}
+	if n, complete := clauseArms(&syntax.WhileClause{}); n != 0 || complete {
+		t.Errorf("clauseArms(while) = %d, %v; a loop has no arms", n, complete)
+	}
+}
+
+// TestWalkerEnviron: the walker is the expand.Environ of its expansions:
+// only variables it knows are set, in name order.
+func TestWalkerEnviron(t *testing.T) {
+	t.Parallel()
+	w := NewWalker("bootstrap.sh", "KUBELET_EXTRA_ARGS")
+	f, err := syntax.NewParser().Parse(strings.NewReader("B=2\nA=(x y)\nC=$(date)\nexport D=4\neval x\n"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range f.Stmts[:4] {
+		w.stmt(st, false)
+	}
+	var names []string
+	w.Each(func(name string, v expand.Variable) bool {
+		names = append(names, name+"="+v.String())
+		return name != "B"
+	})
+	if diff := cmp.Diff([]string{"A=x", "B=2"}, names); diff != "" {
+		t.Errorf("Each stops when fn returns false (-want +got):\n%s", diff)
+	}
+	if v := w.Get("D"); !v.Exported || v.Str != "4" {
+		t.Errorf("Get(D) = %+v; want exported 4", v)
+	}
+	if v := w.Get("C"); v.IsSet() {
+		t.Errorf("Get(C) = %+v; an unknown value is not set", v)
+	}
+	w.stmt(f.Stmts[4], false)
+	if got := w.Opaque(); len(got) != 1 || got[0].Line != 5 {
+		t.Errorf("Opaque() = %+v; want eval on line 5", got)
+	}
+	if v := w.Get("B"); v.IsSet() {
+		t.Errorf("after eval Get(B) = %+v; any variable may have changed", v)
 	}
 }

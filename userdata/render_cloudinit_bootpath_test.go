@@ -51,7 +51,7 @@ func decoded(b []byte) []byte {
 // Render let it through, the kubelet could register the node before
 // Render's part adds the startup taints (issue 11). Every construct is one
 // cloud-init or bash runs (boot-path.md §1, §3; citations in
-// bootpath_cloudinit_test.go and bootpath_shell_test.go).
+// lint_cloudinit_bootpath_test.go and lint_cloudinit_shell_bootpath_test.go).
 func TestBootPathRenderFailsClosed(t *testing.T) {
 	type refusal struct {
 		name, custom string
@@ -144,35 +144,6 @@ func TestBootPathRenderAcceptsHarmless(t *testing.T) {
 				}
 			})
 		}
-	}
-}
-
-// TestBootPathRenderRefusesKubeletTaintDuplicate: a configured taint with the
-// key and effect of the kubelet's own cloud-provider taint makes the API
-// server refuse the Node (pkg/apis/core/validation/validation.go@v1.32.0
-// L6249-6252), whatever its value.
-func TestBootPathRenderRefusesKubeletTaintDuplicate(t *testing.T) {
-	for _, f := range []compat.AMIFamily{compat.AL2, compat.AL2023} {
-		for _, v := range []string{"true", "false", ""} {
-			t.Run(fmt.Sprintf("%s/value=%q", f, v), func(t *testing.T) {
-				cfg := renderConfig("")
-				cfg.StartupTaints = append(cfg.StartupTaints, userdata.Taint{Key: "node.cloudprovider.kubernetes.io/uninitialized", Value: v, Effect: userdata.NoSchedule})
-				out, err := userdata.Render(f, cfg)
-				if err == nil {
-					t.Fatalf("Render accepted the kubelet's own taint; output:\n%s", decoded(out))
-				}
-				if !strings.Contains(err.Error(), "node.cloudprovider.kubernetes.io/uninitialized") {
-					t.Errorf("error %q does not name the taint", err)
-				}
-			})
-		}
-		t.Run(string(f)+"/other effect is accepted", func(t *testing.T) {
-			cfg := renderConfig("")
-			cfg.StartupTaints = append(cfg.StartupTaints, userdata.Taint{Key: "node.cloudprovider.kubernetes.io/uninitialized", Value: "true", Effect: userdata.NoExecute})
-			if _, err := userdata.Render(f, cfg); err != nil {
-				t.Fatalf("Render: %v", err)
-			}
-		})
 	}
 }
 
@@ -275,4 +246,38 @@ func expectedTaints(cfg userdata.Config) (want []string, clean bool) {
 	}
 	slices.Sort(want)
 	return want, clean
+}
+
+// TestBootPathRenderAL2023FailsClosed: custom parts that break or bypass
+// nodeadm's reading of Render's NodeConfig. One NodeConfig part that does not
+// decode makes nodeadm drop every user-data NodeConfig, Render's included
+// (nodeadm/internal/configprovider/mime.go@81fec2e8 L62-65, chain.go
+// L44-46); a script writing into /etc/eks/nodeadm.d adds NodeConfig that
+// nodeadm-run merges after the user data (nodeadm-run.service L6, L11).
+func TestBootPathRenderAL2023FailsClosedPending(t *testing.T) {
+	cases := []struct {
+		name, custom, lineAt, construct string
+	}{
+		{"NodeConfig with an unregistered apiVersion",
+			mime(nodeConfigPart("---\napiVersion: node.eks.aws/v1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 110\n")),
+			"apiVersion: node.eks.aws/v1\n", `node\.eks\.aws/v1\b|apiVersion|decode`},
+		{"script writing into /etc/eks/nodeadm.d",
+			"#!/bin/bash\ncat > /etc/eks/nodeadm.d/99-extra.yaml <<'EOF'\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags:\n      - --register-with-taints=spot=true:NoSchedule\nEOF\n",
+			"cat > /etc/eks/nodeadm.d", `nodeadm\.d`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := userdata.Render(compat.AL2023, renderConfig(c.custom))
+			if err == nil {
+				t.Fatalf("Render accepted it; output:\n%s", decoded(out))
+			}
+			msg := err.Error()
+			if line := lineOf(c.custom, c.lineAt); !strings.Contains(msg, fmt.Sprintf("line %d", line)) {
+				t.Errorf("error %q does not name line %d", msg, line)
+			}
+			if !regexp.MustCompile(`(?i)` + c.construct).MatchString(msg) {
+				t.Errorf("error %q does not name the construct %s", msg, c.construct)
+			}
+		})
+	}
 }

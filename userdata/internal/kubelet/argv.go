@@ -1,35 +1,40 @@
-package userdata
+package kubelet
 
 import (
 	"fmt"
 	"strings"
 )
 
-// kubeletFlag is what the linter knows about one kubelet flag.
-type kubeletFlag struct {
-	bool bool  // takes no separate value
-	in   uint8 // the sampled releases that have it (see kubeletFlags)
+// flag is what the model knows about one kubelet flag.
+type flag struct {
+	bool bool     // takes no separate value
+	in   Releases // the sampled releases that have it
 }
+
+// Releases is a set of the sampled kubelet releases: bit 0 v1.24.17, bit
+// 1 v1.28.15, bit 2 v1.32.9, bit 3 v1.34.1.
+type Releases uint8
 
 // The sampled releases each family's AMIs ship: AL2 AMIs exist for
 // Kubernetes 1.24 to 1.32 (AL2 was dropped after 1.32); the others are
 // current from 1.28 on.
 const (
-	al2Releases     uint8 = 0b0111
-	currentReleases uint8 = 0b1110
+	ReleasesAL2     Releases = 0b0111
+	ReleasesCurrent Releases = 0b1110
 )
 
-// kubeletShorthands are the kubelet's one-letter flags: -v (klog
-// verbosity, takes a value) and -h (help).
-var kubeletShorthands = map[byte]bool{'v': false, 'h': true}
+// shorthands are the kubelet's one-letter flags: -v (klog verbosity,
+// takes a value) and -h (help).
+var shorthands = map[byte]bool{'v': false, 'h': true}
 
-// parsedFlag is one flag the kubelet accepted, in command-line order.
-type parsedFlag struct {
-	name, value string
+// Arg is one flag the kubelet accepted, in command-line order, its name
+// normalized ('_' read as '-').
+type Arg struct {
+	Name, Value string
 }
 
-// parseKubeletArgs reads the kubelet's argv the way pflag does for the
-// kubelet (spf13/pflag flag.go parseLongArg, parseShortArg; the kubelet
+// ParseArgs reads the kubelet's argv the way pflag does for the kubelet
+// (spf13/pflag flag.go parseLongArg, parseShortArg; the kubelet
 // normalizes '_' in names to '-'): "--name=value"; "--name value" for a
 // flag that is not a bool, whatever the next word looks like; "--name" for
 // a bool; "--" ends the flags. exit is non-empty, naming the cause, when
@@ -37,9 +42,9 @@ type parsedFlag struct {
 // long flag ("unknown shorthand flag"), a non-bool flag at the end without
 // its value, --help or --version, or a word that is not a flag ("unknown
 // command", cmd/kubelet/app/server.go). versioned names a flag only some
-// of the sampled releases in releases have. bad is the index of the word that makes the
-// kubelet exit, -1 if none.
-func parseKubeletArgs(args []string, releases uint8) (flags []parsedFlag, exit, versioned string, bad int) {
+// of the sampled releases in releases have. bad is the index of the word
+// that makes the kubelet exit, -1 if none.
+func ParseArgs(args []string, releases Releases) (flags []Arg, exit, versioned string, bad int) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -60,8 +65,7 @@ func parseKubeletArgs(args []string, releases uint8) (flags []parsedFlag, exit, 
 		}
 		name, value, hasValue := strings.Cut(a[2:], "=")
 		name = strings.ReplaceAll(name, "_", "-")
-		def, known := kubeletFlags[name]
-		known = known && def.in&releases != 0
+		def, known := lookupFlag(name, releases)
 		switch {
 		case !known:
 			return nil, fmt.Sprintf("the kubelet has no flag --%s (\"unknown flag\")", name), "", i
@@ -77,26 +81,32 @@ func parseKubeletArgs(args []string, releases uint8) (flags []parsedFlag, exit, 
 			i++
 			value = args[i]
 		}
-		flags = append(flags, parsedFlag{name: name, value: value})
+		flags = append(flags, Arg{Name: name, Value: value})
 	}
 	return flags, "", versioned, -1
+}
+
+// lookupFlag returns the flag name when one of releases has it.
+func lookupFlag(name string, releases Releases) (flag, bool) {
+	def, known := flags[name]
+	return def, known && def.in&releases != 0
 }
 
 // parseShorthand reads a single-dash argument: only -v (with its value
 // attached, after '=', or as the next word) and -h exist. n is the number
 // of following words consumed.
-func parseShorthand(a string, rest []string) (f parsedFlag, n int, exit string) {
+func parseShorthand(a string, rest []string) (f Arg, n int, exit string) {
 	c := a[1]
-	isBool, known := kubeletShorthands[c]
+	isBool, known := shorthands[c]
 	switch {
 	case !known:
 		return f, 0, fmt.Sprintf("the kubelet reads %q as one-letter flags and has no -%c (\"unknown shorthand flag\"); long flags start with --", a, c)
 	case isBool:
 		return f, 0, fmt.Sprintf("%s makes the kubelet print its usage and exit", a)
 	case len(a) > 2:
-		return parsedFlag{name: "v", value: strings.TrimPrefix(a[2:], "=")}, 0, ""
+		return Arg{Name: "v", Value: strings.TrimPrefix(a[2:], "=")}, 0, ""
 	case len(rest) == 0:
 		return f, 0, "the kubelet flag -v has no value (\"flag needs an argument\")"
 	}
-	return parsedFlag{name: "v", value: rest[0]}, 1, ""
+	return Arg{Name: "v", Value: rest[0]}, 1, ""
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
 	"github.com/ec2select/ec2select/userdata/internal/nasty"
+	"github.com/ec2select/ec2select/userdata/internal/nodeadm"
 	"github.com/ec2select/ec2select/userdata/internal/powershell"
 )
 
@@ -232,12 +233,12 @@ func checkNodeConfig(t rapidTB, cfg Config, eff []Taint, doc []byte) {
 		APIVersion string `json:"apiVersion"`
 		Kind       string `json:"kind"`
 		Spec       struct {
-			Cluster nodeConfigCluster `json:"cluster"`
+			Cluster nodeadm.Cluster `json:"cluster"`
 			Kubelet struct {
 				Config struct {
-					RegisterWithTaints []nodeConfigTaint `json:"registerWithTaints"`
-					ClusterDNS         []string          `json:"clusterDNS"`
-					MaxPods            *int32            `json:"maxPods"`
+					RegisterWithTaints []nodeadm.Taint `json:"registerWithTaints"`
+					ClusterDNS         []string        `json:"clusterDNS"`
+					MaxPods            *int32          `json:"maxPods"`
 				} `json:"config"`
 				Flags []string `json:"flags"`
 			} `json:"kubelet"`
@@ -246,13 +247,13 @@ func checkNodeConfig(t rapidTB, cfg Config, eff []Taint, doc []byte) {
 	if err := yaml.UnmarshalStrict(doc, &nc); err != nil {
 		t.Fatalf("NodeConfig does not decode: %v\n%s", err, doc)
 	}
-	wantCluster := nodeConfigCluster{Name: cfg.ClusterName, APIServerEndpoint: cfg.APIServerEndpoint, CertificateAuthority: cfg.CABundle, CIDR: cfg.ClusterCIDR}
+	wantCluster := nodeadm.Cluster{Name: cfg.ClusterName, APIServerEndpoint: cfg.APIServerEndpoint, CertificateAuthority: cfg.CABundle, CIDR: cfg.ClusterCIDR}
 	if nc.APIVersion != "node.eks.aws/v1alpha1" || nc.Kind != "NodeConfig" || nc.Spec.Cluster != wantCluster {
 		t.Fatalf("NodeConfig header/cluster = %s %s %+v; want %+v", nc.APIVersion, nc.Kind, nc.Spec.Cluster, wantCluster)
 	}
-	var wantTaints []nodeConfigTaint
+	var wantTaints []nodeadm.Taint
 	for _, x := range eff {
-		wantTaints = append(wantTaints, nodeConfigTaint{Key: x.Key, Value: x.Value, Effect: string(x.Effect)})
+		wantTaints = append(wantTaints, nodeadm.Taint{Key: x.Key, Value: x.Value, Effect: string(x.Effect)})
 	}
 	if diff := cmp.Diff(wantTaints, nc.Spec.Kubelet.Config.RegisterWithTaints); diff != "" {
 		t.Fatalf("registerWithTaints (-want +got):\n%s", diff)

@@ -1,10 +1,9 @@
-package userdata
+package kubelet
 
-// kubeletFlags are the kubelet's command-line flags, whether each is a
+// flags are the kubelet's command-line flags, whether each is a
 // bool (which takes no separate value: "--flag false" leaves "false" as a
 // stray argument and the kubelet exits with "unknown command"), and the
-// sampled Kubernetes releases that have it (bit 0: v1.24.17, bit 1:
-// v1.28.15, bit 2: v1.32.9, bit 3: v1.34.1). Read from each release's
+// sampled Kubernetes releases that have it (see [Releases]). Read from each release's
 // cmd/kubelet/app/options/options.go (KubeletFlags.AddFlags,
 // AddKubeletConfigFlags), pkg/kubelet/config/flags.go,
 // cmd/kubelet/app/options/globalflags_linux.go (cadvisor flags, '_'
@@ -12,7 +11,7 @@ package userdata
 // v1.24, klog's own), version/verflag, and cmd/kubelet/app/server.go
 // (--help, -h). The kubelet parses them with pflag and exits on any other
 // flag (cmd/kubelet/app/server.go, cleanFlagSet.Parse).
-var kubeletFlags = map[string]kubeletFlag{
+var flags = map[string]flag{
 	"add-dir-header":                               {bool: true, in: 0b0001},
 	"address":                                      {bool: false, in: 0b1111},
 	"allowed-unsafe-sysctls":                       {bool: false, in: 0b1111},

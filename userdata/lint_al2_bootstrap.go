@@ -1,12 +1,101 @@
 package userdata
 
 import (
+	"bytes"
 	"encoding/base64"
+	"fmt"
 	"slices"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/ec2select/ec2select/userdata/internal/shell"
 )
+
+// bootstrapValueOptions are the options of AL2's /etc/eks/bootstrap.sh
+// (awslabs/amazon-eks-ami@0ab84280 templates/al2/runtime/bootstrap.sh, the
+// case statement at L59-182). Each is matched exactly and takes the next
+// argument as its value; -h and --help print
+// the usage and exit; every other word is a positional argument, the
+// first of which is the cluster name, the rest silently ignored.
+var bootstrapValueOptions = []string{
+	"--apiserver-endpoint",
+	"--aws-api-retry-attempts",
+	"--b64-cluster-ca",
+	"--cluster-id",
+	"--container-runtime",
+	"--containerd-config-file",
+	"--dns-cluster-ip",
+	"--docker-config-json",
+	"--enable-docker-bridge",
+	"--enable-local-outpost",
+	"--ip-family",
+	"--kubelet-extra-args",
+	"--local-disks",
+	"--mount-bpf-fs",
+	"--pause-container-account",
+	"--pause-container-version",
+	"--service-ipv4-cidr",
+	"--service-ipv6-cidr",
+	"--use-max-pods",
+}
+
+// equalsOption returns the bootstrap.sh option a word writes in the
+// --option=value form that bootstrap.sh does not understand.
+func equalsOption(word string) string {
+	name, _, found := strings.Cut(word, "=")
+	if found && slices.Contains(bootstrapValueOptions, name) {
+		return name
+	}
+	return ""
+}
+
+func ignoredFix(word string) string {
+	if strings.HasPrefix(word, "--register-with-taints") || strings.HasPrefix(word, "--node-labels") || strings.HasPrefix(word, "--max-pods") {
+		return "kubelet flags go inside --kubelet-extra-args '...'"
+	}
+	return "remove the argument"
+}
+
+// equalsForm reports a --option=value word and builds the corrected line.
+func (l *linter) equalsForm(s *script, a shell.Arg, opt string, first bool) {
+	msg := fmt.Sprintf("%s= is ignored by bootstrap.sh: it matches options exactly, so %q is an extra positional argument and is silently dropped", opt, a.Value)
+	if first {
+		msg = fmt.Sprintf("%s= is not understood by bootstrap.sh: it matches options exactly, so %q is a positional argument, and as the first one it becomes the cluster name", opt, a.Value)
+	}
+	l.add(CodeEqualsForm, s.absLine(int(a.Word.Pos().Line())), equalsFix(s.Body, a, opt), "%s", msg)
+}
+
+// equalsFix rewrites the line holding an --option=value word with the
+// option and its value as two words, keeping the user's quoting when the
+// word starts with the literal "--option=".
+func equalsFix(src []byte, a shell.Arg, opt string) string {
+	start, end := int(a.Word.Pos().Offset()), int(a.Word.End().Offset())
+	if start > len(src) || end > len(src) || start > end {
+		return ""
+	}
+	var fixed string
+	if lit, ok := a.Word.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, opt+"=") &&
+		bytes.HasPrefix(src[start:], []byte(opt+"=")) {
+		rest := string(src[start+len(opt)+1 : end])
+		if rest == "" || strings.HasPrefix(rest, "~") {
+			rest, _ = shell.Quote(strings.TrimPrefix(a.Value, opt+"="))
+		}
+		fixed = opt + " " + rest
+	} else {
+		q, err := shell.Quote(strings.TrimPrefix(a.Value, opt+"="))
+		if err != nil {
+			return ""
+		}
+		fixed = opt + " " + q
+	}
+	lineStart := bytes.LastIndexByte(src[:start], '\n') + 1
+	lineEnd := len(src)
+	if nl := bytes.IndexByte(src[end:], '\n'); nl >= 0 {
+		lineEnd = end + nl
+	}
+	return string(src[lineStart:start]) + fixed + string(src[end:lineEnd])
+}
 
 // bootstrapCall is one bootstrap.sh call after its case loop: the last
 // value of each option (each arm is a plain assignment, so a later one
@@ -20,31 +109,6 @@ type bootstrapCall struct {
 func (b bootstrapCall) value(opt string) (string, bool) {
 	a, ok := b.opts[opt]
 	return a.Value, ok
-}
-
-// bootstrap follows one bootstrap.sh call: its argument parsing, the
-// checks that make it exit before starting the kubelet, the systemd
-// drop-in it writes, and the kubelet.
-// exited is true when bootstrap.sh itself exits before starting the
-// kubelet, so that a later call can still be the one that does.
-func (l *linter) bootstrap(lc located) (b boot, exited bool) {
-	c, s := lc.call, lc.script
-	line := s.absLine(c.Line)
-	if c.UnknownName {
-		return l.unresolved(line, "call /etc/eks/bootstrap.sh by a literal path",
-			"the command on this line looks like bootstrap.sh but its path is only known at boot, so the linter cannot follow it"), false
-	}
-	call, stop := l.bootstrapArgs(s, c)
-	if stop == nil {
-		stop = l.unknownValues(s, call)
-	}
-	if stop == nil {
-		stop = l.bootstrapExits(call, line)
-	}
-	if stop != nil {
-		return *stop, !stop.unresolved
-	}
-	return l.extraArgs(s, c, call, line), false
 }
 
 // checkedOptions are the options whose values decide whether bootstrap.sh
@@ -230,34 +294,4 @@ func containerdConfigCheck(c bootstrapCall) (string, string) {
 		return "", "--containerd-config-file " + v + " is copied under errexit; whether the file exists at boot is not known"
 	}
 	return "", ""
-}
-
-// extraArgs follows --kubelet-extra-args (or KUBELET_EXTRA_ARGS from the
-// environment) through the systemd drop-in to the kubelet.
-func (l *linter) extraArgs(s *script, c shell.Call, call bootstrapCall, line int) boot {
-	b := boot{registers: true, line: line}
-	if dns, ok := call.opts["--dns-cluster-ip"]; ok && dns.Known {
-		// bootstrap.sh writes it as the one entry of clusterDNS in the
-		// kubelet's config file (templates/al2/runtime/bootstrap.sh).
-		b.kubeletVals.cfg.ClusterDNS = []string{dns.Value}
-		b.kubeletVals.set("ClusterDNS", "bootstrap.sh --dns-cluster-ip", call.optLines["--dns-cluster-ip"])
-	}
-	value := c.Env
-	if extra, ok := call.opts["--kubelet-extra-args"]; ok {
-		b.line = call.optLines["--kubelet-extra-args"]
-		if !extra.Known {
-			return l.unresolved(s.absLine(extra.Origin), "write the kubelet arguments literally",
-				"the value of --kubelet-extra-args is only known at boot, so the linter cannot tell which taints the kubelet registers")
-		}
-		value = shell.Var{Value: extra.Value, Known: true, Set: true}
-	} else if !value.Known {
-		return l.unresolved(line, "set KUBELET_EXTRA_ARGS literally, or pass --kubelet-extra-args '...'",
-			"KUBELET_EXTRA_ARGS in bootstrap.sh's environment is only known at boot, so the linter cannot tell which taints the kubelet registers")
-	}
-	args, resolved := l.dropIn(value.Value, b.line)
-	if !resolved {
-		return l.unresolved(b.line, "use only letters, digits and - _ . / = : , \" and spaces in the kubelet arguments",
-			"the kubelet arguments contain a single quote, a newline or a '%%' specifier; how systemd reads the drop-in line bootstrap.sh writes then depends on its version")
-	}
-	return l.withKubeletArgs(b, args, "--kubelet-extra-args '...' (one flag, space after --kubelet-extra-args)", true)
 }

@@ -3,6 +3,8 @@ package userdata
 import (
 	"bytes"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -133,52 +135,6 @@ func TestKubeletPlacement(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestInstanceStorePolicy: RAID0 per family, from Karpenter v1.14.1's
-// bootstrap (eksbootstrap.go "--local-disks raid0"; nodeadm.go
-// LocalStorageRAID0; bottlerocket.go "000-mount-instance-storage" with the
-// bind directories before Bottlerocket 1.46.0, version.go
-// SupportsDefaultBind); Windows has no option.
-func TestInstanceStorePolicy(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		family  compat.AMIFamily
-		release string
-		want    string
-		err     string
-	}{
-		{compat.AL2, "", "'--local-disks' 'raid0'", ""},
-		{compat.AL2023, "", "strategy: RAID0", ""},
-		{compat.Bottlerocket, "v1.46.0", "commands = [['apiclient', 'ephemeral-storage', 'init'], ['apiclient', 'ephemeral-storage', 'bind']]", ""},
-		{compat.Bottlerocket, "v1.45.2", "'--dirs', '/var/lib/containerd', '/var/lib/kubelet', '/var/log/pods'", ""},
-		{compat.Bottlerocket, "", "'--dirs', '/var/lib/containerd'", ""},
-		{compat.Windows2022, "", "", "not available on Windows"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.family.String()+tt.release, func(t *testing.T) {
-			cfg := baseConfig()
-			cfg.InstanceStorePolicy, cfg.AMIRelease = RAID0, tt.release
-			out, err := Render(tt.family, cfg)
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("Render error = %v; want one saying %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Contains(out, []byte(tt.want)) {
-				t.Errorf("output lacks %q:\n%s", tt.want, out)
-			}
-		})
-	}
-	cfg := baseConfig()
-	cfg.InstanceStorePolicy = "raid0"
-	if _, err := Render(compat.AL2, cfg); err == nil || !strings.Contains(err.Error(), `"raid0"`) {
-		t.Errorf("Render accepted InstanceStorePolicy raid0: %v", err)
 	}
 }
 
@@ -353,5 +309,37 @@ func TestLintKubeletUserOverride(t *testing.T) {
 	want := []KubeletSource{{Field: "MaxPods", From: "--max-pods", Line: 2}}
 	if diff := cmp.Diff(want, rep.KubeletSources); diff != "" || *rep.Kubelet.MaxPods != 58 {
 		t.Errorf("AL2 sources (-want +got):\n%s", diff)
+	}
+}
+
+// TestKubeletFieldsAt: each row of kubeletFields reaches the KubeletConfig
+// field it names, with the Go type its kind reads; and every field but
+// ClusterDNS (read on its own, as a list) has a row.
+func TestKubeletFieldsAt(t *testing.T) {
+	kinds := map[valueKind]reflect.Type{
+		kindInt: reflect.TypeFor[*int32](), kindPercentString: reflect.TypeFor[*int32](), kindBool: reflect.TypeFor[*bool](),
+		kindMap: reflect.TypeFor[map[string]string](), kindDurations: reflect.TypeFor[map[string]time.Duration](),
+	}
+	var c KubeletConfig
+	cv := reflect.ValueOf(&c).Elem()
+	var named []string
+	for _, f := range kubeletFields {
+		field := cv.FieldByName(f.field)
+		if !field.IsValid() {
+			t.Errorf("%s is not a KubeletConfig field", f.field)
+			continue
+		}
+		if got := reflect.ValueOf(f.at(&c)); got.Pointer() != field.Addr().Pointer() || got.Type().Elem() != field.Type() {
+			t.Errorf("%s: at reaches another field", f.field)
+		}
+		if want := kinds[f.kind]; field.Type() != want {
+			t.Errorf("%s is a %v; its kind reads a %v", f.field, field.Type(), want)
+		}
+		named = append(named, f.field)
+	}
+	for i := range cv.NumField() {
+		if name := cv.Type().Field(i).Name; name != "ClusterDNS" && !slices.Contains(named, name) {
+			t.Errorf("KubeletConfig.%s has no row in kubeletFields", name)
+		}
 	}
 }

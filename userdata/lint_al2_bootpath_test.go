@@ -38,7 +38,7 @@ const (
 	sExit                   // exit 0
 	sIf                     // if <literal>; then ...; else ...; fi
 	sCall                   // a bootstrap.sh call
-	sOpaque                 // eval, sh -c, source, ... (bootpath_shell_test.go)
+	sOpaque                 // eval, sh -c, source, ... (lint_cloudinit_shell_bootpath_test.go)
 )
 
 type callStyle int
@@ -170,7 +170,7 @@ func kubeletWords(t *rapid.T) []string {
 type opt struct{ name, value string }
 
 // bootstrapOpts generates options with values: good, and the values that
-// make bootstrap.sh exit (bootpath_bootstrap_test.go pins each).
+// make bootstrap.sh exit (lint_al2_bootstrap_bootpath_test.go pins each).
 func bootstrapOpts(t *rapid.T) []opt {
 	cafe := ca
 	if rapid.IntRange(0, 9).Draw(t, "badCA") == 0 {

@@ -1,0 +1,209 @@
+package nodeadm
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/ec2select/ec2select/userdata/internal/kubelet"
+)
+
+const (
+	// Command is nodeadm's command name, as a script would run it.
+	Command = "nodeadm"
+	// MediaType is the Content-Type of a NodeConfig part.
+	MediaType = "application/node.eks.aws"
+	// APIVersion is the one version nodeadm's scheme registers
+	// (nodeadm/internal/api/bridge/scheme.go L12-13).
+	APIVersion = "node.eks.aws/v1alpha1"
+	// ConfigDir is where nodeadm-run reads more NodeConfigs, merged after
+	// the userData's (nodeadm-run.service: --config-source
+	// file:///etc/eks/nodeadm.d/).
+	ConfigDir = "/etc/eks/nodeadm.d"
+)
+
+// Doc is one NodeConfig as nodeadm reads it.
+type Doc struct {
+	Cluster map[string]any // spec.cluster
+	Config  map[string]any // spec.kubelet.config
+	Flags   []string       // spec.kubelet.flags
+	// Body is the document's text; Line the 1-based line of the userData
+	// it starts on, 0 if unknown.
+	Body []byte
+	Line int
+}
+
+// Decode decodes a NodeConfig written as YAML or JSON. ok is false when
+// the text is not a YAML/JSON object; the result is nil when it is an
+// object but not a NodeConfig: any apiVersion but [APIVersion], or any
+// kind but NodeConfig, fails to decode in nodeadm.
+func Decode(text []byte) (*Doc, bool) {
+	var m map[string]any
+	if err := yaml.Unmarshal(text, &m); err != nil || m == nil {
+		return nil, false
+	}
+	apiVersion, _ := m["apiVersion"].(string)
+	kind, _ := m["kind"].(string)
+	if apiVersion != APIVersion || kind != "NodeConfig" {
+		return nil, true
+	}
+	d := &Doc{Body: text}
+	spec, _ := m["spec"].(map[string]any)
+	d.Cluster, _ = spec["cluster"].(map[string]any)
+	kube, _ := spec["kubelet"].(map[string]any)
+	d.Config, _ = kube["config"].(map[string]any)
+	if flags, ok := kube["flags"].([]any); ok {
+		for _, f := range flags {
+			s, ok := f.(string)
+			if !ok {
+				s = fmt.Sprint(f)
+			}
+			d.Flags = append(d.Flags, s)
+		}
+	}
+	return d, true
+}
+
+// IsNodeConfig reports whether text decodes as a NodeConfig.
+func IsNodeConfig(text []byte) bool {
+	d, ok := Decode(text)
+	return ok && d != nil
+}
+
+// LineOf returns the userData line of the first occurrence of s in the
+// document, or the document's own line.
+func (d *Doc) LineOf(s string) int {
+	return d.lineAt(bytes.Index(d.Body, []byte(s)))
+}
+
+// LineOfFold is [Doc.LineOf] ignoring ASCII case.
+func (d *Doc) LineOfFold(s string) int {
+	return d.lineAt(bytes.Index(bytes.ToLower(d.Body), bytes.ToLower([]byte(s))))
+}
+
+func (d *Doc) lineAt(i int) int {
+	if i < 0 || d.Line == 0 {
+		return d.Line
+	}
+	return d.Line + bytes.Count(d.Body[:i], []byte("\n"))
+}
+
+// SetsTaintFlag reports whether a kubelet flag is --register-with-taints
+// (in any spelling the kubelet accepts), which overrides the config's
+// registerWithTaints (aws/karpenter-provider-aws#7486).
+func SetsTaintFlag(flag string) bool {
+	return strings.Contains(strings.ReplaceAll(flag, "_", "-"), "register-with-taints")
+}
+
+// Merged is nodeadm's merge of the NodeConfig documents.
+type Merged struct {
+	Cluster, Config map[string]any
+	Flags           []string
+	FlagDocs        []*Doc // documents with a --register-with-taints flag
+	TaintDoc        *Doc   // the last document that sets registerWithTaints
+}
+
+// Merge merges documents in order as nodeadm does: cluster fields where
+// set, kubelet.config as an InlineDocument ([mergeInline]), kubelet.flags
+// appended (internal/api/merge.go mergeKubeletFlags).
+func Merge(docs []*Doc) Merged {
+	m := Merged{Cluster: map[string]any{}}
+	for _, d := range docs {
+		m.Cluster = mergeConfig(m.Cluster, d.Cluster)
+		if _, set := d.Config["registerWithTaints"]; set || kubelet.Lookup(d.Config, "registerWithTaints") != nil {
+			m.TaintDoc = d
+		}
+		if m.Config == nil {
+			m.Config = d.Config
+		} else if len(d.Config) > 0 {
+			m.Config = mergeInline(m.Config, d.Config)
+		}
+		m.Flags = append(m.Flags, d.Flags...)
+		for _, f := range d.Flags {
+			if SetsTaintFlag(f) {
+				m.FlagDocs = append(m.FlagDocs, d)
+				break
+			}
+		}
+	}
+	return m
+}
+
+// MissingCluster lists the cluster fields nodeadm requires
+// (internal/api/validation.go) that cluster lacks, as spec.cluster.NAME.
+func MissingCluster(cluster map[string]any) []string {
+	var missing []string
+	for _, f := range []string{"name", "apiServerEndpoint", "certificateAuthority", "cidr"} {
+		if IsEmpty(cluster[f]) {
+			missing = append(missing, "spec.cluster."+f)
+		}
+	}
+	return missing
+}
+
+// mergeConfig merges src into a copy of dst the way nodeadm's mergo call
+// does: maps are merged key by key, and any other src value replaces the
+// dst value unless it is empty.
+func mergeConfig(dst, src map[string]any) map[string]any {
+	out := make(map[string]any, len(dst)+len(src))
+	for k, v := range dst {
+		out[k] = v
+	}
+	for k, sv := range src {
+		dv, exists := out[k]
+		sm, sIsMap := sv.(map[string]any)
+		dm, dIsMap := dv.(map[string]any)
+		switch {
+		case exists && sIsMap && dIsMap:
+			out[k] = mergeConfig(dm, sm)
+		case exists && IsEmpty(sv):
+		default:
+			out[k] = sv
+		}
+	}
+	return out
+}
+
+// mergeInline merges src into a copy of dst the way nodeadm merges
+// kubelet.config (an InlineDocument: api/merge.go mergeInlineDocument, then
+// util.Merge with mergo.WithOverride over JSON maps): nested maps merge key
+// by key, and any other value of src replaces dst's, even an empty list or
+// null, which clears it.
+func mergeInline(dst, src map[string]any) map[string]any {
+	out := make(map[string]any, len(dst)+len(src))
+	for k, v := range dst {
+		out[k] = v
+	}
+	for k, sv := range src {
+		sm, sIsMap := sv.(map[string]any)
+		dm, dIsMap := out[k].(map[string]any)
+		if sIsMap && dIsMap {
+			out[k] = mergeInline(dm, sm)
+			continue
+		}
+		out[k] = sv
+	}
+	return out
+}
+
+// IsEmpty reports whether a decoded value is empty as mergo sees it: nil,
+// "", false, 0, or an empty list or map.
+func IsEmpty(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case string:
+		return v == ""
+	case bool:
+		return !v
+	case float64:
+		return v == 0
+	case []any:
+		return len(v) == 0
+	case map[string]any:
+		return len(v) == 0
+	}
+	return false
+}

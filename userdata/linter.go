@@ -1,0 +1,183 @@
+package userdata
+
+import (
+	"encoding/base64"
+	"fmt"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/ec2select/ec2select/userdata/internal/kubelet"
+)
+
+// linter collects problems while one Lint call runs. It is not shared.
+type linter struct {
+	required []Taint
+	problems []Problem
+	part     string // the file name of the MIME part being read
+	stop     stopBefore
+	// argLine, when set, gives the line of a kubelet argument (nodeadm's
+	// flags come from several documents).
+	argLine func(arg string) int
+	// releases are the sampled kubelet releases the family's AMIs ship.
+	releases kubelet.Releases
+}
+
+func (l *linter) add(code Code, line int, fix, format string, args ...any) {
+	l.problems = append(l.problems, Problem{
+		Code:     code,
+		Severity: code.Severity(),
+		Line:     line,
+		Part:     l.part,
+		Message:  fmt.Sprintf(format, args...),
+		Fix:      fix,
+	})
+}
+
+// unresolved reports a construct the analysis cannot follow and returns
+// the boot that makes the verdict [Unresolved].
+func (l *linter) unresolved(line int, fix, format string, args ...any) boot {
+	l.add(CodeUnresolved, line, fix, format, args...)
+	return boot{registers: true, unresolved: true}
+}
+
+// boot is what a family's analysis concludes about the kubelet.
+type boot struct {
+	// registers is true when the boot agent runs and the kubelet starts and
+	// registers the node with taints.
+	registers bool
+	// unresolved is true when the taints cannot be known before boot; a
+	// CodeUnresolved problem says why.
+	unresolved bool
+	taints     []Taint
+	// part is the MIME part the taints come from ("" if single-part).
+	part string
+	// kubelet are the taints the kubelet adds itself.
+	kubelet []Taint
+	labels  map[string]string
+	// line is where the taint list is, or where it belongs.
+	line int
+	// fix says how to add a taint at that place.
+	fix func(Taint) string
+	// kubeletVals is the kubelet configuration the boot agent hands over.
+	kubeletVals kubeletValues
+}
+
+func (b boot) verdict() Verdict {
+	switch {
+	case b.unresolved:
+		return Unresolved
+	case b.registers:
+		return Joins
+	}
+	return NeverJoins
+}
+
+func (l *linter) finish(b boot) Report {
+	r := Report{Verdict: b.verdict()}
+	if r.Verdict == Joins {
+		l.checkRequired(b)
+		r.Taints = registered(b.taints, b.kubelet, l.required)
+		r.Kubelet, r.KubeletSources = b.kubeletVals.cfg, b.kubeletVals.list()
+		if len(b.labels) > 0 {
+			r.Labels = b.labels
+		}
+	} else if p, ok := l.decisive(r.Verdict); ok {
+		r.Reason, r.Line, r.Part = p.Message, p.Line, p.Part
+	} else {
+		r.Reason = "the analysis found nothing that decides how the node joins"
+	}
+	r.Problems = l.problems
+	return r
+}
+
+// checkRequired reports each required taint the kubelet will not register.
+func (l *linter) checkRequired(b boot) {
+	l.part = b.part
+	for _, req := range l.required {
+		if containsMatch(b.taints, req) {
+			continue
+		}
+		fix := ""
+		if b.fix != nil {
+			fix = b.fix(req)
+		}
+		l.add(CodeRequiredTaintMissing, b.line, fix,
+			"required taint %s missing: the kubelet will register the node without it", req.String())
+	}
+}
+
+// decisive is the problem that explains a verdict other than Joins: the
+// first unresolved construct, or the last error (the one after which the
+// analysis stopped).
+func (l *linter) decisive(v Verdict) (Problem, bool) {
+	if v == Unresolved {
+		for _, p := range l.problems {
+			if p.Code == CodeUnresolved {
+				return p, true
+			}
+		}
+	}
+	for i := len(l.problems) - 1; i >= 0; i-- {
+		if l.problems[i].Severity == SeverityError {
+			return l.problems[i], true
+		}
+	}
+	return Problem{}, false
+}
+
+// taintListWith is the --register-with-taints value that registers the
+// given taints plus t.
+func taintListWith(taints []Taint, t Taint) string {
+	return FormatTaints(append(slices.Clone(taints), t))
+}
+
+// decodeBase64Text treats in as base64 only if it is nothing but the
+// base64 alphabet and whitespace, decodes, and decodes to text or gzip.
+// Real userData always contains a character outside the alphabet (a space,
+// '#', ':' or '<'), so it is never mistaken for base64.
+func decodeBase64Text(in []byte) ([]byte, bool) {
+	clean := make([]byte, 0, len(in))
+	for _, c := range in {
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+		case isAlnum(c) || c == '+' || c == '/' || c == '=':
+			clean = append(clean, c)
+		default:
+			return nil, false
+		}
+	}
+	if len(clean) == 0 || len(clean)%4 != 0 {
+		return nil, false
+	}
+	out, err := base64.StdEncoding.DecodeString(string(clean))
+	if err != nil {
+		return nil, false
+	}
+	if len(out) >= 2 && out[0] == 0x1f && out[1] == 0x8b {
+		return out, true
+	}
+	if !isText(out) {
+		return nil, false
+	}
+	return out, true
+}
+
+func isText(b []byte) bool {
+	if !utf8.Valid(b) {
+		return false
+	}
+	for _, c := range b {
+		if c < 0x20 && c != '\n' && c != '\r' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// stopBefore is the first place a script certainly stops before a later
+// mention of the join.
+type stopBefore struct {
+	line int
+	part string
+	why  string
+}

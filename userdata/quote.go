@@ -1,5 +1,0 @@
-package userdata
-
-import "unicode/utf8"
-
-func utf8Valid(b []byte) bool { return utf8.Valid(b) }

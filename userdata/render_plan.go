@@ -1,0 +1,260 @@
+package userdata
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/pem"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ec2select/ec2select/compat"
+)
+
+// plan is a validated Config, ready to render.
+type plan struct {
+	cfg    Config
+	taints []Taint // effective: Taints ∪ StartupTaints ∪ required, in that order
+	dns    []netip.Addr
+	cidr   netip.Prefix // invalid when unset
+	ipv6   bool         // the cluster uses IPv6 (from DNS or CIDR)
+	custom []byte       // CustomUserData with every '\r' removed
+	// labelKeys are the label keys, sorted.
+	labelKeys []string
+}
+
+// nodeLabels is the --node-labels value: k=v pairs in key order.
+func (p *plan) nodeLabels() string {
+	n := 0
+	for _, k := range p.labelKeys {
+		n += len(k) + len(p.cfg.Labels[k]) + 2
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, k := range p.labelKeys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(p.cfg.Labels[k])
+	}
+	return b.String()
+}
+
+// newPlan validates cfg for family f. Every error names the field and says
+// how to fix it.
+func newPlan(f compat.AMIFamily, cfg Config) (*plan, error) {
+	p := &plan{cfg: cfg}
+	if err := checkClusterName(cfg.ClusterName); err != nil {
+		return nil, err
+	}
+	if err := checkEndpoint(cfg.APIServerEndpoint); err != nil {
+		return nil, err
+	}
+	if err := checkCABundle(cfg.CABundle); err != nil {
+		return nil, err
+	}
+	if err := p.checkCIDR(f); err != nil {
+		return nil, err
+	}
+	if err := p.checkKubelet(f); err != nil {
+		return nil, err
+	}
+	if cfg.NoRequiredTaints && len(cfg.RequiredTaints) > 0 {
+		return nil, fmt.Errorf("userdata: Config.NoRequiredTaints is set and Config.RequiredTaints lists %d taints; choose one: clear NoRequiredTaints to require them, or empty RequiredTaints to require none", len(cfg.RequiredTaints))
+	}
+	taints, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, cfg.Required())
+	if err != nil {
+		return nil, err
+	}
+	p.taints = taints
+	if err := checkKubeletOwnTaint(f, taints); err != nil {
+		return nil, err
+	}
+	p.labelKeys = sortedKeys(cfg.Labels)
+	for _, k := range p.labelKeys {
+		if err := checkLabel(k, cfg.Labels[k]); err != nil {
+			return nil, fmt.Errorf("userdata: Config.Labels: %v", err)
+		}
+	}
+	custom, err := cleanCustom(cfg.CustomUserData)
+	if err != nil {
+		return nil, err
+	}
+	p.custom = custom
+	return p, nil
+}
+
+// checkCIDR parses the service CIDR, which AL2023 requires.
+func (p *plan) checkCIDR(f compat.AMIFamily) error {
+	if p.cfg.ClusterCIDR == "" {
+		if f == compat.AL2023 {
+			return fmt.Errorf("userdata: Config.ClusterCIDR is empty; nodeadm (AL2023) refuses a NodeConfig without the cluster's service CIDR, so set it, e.g. 10.100.0.0/16")
+		}
+		return nil
+	}
+	pfx, err := netip.ParsePrefix(p.cfg.ClusterCIDR)
+	if err != nil {
+		return fmt.Errorf("userdata: Config.ClusterCIDR %q is not a CIDR; write it like 10.100.0.0/16 or fd00::/108", p.cfg.ClusterCIDR)
+	}
+	if pfx.Masked() != pfx || pfx.String() != p.cfg.ClusterCIDR {
+		return fmt.Errorf("userdata: Config.ClusterCIDR %q is not in canonical form; write %q", p.cfg.ClusterCIDR, pfx.Masked().String())
+	}
+	p.cidr = pfx
+	return nil
+}
+
+// cleanCustom checks that custom user data is text and removes every '\r',
+// as Karpenter's mergeCustomUserData does, so that the output is LF
+// throughout.
+func cleanCustom(b []byte) ([]byte, error) {
+	if !utf8.Valid(b) {
+		return nil, fmt.Errorf("userdata: Config.CustomUserData is not UTF-8 text; pass the text itself, not an archive or an encoding of it")
+	}
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return nil, fmt.Errorf("userdata: Config.CustomUserData contains a NUL byte at offset %d; userData must be text", i)
+	}
+	return bytes.ReplaceAll(b, []byte("\r"), nil), nil
+}
+
+// checkClusterName applies EKS's rule for cluster names.
+func checkClusterName(s string) error {
+	if s == "" {
+		return fmt.Errorf("userdata: Config.ClusterName is empty; set it to the EKS cluster name")
+	}
+	ok := len(s) <= 100 && isAlnum(s[0])
+	for i := 0; ok && i < len(s); i++ {
+		ok = isAlnum(s[i]) || s[i] == '-' || s[i] == '_'
+	}
+	if !ok {
+		return fmt.Errorf("userdata: Config.ClusterName %q is not an EKS cluster name: use 1 to 100 letters, digits, '-' and '_', starting with a letter or digit", s)
+	}
+	return nil
+}
+
+// checkEndpoint accepts https://host[:port][/path] with a conservative
+// character set: bootstrap.sh substitutes the endpoint into a sed
+// expression (s,MASTER_ENDPOINT,…,g), where ',' and '&' would corrupt the
+// kubeconfig.
+func checkEndpoint(s string) error {
+	if s == "" {
+		return fmt.Errorf("userdata: Config.APIServerEndpoint is empty; set it to the cluster's https:// API server URL")
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "#") {
+		return fmt.Errorf("userdata: Config.APIServerEndpoint %q is not an https URL of the form https://host[:port]; use the endpoint EKS reports", s)
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isAlnum(c) && !strings.ContainsRune(".-:/[]_~", rune(c)) {
+			return fmt.Errorf("userdata: Config.APIServerEndpoint %q contains %q; only letters, digits and . - : / [ ] _ ~ are accepted", s, string(c))
+		}
+	}
+	return nil
+}
+
+// checkCABundle requires the standard base64 alphabet, no line breaks, and
+// PEM with at least one certificate inside.
+func checkCABundle(s string) error {
+	if s == "" {
+		return fmt.Errorf("userdata: Config.CABundle is empty; set it to the cluster's certificateAuthority.data from EKS")
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isAlnum(c) && c != '+' && c != '/' && c != '=' {
+			return fmt.Errorf("userdata: Config.CABundle contains %q at offset %d; it must be standard base64 on one line, as EKS returns it", string(c), i)
+		}
+	}
+	der, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return fmt.Errorf("userdata: Config.CABundle is not valid base64 (%v); pass certificateAuthority.data from EKS unchanged", err)
+	}
+	for rest := der; ; {
+		var block *pem.Block
+		block, rest = pem.Decode(rest)
+		if block == nil {
+			return fmt.Errorf("userdata: Config.CABundle decodes to no PEM certificate; it must be the base64 of the cluster's PEM CA certificate")
+		}
+		if block.Type == "CERTIFICATE" {
+			return nil
+		}
+	}
+}
+
+// checkKubeletOwnTaint refuses a taint with the key and effect of the one
+// the kubelet adds itself on the families whose boot agent runs it with
+// --cloud-provider=external: the Node would carry the pair twice, and the
+// API server refuses it (see [CloudProviderTaint]).
+func checkKubeletOwnTaint(f compat.AMIFamily, taints []Taint) error {
+	if f.IsWindows() || f == compat.Custom {
+		return nil
+	}
+	own := CloudProviderTaint()
+	for _, t := range taints {
+		if t.Matches(own) {
+			return fmt.Errorf("userdata: taint %s has the key and effect of %s, which the kubelet registers itself on %v (--cloud-provider=external); the API server refuses a Node with both, so remove it from Config.Taints and Config.StartupTaints", t, own, f)
+		}
+	}
+	return nil
+}
+
+// checkKubelet validates cfg.Kubelet and the instance-store policy for
+// family f, and records the parsed DNS addresses.
+func (p *plan) checkKubelet(f compat.AMIFamily) error {
+	k := p.cfg.Kubelet
+	if err := k.Validate(); err != nil {
+		return err
+	}
+	p.dns, _ = k.dnsAddrs()
+	if len(p.dns) > 0 && p.cidr.IsValid() && p.dns[0].Is6() != p.cidr.Addr().Is6() {
+		return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS %q and Config.ClusterCIDR %q are of different IP families; use the DNS IP from the service CIDR", k.ClusterDNS[0], p.cfg.ClusterCIDR)
+	}
+	p.ipv6 = (len(p.dns) > 0 && p.dns[0].Is6()) || (p.cidr.IsValid() && p.cidr.Addr().Is6())
+	switch {
+	case len(p.dns) > 1 && f == compat.AL2:
+		// templates/al2/runtime/bootstrap.sh writes --dns-cluster-ip as the one
+		// entry of clusterDNS.
+		return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS has %d addresses; bootstrap.sh takes one --dns-cluster-ip, so keep only the first", len(p.dns))
+	case len(p.dns) > 1 && f.IsWindows():
+		return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS has %d addresses; Start-EKSBootstrap.ps1 takes one -DNSClusterIP, so keep only the first", len(p.dns))
+	case k.PodsPerCore != nil && f == compat.Bottlerocket:
+		return fmt.Errorf("userdata: Config.Kubelet.PodsPerCore is set, but Bottlerocket has no pods-per-core setting (Karpenter drops it silently); leave it nil for Bottlerocket or cap pods with MaxPods")
+	}
+	switch p.cfg.InstanceStorePolicy {
+	case "":
+	case RAID0:
+		if f.IsWindows() {
+			return fmt.Errorf("userdata: Config.InstanceStorePolicy RAID0 is not available on Windows: Start-EKSBootstrap.ps1 has no instance-store option; leave it empty for %v", f)
+		}
+	default:
+		return fmt.Errorf("userdata: Config.InstanceStorePolicy %q is not a policy; use RAID0 or leave it empty", p.cfg.InstanceStorePolicy)
+	}
+	return nil
+}
+
+// kubeletFlags are the kubelet flags AL2 and Windows pass: the labels,
+// exactly one --register-with-taints, and the kubelet configuration. Validation already
+// limits labels and taints to characters that need no quoting anywhere on
+// their way to the kubelet; this checks it again, since a quote, a
+// backslash, a newline or whitespace inside a flag would be rewritten by
+// systemd or split the flag. A '%' can only come from an eviction
+// percentage; AL2 escapes it for systemd (see renderAL2).
+func (p *plan) kubeletFlags() ([]string, error) {
+	var flags []string
+	if len(p.labelKeys) > 0 {
+		flags = append(flags, "--node-labels="+p.nodeLabels())
+	}
+	if len(p.taints) > 0 {
+		flags = append(flags, "--register-with-taints="+FormatTaints(p.taints))
+	}
+	flags = append(flags, p.cfg.Kubelet.flags()...)
+	for _, f := range flags {
+		if strings.ContainsAny(f, "'\"\\` \t\r\n") {
+			return nil, fmt.Errorf("userdata: kubelet flag %q contains a character that cannot reach the kubelet unchanged", f)
+		}
+	}
+	return flags, nil
+}
