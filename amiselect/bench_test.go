@@ -79,6 +79,24 @@ func BenchmarkSelect(b *testing.B) {
 	}
 }
 
+// BenchmarkSelectMinAge is BenchmarkSelect with a week's soak: on these
+// images (weekly releases to early 2026, judged at mid-2025) about one in
+// eight is young, so most roles compare young against old. The target is
+// BenchmarkSelect's time + 10%.
+func BenchmarkSelectMinAge(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		images := benchImages(n)
+		opts := at(fixedNow)
+		opts.MinAge = 7 * 24 * time.Hour
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Select(images, opts)
+			}
+		})
+	}
+}
+
 // BenchmarkSuperseded is what asking for the superseded images costs on
 // top of Select: every old release a broad pattern found, explained.
 func BenchmarkSuperseded(b *testing.B) {

@@ -4,21 +4,27 @@
 //
 // The flow is [Queries] (selector terms to DescribeImages requests),
 // [Select] (images to [AMI] values, best first), and [Map] (instance types
-// to AMIs); [Resolve] runs the first two against an EC2 client.
+// to AMIs); [Resolve] runs the first two against an EC2 client, and
+// [PlanDrift] says what a Selection means for the nodes running today.
 //
 // # Selector terms
 //
 // A [Term] mirrors an entry of an EC2NodeClass's amiSelectorTerms and sets
 // exactly one of:
 //
-//	id                    ID: "ami-" lowercase letters and digits; all id
-//	                      terms share one request
+//	id                    ID: contains "ami-" and a lowercase letter or
+//	                      digit, as Karpenter's CRD pattern ami-[0-9a-z]+
+//	                      admits (unanchored); all id terms share one
+//	                      request
 //	name / tags [owner]   Name: an EC2 name pattern (* any run, ? zero or one);
 //	                      Tags: key → value, value "*" meaning any value (a
 //	                      tag-key filter); Owner: an account id, "self" or
 //	                      "amazon" (name terms default to self and amazon)
 //	ssmParameter          SSMParameter: an SSM parameter's name or ARN whose
-//	                      value is an AMI id; only [Resolve] can read it
+//	                      value starts with "ami-"; only [Resolve] can read
+//	                      it, and a missing one fails it unless
+//	                      [Options].SkipMissingParameters (then
+//	                      [Selection].MissingParameters)
 //	alias                 Alias, which must be the only term:
 //
 //	alias    = family "@" version
@@ -38,8 +44,9 @@
 // By default ([AliasByName]) aliases resolve through the public names of
 // the EKS AMIs, owned by "amazon", so no SSM parameter is read. With
 // [AliasBySSM], [Resolve] reads the public SSM parameters Karpenter reads
-// (through [Options].SSM, an [SSMClient]) and describes the images they
-// name; both feed the same [Select], and [CompareAliasSources] reports
+// (through [Options].SSM, an [SSMClient]: GetParameter alone, or an
+// [SSMBatchClient] for one GetParameters call) and describes the images
+// they name; both feed the same [Select], and [CompareAliasSources] reports
 // where the two disagree. For Kubernetes version K and
 // release R ("v*" for latest; for Bottlerocket "vX.Y.Z-*" when no commit
 // is pinned):
@@ -74,14 +81,25 @@
 // [Select] refuses, with a [Rejection] each, images that are not
 // "available", have an architecture other than x86_64 or arm64, lack an
 // ID, or have a malformed date; each date is parsed once. Of the images
-// with the same requirements it keeps one: not deprecated before
-// deprecated, then newest, then greatest name, then smallest ID; the
-// others are [Selection.Superseded], each with its winner and
+// with the same requirements (one role) it keeps one: not deprecated
+// before deprecated, then newest, then greatest name, then smallest ID;
+// the others are [Selection.Superseded], each with its winner and
 // [Superseded.Reason]. Each AMI carries its [AMI].Release, read from
-// its name. The
+// its name, and EC2's [AMI].CreationDate string beside the parsed
+// [AMI].Created. The
 // result is in newest-available order, which is total: not deprecated
 // first; then newest CreationDate; then ID; then Name; then variant,
 // architecture and Windows build.
+//
+// # Safe rollouts
+//
+// [SelectOptions].MinAge is a soak time: a role keeps an image old enough
+// while a newer one is younger than MinAge ([Selection.HeldBack], each
+// with its [HeldBack].EligibleAt), and a role with only young images takes
+// the oldest. [PlanDrift] takes the images nodes run ([Running], with
+// counts) and says for each, in a [DriftPlan], whether it drifts, the one
+// [DriftReason], the replacement, and when the next held-back image comes
+// of age.
 //
 // # Mapping
 //
@@ -99,9 +117,11 @@
 //
 // # Values and concurrency
 //
-// Queries, Select and Map are pure functions, safe for concurrent use, that
-// never panic and do not modify their arguments; Resolve is as safe as its
-// client. [AMI], [Selection] and [Mapping] are values, read-only once
-// built. The zero [SelectOptions], [QueryOptions] and [Options] mean the
-// defaults; the zero [Mapping] maps nothing.
+// Queries, Select and Map are pure functions, safe for concurrent use,
+// that never panic and do not modify their arguments; Resolve and
+// PlanDrift are as safe as their client. [AMI], [Selection], [Mapping]
+// and [DriftPlan] are values, read-only once built. The zero
+// [SelectOptions], [QueryOptions] and [Options] mean the defaults (no
+// soak, strict about missing SSM parameters); the zero [Mapping] maps
+// nothing.
 package amiselect

@@ -107,6 +107,100 @@ func ExampleSelect() {
 	// rejected: ami-0401 not-available - state is "pending", not "available"; only available images can be launched
 }
 
+// With a minimum age, a new release waits while the previous one serves;
+// the Selection says when it comes of age.
+func ExampleSelect_minAge() {
+	image := func(id, name, created string) ec2types.Image {
+		return ec2types.Image{ImageId: aws.String(id), Name: aws.String(name), Architecture: "x86_64",
+			State: ec2types.ImageStateAvailable, CreationDate: aws.String(created)}
+	}
+	sel := amiselect.Select([]ec2types.Image{
+		image("ami-0301", "team-base-20250301", "2025-03-01T09:30:00.000Z"),
+		image("ami-0401", "team-base-20250401", "2025-04-01T09:30:00.000Z"),
+	}, amiselect.SelectOptions{
+		Now:    func() time.Time { return time.Date(2025, 4, 2, 0, 0, 0, 0, time.UTC) },
+		MinAge: 7 * 24 * time.Hour,
+	})
+	for _, a := range sel.AMIs {
+		fmt.Println("selected:", a, "created", a.CreationDate)
+	}
+	for _, h := range sel.HeldBack() {
+		fmt.Println("held back:", h.Reason())
+	}
+	// Output:
+	// selected: ami-0301 (custom amd64) created 2025-03-01T09:30:00.000Z
+	// held back: ami-0401 was created 2025-04-01T09:30:00Z, less than MinAge (168h0m0s) before now; it comes of age at 2025-04-08T09:30:00Z, and ami-0301 serves until then
+}
+
+// PlanDrift says which nodes drift, why and to what, and when the next
+// change is due, before any node is replaced.
+func ExamplePlanDrift() {
+	ec2 := ec2fake.New(ec2fake.Options{})
+	for _, img := range []ec2types.Image{
+		{ImageId: aws.String("ami-0c0ffee0000000301"), Name: aws.String("team-base-20250301"), CreationDate: aws.String("2025-03-01T09:30:00.000Z")},
+		{ImageId: aws.String("ami-0c0ffee0000000315"), Name: aws.String("team-base-20250315"), CreationDate: aws.String("2025-03-15T09:30:00.000Z")},
+		{ImageId: aws.String("ami-0c0ffee0000000401"), Name: aws.String("team-base-20250401"), CreationDate: aws.String("2025-04-01T09:30:00.000Z")},
+	} {
+		img.Architecture, img.State = ec2types.ArchitectureValuesX8664, ec2types.ImageStateAvailable
+		if err := ec2.PutImage(img); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	now := time.Date(2025, 4, 2, 0, 0, 0, 0, time.UTC)
+	sel, err := amiselect.Resolve(context.Background(), ec2, []amiselect.Term{{Name: "team-base-*", Owner: "self"}},
+		amiselect.Options{Select: amiselect.SelectOptions{Now: func() time.Time { return now }, MinAge: 7 * 24 * time.Hour}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	plan, err := amiselect.PlanDrift(context.Background(), ec2, sel, []amiselect.Running{
+		{ImageID: "ami-0c0ffee0000000301", Nodes: 3}, // an older release
+		{ImageID: "ami-0c0ffee0000000315", Nodes: 5}, // the current one
+		{ImageID: "ami-0c0ffee0000000999", Nodes: 1}, // deregistered since
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, d := range plan.Images {
+		fmt.Printf("%s x%d drifts=%v %s: %s\n", d.ImageID, d.Nodes, d.Drifts, d.Reason, d.Detail)
+	}
+	fmt.Println("next change:", plan.NextChange.Format(time.RFC3339))
+	// Output:
+	// ami-0c0ffee0000000301 x3 drifts=true superseded: ami-0c0ffee0000000315 is newer: created 2025-03-15T09:30:00Z, after 2025-03-01T09:30:00Z
+	// ami-0c0ffee0000000315 x5 drifts=false none: selected until 2025-04-08T09:30:00Z, when ami-0c0ffee0000000401 comes of age and replaces it
+	// ami-0c0ffee0000000999 x1 drifts=true unavailable: EC2 does not describe it: it is deregistered, or not shared with this account
+	// next change: 2025-04-08T09:30:00Z
+}
+
+// With SkipMissingParameters, an ssmParameter term whose parameter SSM
+// does not have matches nothing, as in Karpenter, and the Selection says
+// which.
+func ExampleOptions_skipMissingParameters() {
+	ec2 := ec2fake.NewWithCatalog(ec2fake.Options{})
+	if err := ec2.PutParameter("/team/node-ami", ec2fake.ImageTeamBaseAvailable); err != nil {
+		fmt.Println(err)
+		return
+	}
+	sel, err := amiselect.Resolve(context.Background(), ec2,
+		[]amiselect.Term{{SSMParameter: "/team/node-ami"}, {SSMParameter: "/team/node-ami-typo"}},
+		amiselect.Options{SSM: ec2, SkipMissingParameters: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, a := range sel.AMIs {
+		fmt.Println("selected:", a.ID, a.Name)
+	}
+	for _, m := range sel.MissingParameters {
+		fmt.Printf("term %d matches nothing: SSM has no parameter %s\n", m.Term, m.Parameter)
+	}
+	// Output:
+	// selected: ami-0c0ffee0000000301 team-base-al2023-20250301
+	// term 1 matches nothing: SSM has no parameter /team/node-ami-typo
+}
+
 // When nothing maps, Err says why per AMI and what would fix it
 // (karpenter-provider-aws #7211).
 func ExampleMapping_Err() {

@@ -136,3 +136,15 @@ func FuzzQueries(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAMIID: isAMIID is the CRD pattern on every input.
+func FuzzAMIID(f *testing.F) {
+	for _, s := range []string{"ami-0123456789abcdef0", "ami-id-amd64", "ami-ABC", "xami-", "ami-ami-1", "ami-\x00a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := isAMIID(s), karpenterAMIIDPattern.MatchString(s); got != want {
+			t.Fatalf("isAMIID(%q) = %v, the CRD pattern says %v", s, got, want)
+		}
+	})
+}

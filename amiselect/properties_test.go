@@ -107,16 +107,18 @@ func TestSelectIndependentOfOrder(t *testing.T) {
 	})
 }
 
-// reference is a naive Select: every (image, requirement set) pair that
-// survives the checks, grouped by set with requirements compared by
-// compat's Equal, the best of each group found by pairwise comparison.
-func reference(images []ec2types.Image, now time.Time) (amis []AMI, rejected int, superseded []Superseded) {
-	type entry struct {
-		ami   AMI
-		reqs  compat.Requirements
-		image int
-	}
-	var entries []entry
+// refEntry is one (image, requirement set) pair of the naive reference:
+// the image as the AMI of the set, the set's requirements, and the
+// image's input index.
+type refEntry struct {
+	ami   AMI
+	reqs  compat.Requirements
+	image int
+}
+
+// referenceEntries admits images naively and lists every (image,
+// requirement set) pair, with how many images are refused.
+func referenceEntries(images []ec2types.Image, now time.Time) (entries []refEntry, rejected int) {
 	for n, img := range images {
 		id := aws.ToString(img.ImageId)
 		arch := map[ec2types.ArchitectureValues]string{"x86_64": "amd64", "arm64": "arm64"}[img.Architecture]
@@ -134,16 +136,24 @@ func reference(images []ec2types.Image, now time.Time) (amis []AMI, rejected int
 		}
 		for _, v := range variants {
 			a := AMI{ID: id, Name: aws.ToString(img.Name), Arch: arch, Family: r.family, Variant: v,
-				Created: created.UTC(), Deprecated: dep != "" && !depTime.After(now), Release: r.release}
+				Created: created.UTC(), CreationDate: aws.ToString(img.CreationDate), Deprecated: dep != "" && !depTime.After(now), Release: r.release}
 			labels := map[string]string{compat.LabelArch: arch}
 			if b := r.family.WindowsBuild(); b != "" {
 				labels[compat.LabelOS], labels[compat.LabelWindowsBuild] = "windows", b
 			}
 			reqs := v.Requirements().Intersect(compat.FromLabels(labels))
 			a.Requirements = reqs
-			entries = append(entries, entry{a, reqs, n})
+			entries = append(entries, refEntry{a, reqs, n})
 		}
 	}
+	return entries, rejected
+}
+
+// reference is a naive Select: every (image, requirement set) pair that
+// survives the checks, grouped by set with requirements compared by
+// compat's Equal, the best of each group found by pairwise comparison.
+func reference(images []ec2types.Image, now time.Time) (amis []AMI, rejected int, superseded []Superseded) {
+	entries, rejected := referenceEntries(images, now)
 	preferred := func(a, b AMI) bool { // a strictly better than b for one set
 		switch {
 		case a.Deprecated != b.Deprecated:
@@ -152,8 +162,10 @@ func reference(images []ec2types.Image, now time.Time) (amis []AMI, rejected int
 			return a.Created.After(b.Created)
 		case a.Name != b.Name:
 			return a.Name > b.Name
+		case a.ID != b.ID:
+			return a.ID < b.ID
 		}
-		return a.ID < b.ID
+		return a.CreationDate < b.CreationDate // one image, its date spelt two ways
 	}
 	isBest := func(i int) bool {
 		for j, o := range entries {
@@ -305,6 +317,12 @@ func checkAccounted(t *rapid.T, images []ec2types.Image, got Selection) {
 			t.Fatalf("%s superseded by %s, which is not better: %s", s.AMI, s.Winner, s.Reason())
 		}
 		losses[of(s.AMI)]++
+	}
+	for _, h := range got.HeldBack() {
+		if !h.Winner.Requirements.Equal(h.AMI.Requirements) {
+			t.Fatalf("%s held back for %s, which serves other requirements", h.AMI, h.Winner)
+		}
+		losses[of(h.AMI)]++
 	}
 	superseded := 0
 	for who, n := range losses {

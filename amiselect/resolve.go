@@ -20,6 +20,12 @@ type Options struct {
 	SSM SSMClient
 	// Aliases says how an alias term is resolved.
 	Aliases AliasSource
+	// SkipMissingParameters lets an SSMParameter term whose parameter
+	// SSM does not have match no image, as Karpenter does, and records
+	// it in [Selection].MissingParameters. False, the default, fails
+	// Resolve instead: a mistyped name would otherwise silently drop the
+	// AMI it was meant to select.
+	SkipMissingParameters bool
 }
 
 // Resolve finds the AMIs that terms select: it reads the SSM parameters
@@ -32,7 +38,13 @@ type Options struct {
 // Any failed SSM read or page fails the whole call: the error names the
 // term and wraps the SDK's error, so errors.As finds a smithy.APIError (a throttling code,
 // say) and errors.Is finds context.Canceled. No partial selection is ever
-// returned. An empty selection is not an error: see [Mapping.Err].
+// returned. A parameter SSM does not have (ParameterNotFound) fails it
+// too, unless opts.SkipMissingParameters lets the term match nothing; the
+// Selection then lists it in MissingParameters. An empty selection is not
+// an error: see [Mapping.Err].
+//
+// An alias through SSM is read with one GetParameters call when opts.SSM
+// is an [SSMBatchClient], else with one GetParameter call per parameter.
 //
 // Resolve is as safe for concurrent use as client is.
 func Resolve(ctx context.Context, client ec2.DescribeImagesAPIClient, terms []Term, opts Options) (Selection, error) {
@@ -42,7 +54,7 @@ func Resolve(ctx context.Context, client ec2.DescribeImagesAPIClient, terms []Te
 	if client == nil {
 		return Selection{}, errors.New("amiselect: Resolve needs a DescribeImages client, got nil")
 	}
-	fromSSM, err := readSSM(ctx, opts.SSM, terms, opts.Query, opts.Aliases)
+	fromSSM, err := readSSM(ctx, opts.SSM, terms, opts.Query, opts.Aliases, opts.SkipMissingParameters)
 	if err != nil {
 		return Selection{}, err
 	}
@@ -77,5 +89,10 @@ func Resolve(ctx context.Context, client ec2.DescribeImagesAPIClient, terms []Te
 			}
 		}
 	}
-	return Select(images, opts.Select), nil
+	sel := Select(images, opts.Select)
+	if fromSSM != nil {
+		sel.MissingParameters = fromSSM.missing
+	}
+	sel.from = resolvedFrom(terms, opts)
+	return sel, nil
 }

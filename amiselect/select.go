@@ -24,8 +24,12 @@ type AMI struct {
 	Arch    string
 	Family  compat.AMIFamily
 	Variant Variant
-	// Created is the image's CreationDate, in UTC.
+	// Created is the image's CreationDate, parsed, in UTC.
 	Created time.Time
+	// CreationDate is the image's CreationDate exactly as EC2 gave it
+	// ("2025-04-03T16:40:40.000Z"): the string Karpenter's AMI keeps and
+	// its tests compare. Created is the same instant.
+	CreationDate string
 	// Deprecated reports whether the image's DeprecationTime had passed
 	// when it was selected.
 	Deprecated bool
@@ -68,10 +72,16 @@ func (a AMI) String() string {
 
 // SelectOptions configures [Select]. The zero value means the defaults.
 type SelectOptions struct {
-	// Now tells the time at which deprecation is judged: an image is
-	// deprecated when its DeprecationTime is at or before Now().
-	// Nil means time.Now.
+	// Now tells the time at which deprecation and age are judged: an
+	// image is deprecated when its DeprecationTime is at or before
+	// Now(). Nil means time.Now.
 	Now func() time.Time
+	// MinAge is a soak time: an image created less than MinAge before
+	// Now() is young, and a requirement set does not take a young image
+	// while it has one old enough (see [Select] and
+	// [Selection.HeldBack]). Zero or negative means no soak: every image
+	// is old enough, as without the option.
+	MinAge time.Duration
 }
 
 // RejectionKind classifies why [Select] refused an image.
@@ -113,17 +123,25 @@ type Rejection struct {
 }
 
 // Selection is the outcome of [Select]: the AMIs to use, best first, the
-// images refused, and (see [Selection.Superseded]) the valid images that
-// lost to better ones. Every input image is accounted for exactly once:
-// as one or more AMIs, as a Rejection, or as one or more Superseded
-// entries.
+// images refused, the valid images that lost to better ones (see
+// [Selection.Superseded]) and those only [SelectOptions].MinAge kept out
+// (see [Selection.HeldBack]). Every input image is accounted for exactly
+// once: as one or more AMIs, as a Rejection, or as one or more Superseded
+// and HeldBack entries (one per requirement set it serves).
 type Selection struct {
 	AMIs     []AMI
 	Rejected []Rejection
+	// MissingParameters lists, by term, the SSMParameter terms that
+	// matched no image because SSM does not have their parameter: only
+	// [Resolve] with [Options].SkipMissingParameters fills it.
+	MissingParameters []MissingParameter
 
 	// lost records every image that lost a set, compactly: most callers
 	// never ask, and a broad name pattern finds thousands of old releases.
 	lost *losses
+	// from is the alias Resolve resolved, for PlanDrift; nil for Select's
+	// own Selections and for terms without an alias.
+	from *resolution
 }
 
 // Superseded is an image in the role of a requirement set that a better
@@ -184,9 +202,23 @@ func (a *AMI) key() setKey {
 //
 // Each remaining image takes the requirements its name implies (see
 // [AMI.Requirements] and the package documentation); of all images with
-// the same requirements only the best is kept: not deprecated before
-// deprecated, then the newest CreationDate, then the greatest Name, then
-// the smallest ID.
+// the same requirements (one role) only the best is kept: not deprecated
+// before deprecated, then the newest CreationDate, then the greatest
+// Name, then the smallest ID.
+//
+// With opts.MinAge set, an image created less than MinAge before Now is
+// young, and the rule becomes: not deprecated before deprecated, then old
+// enough before young; of old enough images the newest (then name, then
+// ID, as above); of young ones the oldest (then name, then ID). So a role
+// whose images are all young, such as the first release for a new
+// Kubernetes version, still gets one: the one that has soaked longest,
+// which is also the first to come of age, so the role moves to each new
+// release once, when it has soaked, and raising MinAge never makes a role
+// take a younger image than before. Deprecation stays first: it is the
+// owner's word to stop launching an image, and MinAge the consumer's
+// caution about new ones. Young images the rule without MinAge would
+// have preferred are [Selection.HeldBack], with the time each comes of
+// age.
 //
 // The AMIs come in newest-available order, a total order: not deprecated
 // before deprecated; then newest CreationDate first; then ID ascending;
@@ -199,6 +231,7 @@ func Select(images []ec2types.Image, opts SelectOptions) Selection {
 		now = opts.Now
 	}
 	at := now()
+	rule := soak{minAge: opts.MinAge, cutoff: at.Add(-opts.MinAge)}
 
 	var sel Selection
 	best := make(map[setKey]int)
@@ -227,7 +260,7 @@ func Select(images []ec2types.Image, opts SelectOptions) Selection {
 				best[k] = len(amis)
 				amis = append(amis, c)
 				winners = append(winners, int32(i))
-			case better(&c, &amis[j]):
+			case rule.prefer(&c, &amis[j]):
 				losers = append(losers, loss{image: winners[j], set: int32(j)})
 				amis[j], winners[j] = c, int32(i)
 			default:
@@ -250,12 +283,37 @@ func Select(images []ec2types.Image, opts SelectOptions) Selection {
 	}
 	if len(losers) > 0 {
 		// The sets' winners, by set, before the AMIs are sorted.
-		sel.lost = &losses{all: losers, winners: slices.Clone(amis), images: winners, input: images, at: at}
+		sel.lost = &losses{all: losers, winners: slices.Clone(amis), images: winners, input: images, at: at, rule: rule}
 	}
 	slices.SortFunc(amis, compareAMIs)
 	sel.AMIs = amis
 	slices.SortFunc(sel.Rejected, compareRejections)
 	return sel
+}
+
+// soak is [SelectOptions].MinAge applied at the instant Select judges:
+// with minAge set, an image created after cutoff is young.
+type soak struct {
+	minAge time.Duration
+	cutoff time.Time
+}
+
+func (s soak) young(a *AMI) bool { return s.minAge > 0 && a.Created.After(s.cutoff) }
+
+// prefer reports whether a should replace b as the AMI of their common
+// requirement set, MinAge applied: see [Select]. Without MinAge it is
+// better.
+func (s soak) prefer(a, b *AMI) bool {
+	if s.minAge > 0 && a.Deprecated == b.Deprecated {
+		ya, yb := s.young(a), s.young(b)
+		if ya != yb {
+			return yb
+		}
+		if ya && !a.Created.Equal(b.Created) {
+			return a.Created.Before(b.Created)
+		}
+	}
+	return better(a, b)
 }
 
 // loss is an image (its input index) that lost a set (its index).
@@ -265,32 +323,35 @@ type loss struct {
 
 // losses is every loss of one Select, the winner of each set (by set
 // index), the input index of each winner's image, and the input itself
-// with the time Select judged deprecation at: Superseded reads a losing
-// image again rather than Select copying thousands of them.
+// with the time Select judged deprecation and age at: Superseded and
+// HeldBack read a losing image again rather than Select copying
+// thousands of them.
 type losses struct {
 	all     []loss
 	winners []AMI
 	images  []int32
 	input   []ec2types.Image
 	at      time.Time
+	rule    soak
 }
 
-// Superseded lists, for each valid image that won no requirement set,
-// every set it lost and the AMI that set kept, in newest-available order
-// of the losing AMIs (ties: by winner). An image that won some set is
-// among the AMIs instead. The list is built on each call, from the images
-// given to Select: Select keeps a reference to them, not a copy, so that
-// selecting stays cheap; change them after Select and Superseded describes
-// the changed images.
-func (s Selection) Superseded() []Superseded {
+// lostSet is one set an image lost, as the two AMIs of that set, and,
+// when only its age kept it out, when it comes of age.
+type lostSet struct {
+	ami, winner AMI
+	heldBack    bool
+	eligibleAt  time.Time
+}
+
+// lostSets calls yield for every set lost by an image that won no set.
+func (s Selection) lostSets(yield func(lostSet)) {
 	if s.lost == nil {
-		return nil
+		return
 	}
 	won := make(map[int32]bool, len(s.lost.images))
 	for _, i := range s.lost.images {
 		won[i] = true
 	}
-	var out []Superseded
 	for i := range s.lost.all {
 		l := &s.lost.all[i]
 		if won[l.image] {
@@ -302,13 +363,76 @@ func (s Selection) Superseded() []Superseded {
 			continue // the caller changed the image since Select admitted it
 		}
 		r := recognize(c.Name, w.Arch)
-		out = append(out, Superseded{
-			AMI: AMI{ID: c.ID, Name: c.Name, Arch: w.Arch, Family: r.family, Variant: w.Variant, Created: c.Created,
-				Deprecated: c.Deprecated, Release: r.release, Requirements: w.Requirements},
-			Winner: *w,
-		})
+		c.Family, c.Variant, c.Release, c.Requirements = r.family, w.Variant, r.release, w.Requirements
+		ls := lostSet{ami: c, winner: *w}
+		if s.lost.rule.young(&c) && better(&c, w) {
+			ls.heldBack, ls.eligibleAt = true, c.Created.Add(s.lost.rule.minAge)
+		}
+		yield(ls)
 	}
+}
+
+// Superseded lists, for each valid image that won no requirement set,
+// every set it lost to a better image and the AMI that set kept, in
+// newest-available order of the losing AMIs (ties: by winner). An image
+// that won some set is among the AMIs instead; a set it lost only because
+// it is younger than MinAge is in [Selection.HeldBack] instead. The list
+// is built on each call, from the images given to Select: Select keeps a
+// reference to them, not a copy, so that selecting stays cheap; change
+// them after Select and Superseded describes the changed images.
+func (s Selection) Superseded() []Superseded {
+	var out []Superseded
+	s.lostSets(func(l lostSet) {
+		if !l.heldBack {
+			out = append(out, Superseded{AMI: l.ami, Winner: l.winner})
+		}
+	})
 	slices.SortFunc(out, func(a, b Superseded) int {
+		if c := compareAMIs(a.AMI, b.AMI); c != 0 {
+			return c
+		}
+		return compareAMIs(a.Winner, b.Winner)
+	})
+	return out
+}
+
+// HeldBack is an image a requirement set would take but for
+// [SelectOptions].MinAge: by the rule without it (not deprecated, newest,
+// greatest name, smallest ID) it beats the set's AMI, but it is young.
+type HeldBack struct {
+	// AMI is the young image as the AMI of the set.
+	AMI AMI
+	// Winner is the AMI the set keeps meanwhile.
+	Winner AMI
+	// EligibleAt is when AMI comes of age: its creation plus MinAge. From
+	// then on it replaces Winner, unless a newer image has come of age
+	// first or its DeprecationTime passes.
+	EligibleAt time.Time
+}
+
+// Reason says why the set keeps Winner, naming the dates and MinAge.
+func (h HeldBack) Reason() string {
+	return fmt.Sprintf("%s was created %s, less than MinAge (%v) before now; it comes of age at %s, and %s serves until then",
+		h.AMI.ID, h.AMI.Created.Format(time.RFC3339), h.EligibleAt.Sub(h.AMI.Created), h.EligibleAt.Format(time.RFC3339), h.Winner.ID)
+}
+
+// HeldBack lists, for each valid image that won no requirement set, every
+// set whose AMI it would have replaced but for [SelectOptions].MinAge,
+// with the AMI kept and when the image comes of age: soonest first, then
+// in newest-available order of the held-back AMIs, then by winner. It is
+// empty without MinAge. Like [Selection.Superseded], it is built on each
+// call from the images given to Select.
+func (s Selection) HeldBack() []HeldBack {
+	var out []HeldBack
+	s.lostSets(func(l lostSet) {
+		if l.heldBack {
+			out = append(out, HeldBack{AMI: l.ami, Winner: l.winner, EligibleAt: l.eligibleAt})
+		}
+	})
+	slices.SortFunc(out, func(a, b HeldBack) int {
+		if c := a.EligibleAt.Compare(b.EligibleAt); c != 0 {
+			return c
+		}
 		if c := compareAMIs(a.AMI, b.AMI); c != 0 {
 			return c
 		}
@@ -359,7 +483,7 @@ func admit(img *ec2types.Image, now time.Time, c *AMI, rejected *[]Rejection) bo
 		}
 		deprecated = !t.After(now)
 	}
-	*c = AMI{ID: id, Name: name, Arch: arch, Created: created.UTC(), Deprecated: deprecated}
+	*c = AMI{ID: id, Name: name, Arch: arch, Created: created.UTC(), CreationDate: *img.CreationDate, Deprecated: deprecated}
 	return true
 }
 
@@ -375,7 +499,12 @@ func better(a, b *AMI) bool {
 	if a.Name != b.Name {
 		return a.Name > b.Name
 	}
-	return a.ID < b.ID
+	if a.ID != b.ID {
+		return a.ID < b.ID
+	}
+	// The same image twice, its date spelt two ways ("...Z", "+01:00"):
+	// either copy would do, but the result must not depend on the order.
+	return a.CreationDate < b.CreationDate
 }
 
 // compareAMIs is newest-available order; see [Select].
@@ -401,7 +530,10 @@ func compareAMIs(a, b AMI) int {
 	if c := cmp.Compare(a.Arch, b.Arch); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.Family.WindowsBuild(), b.Family.WindowsBuild())
+	if c := cmp.Compare(a.Family.WindowsBuild(), b.Family.WindowsBuild()); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.CreationDate, b.CreationDate)
 }
 
 func compareRejections(a, b Rejection) int {

@@ -224,6 +224,7 @@ func TestSelectAMIFields(t *testing.T) {
 		Family:       compat.AL2023,
 		Variant:      NVIDIA,
 		Created:      time.Date(2025, 4, 3, 16, 44, 8, 500000000, time.UTC),
+		CreationDate: "2025-04-03T18:44:08.5+02:00", // as EC2 gave it
 		Release:      "v20250403",
 		Requirements: NVIDIA.Requirements().Intersect(compat.FromLabels(map[string]string{compat.LabelArch: "arm64"})),
 	}}

@@ -9,17 +9,38 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
-	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
+	"github.com/aws/smithy-go"
 
 	"github.com/ec2select/ec2select/compat"
 )
 
-// SSMClient is the part of an SSM client [Resolve] uses: GetParameter for
-// an SSMParameter term, GetParameters for an alias's public parameters.
-// *ssm.Client satisfies it.
+// SSMClient is the part of an SSM client [Resolve] needs: GetParameter,
+// one parameter at a time, for an SSMParameter term and for an alias's
+// public parameters. It is Karpenter's own SSM interface
+// (aws/karpenter-provider-aws pkg/aws/sdk.go:68-70 @v1.14.1), so a fork
+// can pass its SDK client, its fake, or an adapter over its caching SSM
+// provider. *ssm.Client satisfies it, and [SSMBatchClient] too.
 type SSMClient interface {
 	GetParameter(ctx context.Context, in *ssm.GetParameterInput, optFns ...func(*ssm.Options)) (*ssm.GetParameterOutput, error)
+}
+
+// SSMBatchClient is an [SSMClient] that can also read up to ten
+// parameters in one call. [Resolve] reads an alias's public parameters
+// with one GetParameters call when its client offers it, and with one
+// GetParameter call per parameter otherwise; the selection is the same.
+type SSMBatchClient interface {
+	SSMClient
 	GetParameters(ctx context.Context, in *ssm.GetParametersInput, optFns ...func(*ssm.Options)) (*ssm.GetParametersOutput, error)
+}
+
+// MissingParameter is an SSMParameter term whose parameter SSM does not
+// have, which [Resolve] let match no image because
+// [Options].SkipMissingParameters is set.
+type MissingParameter struct {
+	// Term is the term's index in the terms given to Resolve.
+	Term int
+	// Parameter is the parameter's name (or ARN), as the term gives it.
+	Parameter string
 }
 
 // AliasSource says where [Resolve] learns which images an alias selects.
@@ -98,8 +119,8 @@ func aliasParameters(spec aliasSpec, k8s string) []string {
 // readSSM reads what the terms need from SSM: each SSMParameter term's
 // AMI id and, when source is AliasBySSM, the alias's image ids. It
 // returns nil when the terms need nothing. Any failure fails the whole
-// read, naming the term.
-func readSSM(ctx context.Context, client SSMClient, terms []Term, opts QueryOptions, source AliasSource) (*fromSSM, error) {
+// read, naming the term; a missing parameter too, unless skipMissing.
+func readSSM(ctx context.Context, client SSMClient, terms []Term, opts QueryOptions, source AliasSource, skipMissing bool) (*fromSSM, error) {
 	aliasBySSM := terms[0].Alias != "" && source == AliasBySSM
 	needed := aliasBySSM || slices.ContainsFunc(terms, func(t Term) bool { return t.SSMParameter != "" })
 	if !needed {
@@ -124,6 +145,10 @@ func readSSM(ctx context.Context, client SSMClient, terms []Term, opts QueryOpti
 			continue
 		}
 		id, err := readParameter(ctx, client, t.SSMParameter)
+		if err != nil && skipMissing && isParameterNotFound(err) {
+			out.missing = append(out.missing, MissingParameter{Term: i, Parameter: t.SSMParameter})
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("amiselect: term %d: %w", i, err)
 		}
@@ -132,63 +157,75 @@ func readSSM(ctx context.Context, client SSMClient, terms []Term, opts QueryOpti
 	return out, nil
 }
 
-// readParameter reads one parameter that must hold an AMI id. Unlike
-// Karpenter, which skips a term whose parameter is missing or holds no
-// AMI id (aws/karpenter-provider-aws pkg/providers/amifamily/ami.go:117-133
-// @1d92708), this fails: a typo in the
-// parameter's name would otherwise silently drop the AMI it names.
+// readParameter reads one parameter that must hold an AMI id. A parameter
+// SSM does not have (its ParameterNotFound, the one code Karpenter treats
+// as "not found" here: aws/karpenter-provider-aws pkg/errors/errors.go:47,71-79
+// @v1.14.1) is an error wrapping SSM's, which the caller may forgive:
+// Karpenter skips the term (pkg/providers/amifamily/ami.go:123-127), which
+// silently drops the AMI a mistyped name was meant to select, so strict is
+// the default. Karpenter also skips a value that is no AMI id
+// (ami.go:129-132); here that is an error: the parameter exists and says
+// something else.
 func readParameter(ctx context.Context, client SSMClient, name string) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", fmt.Errorf("reading SSM parameter %q: %w", name, err)
 	}
 	out, err := client.GetParameter(ctx, &ssm.GetParameterInput{Name: aws.String(name)})
+	if isParameterNotFound(err) {
+		return "", fmt.Errorf("SSM parameter %q does not exist; check its name and the region, remove the term, "+
+			"or set Options.SkipMissingParameters to let it match nothing, as Karpenter does: %w", name, err)
+	}
 	if err != nil {
-		var nf *ssmtypes.ParameterNotFound
-		if errors.As(err, &nf) {
-			return "", fmt.Errorf("SSM parameter %q does not exist; check its name and the region, or remove the term: %w", name, err)
-		}
 		return "", fmt.Errorf("reading SSM parameter %q: %w", name, err)
 	}
 	if out == nil || out.Parameter == nil {
 		return "", fmt.Errorf("reading SSM parameter %q: the response has no parameter", name)
 	}
 	value := aws.ToString(out.Parameter.Value)
-	if !isAMIID(value) {
-		return "", fmt.Errorf("SSM parameter %q holds %q, not an AMI id (\"ami-\" followed by lowercase letters and digits); point the term at a parameter whose value is an image id", name, value)
+	if !hasAMIPrefix(value) {
+		return "", fmt.Errorf("SSM parameter %q holds %q, not an AMI id (one starts with \"ami-\"); point the term at a parameter whose value is an image id", name, value)
 	}
 	return value, nil
 }
 
-// readAliasParameters reads an alias's public parameters in one
-// GetParameters call. A parameter SSM does not have is an image AWS does
-// not publish (no arm64 NVIDIA AMI for early releases, say), as Karpenter
-// treats it; a failed call, a value that is no AMI id, or no parameter at
-// all is an error.
+// isParameterNotFound reports whether err is SSM's answer for a parameter
+// it does not have, typed (*ssmtypes.ParameterNotFound) or not.
+func isParameterNotFound(err error) bool {
+	var apiErr smithy.APIError
+	return errors.As(err, &apiErr) && apiErr.ErrorCode() == "ParameterNotFound"
+}
+
+// readAliasParameters reads an alias's public parameters: in one
+// GetParameters call when the client is an [SSMBatchClient], else one
+// GetParameter call each. A parameter SSM does not have is an image AWS
+// does not publish (no arm64 NVIDIA AMI for early releases, say), as
+// Karpenter treats it; a failed call, a value that is no AMI id, or no
+// parameter at all is an error.
 func readAliasParameters(ctx context.Context, client SSMClient, spec aliasSpec, k8s string) ([]string, error) {
 	names := aliasParameters(spec, k8s)
 	fail := func(format string, args ...any) ([]string, error) {
 		return nil, fmt.Errorf("amiselect: term 0 (alias %q through SSM): "+format, append([]any{spec.alias}, args...)...)
 	}
-	if len(names) > maxGetParameters {
-		return fail("%d parameters exceed GetParameters' limit of %d", len(names), maxGetParameters)
-	}
 	if err := ctx.Err(); err != nil {
 		return fail("%w", err)
 	}
-	out, err := client.GetParameters(ctx, &ssm.GetParametersInput{Names: names})
-	if err != nil {
-		return fail("reading %d public parameters: %w", len(names), err)
+	var values map[string]string
+	var err error
+	if batch, ok := client.(SSMBatchClient); ok {
+		values, err = getParameters(ctx, batch, names)
+	} else {
+		values, err = getEachParameter(ctx, client, names)
 	}
-	if out == nil {
-		return fail("GetParameters returned no response")
+	if err != nil {
+		return fail("%w", err)
 	}
 	var ids []string
-	for _, p := range out.Parameters {
-		name, value := aws.ToString(p.Name), aws.ToString(p.Value)
-		if !slices.Contains(names, name) {
-			return fail("SSM answered parameter %q, which was not asked for", name)
+	for _, name := range names {
+		value, ok := values[name]
+		if !ok {
+			continue
 		}
-		if !isAMIID(value) {
+		if !hasAMIPrefix(value) {
 			return fail("public parameter %q holds %q, not an AMI id", name, value)
 		}
 		ids = append(ids, value)
@@ -198,4 +235,51 @@ func readAliasParameters(ctx context.Context, client SSMClient, spec aliasSpec, 
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids), nil
+}
+
+// getParameters reads names with one GetParameters call and returns the
+// value of each SSM has.
+func getParameters(ctx context.Context, client SSMBatchClient, names []string) (map[string]string, error) {
+	if len(names) > maxGetParameters {
+		return nil, fmt.Errorf("%d parameters exceed GetParameters' limit of %d", len(names), maxGetParameters)
+	}
+	out, err := client.GetParameters(ctx, &ssm.GetParametersInput{Names: names})
+	if err != nil {
+		return nil, fmt.Errorf("reading %d public parameters: %w", len(names), err)
+	}
+	if out == nil {
+		return nil, errors.New("GetParameters returned no response")
+	}
+	values := make(map[string]string, len(out.Parameters))
+	for _, p := range out.Parameters {
+		name := aws.ToString(p.Name)
+		if !slices.Contains(names, name) {
+			return nil, fmt.Errorf("SSM answered parameter %q, which was not asked for", name)
+		}
+		values[name] = aws.ToString(p.Value)
+	}
+	return values, nil
+}
+
+// getEachParameter reads names one GetParameter call at a time and
+// returns the value of each SSM has.
+func getEachParameter(ctx context.Context, client SSMClient, names []string) (map[string]string, error) {
+	values := make(map[string]string, len(names))
+	for _, name := range names {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		out, err := client.GetParameter(ctx, &ssm.GetParameterInput{Name: aws.String(name)})
+		if isParameterNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading public parameter %q: %w", name, err)
+		}
+		if out == nil || out.Parameter == nil {
+			return nil, fmt.Errorf("reading public parameter %q: the response has no parameter", name)
+		}
+		values[name] = aws.ToString(out.Parameter.Value)
+	}
+	return values, nil
 }

@@ -3,6 +3,7 @@ package amiselect_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -200,7 +201,7 @@ func TestResolveThroughSSMFails(t *testing.T) {
 		{
 			name:  "a missing parameter",
 			terms: []amiselect.Term{{Name: "team-*"}, {SSMParameter: "/team/typo"}},
-			want:  `amiselect: term 1: SSM parameter "/team/typo" does not exist; check its name and the region, or remove the term`,
+			want:  `amiselect: term 1: SSM parameter "/team/typo" does not exist; check its name and the region, remove the term, or set Options.SkipMissingParameters to let it match nothing, as Karpenter does`,
 			check: func(err error) bool { var nf *ssmtypes.ParameterNotFound; return errors.As(err, &nf) },
 		},
 		{
@@ -330,5 +331,72 @@ func TestCompareAliasSources(t *testing.T) {
 	}
 	if _, err := amiselect.CompareAliasSources(context.Background(), ec2fake.New(ec2fake.Options{}), "al2023@latest", options("1.32")); err == nil {
 		t.Error("CompareAliasSources without Options.SSM succeeded")
+	}
+}
+
+// notFoundAs answers every GetParameter with the error given: how a
+// client that is not the SDK's (Karpenter's fake SSM, an adapter over its
+// caching provider) may spell SSM's ParameterNotFound.
+type notFoundAs struct{ err error }
+
+func (n notFoundAs) GetParameter(context.Context, *ssm.GetParameterInput, ...func(*ssm.Options)) (*ssm.GetParameterOutput, error) {
+	return nil, n.err
+}
+
+// TestSSMParameterNotFoundByCode: a missing parameter is recognized by
+// SSM's error code, typed or not, as Karpenter recognizes it
+// (aws/karpenter-provider-aws pkg/errors/errors.go:47,71-79 @v1.14.1);
+// any other failure still fails the resolve when missing parameters are
+// skipped.
+func TestSSMParameterNotFoundByCode(t *testing.T) {
+	cs, _ := ssmWorld(t)
+	terms := []amiselect.Term{{SSMParameter: "/team/ami"}}
+	for _, tt := range []struct {
+		name    string
+		err     error
+		missing bool
+	}{
+		{"typed", &ssmtypes.ParameterNotFound{Message: aws.String("no")}, true},
+		{"generic with the code", fmt.Errorf("getting ssm parameter, %w", &smithy.GenericAPIError{Code: "ParameterNotFound"}), true},
+		{"throttled", &smithy.GenericAPIError{Code: "ThrottlingException"}, false},
+		{"not an API error", errors.New("parameter not found"), false}, // Karpenter's fake: its IsNotFound says no too
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := options("")
+			opts.SSM, opts.SkipMissingParameters = notFoundAs{tt.err}, true
+			sel, err := amiselect.Resolve(context.Background(), cs["in-process"], terms, opts)
+			if tt.missing {
+				want := []amiselect.MissingParameter{{Term: 0, Parameter: "/team/ami"}}
+				if err != nil || !cmp.Equal(want, sel.MissingParameters) {
+					t.Errorf("Resolve = %v, %v; want %v missing", sel.MissingParameters, err, want)
+				}
+				return
+			}
+			if err == nil || !errors.Is(err, tt.err) {
+				t.Errorf("err = %v, want one wrapping %v", err, tt.err)
+			}
+		})
+	}
+}
+
+// TestSSMParameterValueAsKarpenterReads: a parameter's value names an
+// image when it starts with "ami-" (pkg/providers/amifamily/ami.go:129
+// @v1.14.1), mixed case included, as Karpenter's fake SSM makes them
+// (pkg/fake/ssmapi.go: "ami-" and 16 random alphanumerics); the value goes
+// into the image-id filter as it is.
+func TestSSMParameterValueAsKarpenterReads(t *testing.T) {
+	b := ec2fake.New(ec2fake.Options{Now: func() time.Time { return july }})
+	store := &parameters{values: map[string]string{"/karpenter/ami": "ami-XbT4q0ZkRw7LmN2p", "/karpenter/id": "ami-id-amd64"}}
+	opts := options("")
+	opts.SSM = store
+	for name, value := range store.values {
+		if _, err := amiselect.Resolve(context.Background(), b, []amiselect.Term{{SSMParameter: name}}, opts); err != nil {
+			t.Errorf("%s = %q: %v", name, value, err)
+		}
+		calls := b.Calls()
+		in, ok := calls[len(calls)-1].Input.(*ec2.DescribeImagesInput)
+		if !ok || aws.ToString(in.Filters[0].Name) != "image-id" || !slices.Equal(in.Filters[0].Values, []string{value}) {
+			t.Errorf("%s: the request is %+v, want an image-id filter on %q", name, calls[len(calls)-1].Input, value)
+		}
 	}
 }

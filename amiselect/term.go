@@ -79,12 +79,20 @@ func Queries(terms []Term, opts QueryOptions) ([]*ec2.DescribeImagesInput, error
 }
 
 // fromSSM holds what SSM said for the terms that need it: the AMI id of
-// each SSMParameter term, by index, and, when the alias resolves through
+// each SSMParameter term, by index, the terms whose parameter SSM does
+// not have and which match nothing, and, when the alias resolves through
 // SSM, the image ids of its parameters.
 type fromSSM struct {
 	terms      map[int]string
+	missing    []MissingParameter
 	aliasBySSM bool
 	aliasIDs   []string
+}
+
+// skipped reports whether term i matches nothing because its parameter is
+// missing.
+func (f *fromSSM) skipped(i int) bool {
+	return f != nil && slices.ContainsFunc(f.missing, func(m MissingParameter) bool { return m.Term == i })
 }
 
 // checkTerms validates the terms and the Kubernetes version on their own.
@@ -138,6 +146,9 @@ func buildQueries(terms []Term, opts QueryOptions, ssm *fromSSM) ([]query, error
 			ids = append(ids, t.ID)
 			idTerms = append(idTerms, strconv.Itoa(i))
 		case t.SSMParameter != "":
+			if ssm.skipped(i) {
+				continue
+			}
 			id, ok := "", false
 			if ssm != nil {
 				id, ok = ssm.terms[i]
@@ -201,7 +212,7 @@ func validateTerm(i int, t Term, n int) error {
 			return fmt.Errorf("amiselect: term %d: id %q cannot be combined with name, owner or tags; an id selects exactly one AMI, so drop the other fields", i, t.ID)
 		}
 		if !isAMIID(t.ID) {
-			return fmt.Errorf("amiselect: term %d: id %q is not an AMI id; use \"ami-\" followed by lowercase letters and digits", i, t.ID)
+			return fmt.Errorf("amiselect: term %d: id %q is not an AMI id: Karpenter's EC2NodeClass requires one to match ami-[0-9a-z]+; use the image's id, such as \"ami-0123456789abcdef0\"", i, t.ID)
 		}
 	case t.Name == "" && !hasTags:
 		if t.Owner != "" {
@@ -223,20 +234,31 @@ func validateTerm(i int, t Term, n int) error {
 	return nil
 }
 
-// isAMIID matches "ami-" followed by lowercase letters and digits, the form
-// Karpenter's EC2NodeClass validation accepts.
+// isAMIID reports whether s is an AMI id as Karpenter's EC2NodeClass CRD
+// admits one: its amiSelectorTerms id pattern is ami-[0-9a-z]+, which the
+// API server matches unanchored (Go's regexp MatchString), so the id must
+// contain "ami-" followed by a lowercase letter or digit, and may carry
+// anything around it ("ami-id-amd64" in Karpenter's tests). EC2's own ids
+// ("ami-" and 8 or 17 lowercase hex digits) are a small part of that.
 func isAMIID(s string) bool {
-	rest, ok := strings.CutPrefix(s, "ami-")
-	if !ok || rest == "" {
-		return false
-	}
-	for i := 0; i < len(rest); i++ {
-		c := rest[i]
-		if (c < '0' || c > '9') && (c < 'a' || c > 'z') {
+	for {
+		i := strings.Index(s, "ami-")
+		if i < 0 {
 			return false
 		}
+		s = s[i+len("ami-"):]
+		if s != "" && (s[0] >= '0' && s[0] <= '9' || s[0] >= 'a' && s[0] <= 'z') {
+			return true
+		}
 	}
-	return true
+}
+
+// hasAMIPrefix reports whether an SSM parameter's value can name an
+// image, by Karpenter's rule for ssmParameter terms: it starts with
+// "ami-" (aws/karpenter-provider-aws pkg/providers/amifamily/ami.go:129
+// @v1.14.1), so mixed case such as Karpenter's fake SSM returns passes.
+func hasAMIPrefix(s string) bool {
+	return strings.HasPrefix(s, "ami-")
 }
 
 // selectorQuery builds the request for a name and/or tag term.

@@ -1,6 +1,7 @@
 package amiselect
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"pgregory.net/rapid"
 )
 
 var ignoreInternal = cmpopts.IgnoreUnexported(ec2.DescribeImagesInput{}, ec2types.Filter{})
@@ -176,7 +178,8 @@ func TestQueriesErrors(t *testing.T) {
 		{"alias first with another term", []Term{{Alias: "al2023@latest"}, {ID: "ami-0a"}}, QueryOptions{KubernetesVersion: "1.32"}, []string{"term 0", "must be the only term"}},
 		{"id with name", []Term{{ID: "ami-0a", Name: "x"}}, QueryOptions{}, []string{"term 0", `id "ami-0a" cannot be combined`}},
 		{"bad id", []Term{{ID: "i-0123"}}, QueryOptions{}, []string{"term 0", `id "i-0123" is not an AMI id`}},
-		{"uppercase id", []Term{{ID: "ami-0ABC"}}, QueryOptions{}, []string{"is not an AMI id"}},
+		{"uppercase after ami-", []Term{{ID: "ami-ABC"}}, QueryOptions{}, []string{"is not an AMI id", "ami-[0-9a-z]+"}},
+		{"no ami- at all", []Term{{ID: "AMI-0abc"}}, QueryOptions{}, []string{"is not an AMI id"}},
 		{"empty tag value", []Term{{Tags: map[string]string{"team": ""}}}, QueryOptions{}, []string{"term 0", `tag "team" has an empty value`, `use "*"`}},
 		{"empty tag key", []Term{{Tags: map[string]string{"": "x"}}}, QueryOptions{}, []string{"term 0", "empty key"}},
 		{"alias without @", []Term{{Alias: "al2023"}}, QueryOptions{KubernetesVersion: "1.32"}, []string{"term 0", "not family@version"}},
@@ -240,4 +243,59 @@ func TestQueriesFresh(t *testing.T) {
 	if got := b[0].Owners[0]; got != "amazon" {
 		t.Errorf("second call sees the first call's owner change: %q", got)
 	}
+}
+
+// karpenterAMIIDPattern is the amiSelectorTerms id pattern of Karpenter's
+// EC2NodeClass CRD (aws/karpenter-provider-aws
+// pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml:103 @v1.14.1,
+// bde00654; pkg/apis/v1/ec2nodeclass.go:257). The API server checks a CRD
+// pattern with Go's regexp MatchString, unanchored (k8s.io/kube-openapi
+// pkg/validation/validate/values.go:125-134 @v0.0.0-20250910181357-589584f1c912,
+// the version k8s.io/apiextensions-apiserver v0.35.3 requires).
+var karpenterAMIIDPattern = regexp.MustCompile(`ami-[0-9a-z]+`)
+
+// TestAMIIDAsKarpenterAdmits: an id term is accepted exactly when the
+// API server would admit it in an EC2NodeClass.
+func TestAMIIDAsKarpenterAdmits(t *testing.T) {
+	tests := []struct {
+		id   string
+		want bool
+	}{
+		{"ami-0123456789abcdef0", true}, // EC2: 17 lowercase hex digits
+		{"ami-12345678", true},          // EC2's older 8
+		{"ami-id-amd64", true},          // Karpenter's amifamily suite (suite_test.go:77-80)
+		{"ami-id-arm64-nvidia", true},
+		{"ami-0ABC", true},    // "ami-0" matches; the rest is not looked at
+		{"my-ami-1", true},    // unanchored: the match may sit anywhere
+		{"ami-ABC123", false}, // what Karpenter's fake SSM makes (ami- and 16 mixed-case alphanumerics) may not match
+		{"AMI-0123", false},
+		{"ami-", false},
+		{"ami--1", false},
+		{"i-0123456789abcdef0", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.id, func(t *testing.T) {
+			if re := karpenterAMIIDPattern.MatchString(tt.id); re != tt.want {
+				t.Fatalf("the CRD pattern says %v for %q; the table is wrong", re, tt.id)
+			}
+			if got := isAMIID(tt.id); got != tt.want {
+				t.Errorf("isAMIID(%q) = %v, want %v", tt.id, got, tt.want)
+			}
+			_, err := Queries([]Term{{ID: tt.id}}, QueryOptions{})
+			if (err == nil) != tt.want {
+				t.Errorf("Queries with id %q: err = %v", tt.id, err)
+			}
+		})
+	}
+}
+
+// TestAMIIDProperty: on any string, isAMIID agrees with the CRD pattern.
+func TestAMIIDProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.StringOf(rapid.SampledFrom([]rune("ami-AMI0z9Z_ é"))).Draw(t, "id")
+		if got, want := isAMIID(s), karpenterAMIIDPattern.MatchString(s); got != want {
+			t.Fatalf("isAMIID(%q) = %v, the CRD pattern says %v", s, got, want)
+		}
+	})
 }

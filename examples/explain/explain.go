@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -34,7 +35,7 @@ const maxTypesPerRequest = 100
 const lineWidth = 100
 
 func explain(ctx context.Context, out io.Writer, client ec2API, source string, opts options) error {
-	aopts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: opts.k8s}}
+	aopts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: opts.k8s}, Select: opts.selectOptions()}
 	sel, err := amiselect.Resolve(ctx, client, opts.terms, aopts)
 	var apiErr smithy.APIError
 	if errors.As(err, &apiErr) {
@@ -51,6 +52,12 @@ func explain(ctx context.Context, out io.Writer, client ec2API, source string, o
 	if err != nil {
 		return err
 	}
+	var plan amiselect.DriftPlan
+	if opts.nodes != nil {
+		if plan, err = amiselect.PlanDrift(ctx, client, sel, opts.nodes); err != nil {
+			return err
+		}
+	}
 	infos, err := describeInstanceTypes(ctx, client, opts.types)
 	if errors.As(err, &apiErr) && apiErr.ErrorCode() == "InvalidInstanceType" {
 		return cli.Usagef("%s: %s; check the names, and that the region offers them", opts.typeSource, apiErr.ErrorMessage())
@@ -65,6 +72,9 @@ func explain(ctx context.Context, out io.Writer, client ec2API, source string, o
 	r.printf("Source: %s\n", source)
 	r.terms(opts)
 	r.images(sel, passedOver)
+	if opts.nodes != nil {
+		r.drift(plan)
+	}
 	r.instanceTypes(opts, types, skipped)
 	r.mapping(m, sel.AMIs)
 	return r.err
@@ -94,6 +104,13 @@ func passedOver(ctx context.Context, client ec2.DescribeImagesAPIClient, terms [
 		out = append(out, notSelected{id: rej.ImageID, name: rej.Name, state: "available", why: rej.Kind.String() + ": " + rej.Reason})
 	}
 	seen := map[string]bool{}
+	for _, h := range sel.HeldBack() {
+		if seen[h.AMI.ID] { // an image serving two variants waits in both
+			continue
+		}
+		seen[h.AMI.ID] = true
+		out = append(out, notSelected{id: h.AMI.ID, name: h.AMI.Name, state: "available", why: "held-back: " + h.Reason()})
+	}
 	for _, s := range sel.Superseded() {
 		if seen[s.AMI.ID] { // an image serving two variants lost both
 			continue
@@ -315,6 +332,38 @@ func (r *report) images(sel amiselect.Selection, passed []notSelected) {
 			r.printf("  ... and %d more images superseded by newer releases\n", older-maxOlder)
 		}
 	}
+}
+
+// drift writes the drift plan: per image nodes run, whether its nodes
+// drift, why and to what, then when the next held-back image comes of age.
+func (r *report) drift(p amiselect.DriftPlan) {
+	images, nodes, driftImages, driftNodes := 0, 0, 0, 0
+	for _, d := range p.Images {
+		images, nodes = images+1, nodes+d.Nodes
+		if d.Drifts {
+			driftImages, driftNodes = driftImages+1, driftNodes+d.Nodes
+		}
+	}
+	r.printf("\nDrift plan for the images nodes run (-nodes): %d of %s drift, %d of %s\n",
+		driftImages, cli.Count(images, "image"), driftNodes, cli.Count(nodes, "node"))
+	rows := [][]string{{"IMAGE", "NODES", "DRIFTS", "REASON", "REPLACED BY", "WHY"}}
+	for _, d := range p.Images {
+		drifts, by := "no", d.Replacement.ID
+		if d.Drifts {
+			drifts = "yes"
+		}
+		if by == "" {
+			by = "-"
+		}
+		rows = append(rows, []string{d.ImageID, strconv.Itoa(d.Nodes), drifts, d.Reason.String(), by, d.Detail})
+	}
+	r.table(rows)
+	if p.NextChange.IsZero() {
+		r.printf("  Next change: none scheduled; the plan changes when an image is published, deprecated or withdrawn\n")
+		return
+	}
+	h := p.HeldBack[0]
+	r.printf("  Next change: %s, when %s comes of age and replaces %s\n", p.NextChange.Format(time.RFC3339), h.AMI.ID, h.Winner.ID)
 }
 
 func (r *report) instanceTypes(opts options, types []compat.InstanceType, skipped []skippedType) {

@@ -6,6 +6,7 @@
 //	go run ./examples/explain -alias al2@latest -types g5g.xlarge,m6g.large,m5.large
 //	go run ./examples/explain -name 'team-base-al2023-*' -owner self
 //	go run ./examples/explain -terms ec2nodeclass.yaml -types-file types.txt
+//	go run ./examples/explain -alias al2023@latest -min-age 168h -nodes ami-0abc=4,ami-0def=2
 //	go run ./examples/explain -live -region us-west-2 -alias bottlerocket@latest
 //
 // Without -live it answers from the fake EC2's embedded catalog (package
@@ -19,7 +20,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/ec2fake"
@@ -37,7 +40,24 @@ type options struct {
 	types      []string // nil: every instance type
 	typeSource string
 	k8s        string
-	live       cli.Live
+	// minAge is the soak time (-min-age); now, when set (-now), the
+	// instant deprecation and age are judged at instead of the clock's.
+	minAge time.Duration
+	now    time.Time
+	// nodes are the images nodes run (-nodes), for the drift plan; nil
+	// for none.
+	nodes []amiselect.Running
+	live  cli.Live
+}
+
+// selectOptions are the options -min-age and -now give Select.
+func (o options) selectOptions() amiselect.SelectOptions {
+	so := amiselect.SelectOptions{MinAge: o.minAge}
+	if !o.now.IsZero() {
+		at := o.now
+		so.Now = func() time.Time { return at }
+	}
+	return so
 }
 
 // run is the whole program; out receives the explanation, or the help text
@@ -77,6 +97,11 @@ func parseFlags(out io.Writer, args []string) (opts options, help bool, err erro
 	typeList := fs.String("types", "", "the instance types to place, comma-separated `names` (default: every instance type)")
 	typeFile := fs.String("types-file", "", "read the instance types from `file`, one per line (# comments); instead of -types")
 	k8s := fs.String("k8s", defaultK8s, "Kubernetes minor `version` for -alias")
+	minAge := fs.Duration("min-age", 0, "soak time: a new image waits until it is `duration` old (e.g. 168h) while an older one of its\n"+
+		"role serves; the images held back are listed with when each comes of age (default: none)")
+	nodes := fs.String("nodes", "", "the images nodes run today, comma-separated `ami-id[=count]`: show for each whether its\n"+
+		"nodes drift under the selection, why, and to what")
+	now := fs.String("now", "", "judge deprecation and age at `time` (RFC 3339, e.g. 2026-07-16T00:00:00Z) instead of now")
 	var live cli.Live
 	live.Register(fs, "ec2:DescribeImages and ec2:DescribeInstanceTypes")
 
@@ -86,7 +111,20 @@ func parseFlags(out io.Writer, args []string) (opts options, help bool, err erro
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
-	opts = options{k8s: *k8s, live: live}
+	opts = options{k8s: *k8s, live: live, minAge: *minAge}
+	if *minAge < 0 {
+		return options{}, false, cli.Usagef("-min-age %v is negative; give a soak time of 0 or more, such as 168h", *minAge)
+	}
+	if set["now"] {
+		if opts.now, err = time.Parse(time.RFC3339, *now); err != nil {
+			return options{}, false, cli.Usagef("-now %q is not an RFC 3339 time; write e.g. 2026-07-16T00:00:00Z", *now)
+		}
+	}
+	if set["nodes"] {
+		if opts.nodes, err = parseNodes(*nodes); err != nil {
+			return options{}, false, cli.Usagef("-nodes %q: %w", *nodes, err)
+		}
+	}
 	if opts.terms, opts.termSource, err = termsFromFlags(set, *alias, *name, *id, *owner, tags, *termsFile); err != nil {
 		return options{}, false, err
 	}
@@ -192,13 +230,39 @@ func termsFromFlags(set map[string]bool, alias, name, id, owner string, tags tag
 	return terms, source, nil
 }
 
+// parseNodes reads -nodes: comma-separated image ids, each optionally
+// with "=count", the number of nodes running it.
+func parseNodes(s string) ([]amiselect.Running, error) {
+	var out []amiselect.Running
+	for i, f := range strings.Split(s, ",") {
+		id, count, counted := strings.Cut(strings.TrimSpace(f), "=")
+		r := amiselect.Running{ImageID: id}
+		// The id rule is the one amiSelectorTerms ids follow.
+		if _, err := amiselect.Queries([]amiselect.Term{{ID: id}}, amiselect.QueryOptions{}); err != nil {
+			return nil, fmt.Errorf("entry %d: %q is not an AMI id; write ami-id or ami-id=count, as in ami-0abc=3,ami-0def", i+1, id)
+		}
+		if counted {
+			n, err := strconv.Atoi(count)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("entry %d: count %q is not a number of nodes; write %s=3, or %s without a count", i+1, count, id, id)
+			}
+			r.Nodes = n
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
 var command = cli.Command{Name: "explain", Usage: `Usage: go run ./examples/explain (-alias A | -name P [-owner O] [-tag K=V]... | -id I | -terms FILE) [flags]
 
 Explain resolves AMI selector terms the way an EC2NodeClass's amiSelectorTerms
 are resolved, then prints which AMI each instance type gets, grouped by AMI,
 and for each type that gets none, why: the requirement each AMI conflicts on
 and the change that would fix it. It also lists the images the terms find but
-do not select (still pending, deprecated, superseded, malformed) and why.
+do not select (still pending, deprecated, superseded, held back by -min-age,
+malformed) and why, and with -nodes, the drift plan: for each image nodes run
+today, whether its nodes are replaced, why, by what, and when the next held-back
+image comes of age.
 
 -id and a -name/-tag term may be combined (each is one term); -alias must be
 alone. Without -live the fake EC2's embedded catalog answers: AL2, AL2023,

@@ -107,6 +107,25 @@ func TestScenarios(t *testing.T) {
 			},
 		},
 		{
+			// Safe rollouts: a week's soak holds v20260714 back while
+			// v20260625 serves, and the drift plan for the nodes running
+			// today says which drift, why and to what, and when the next
+			// change is due.
+			golden: "soak-drift.golden",
+			args: []string{"-alias", "al2023@latest", "-k8s", "1.32", "-min-age", "168h", "-now", "2026-07-16T00:00:00Z",
+				"-nodes", "ami-0b315b27118709bc2=4,ami-0b3122f71186d8752=6,ami-07d0ab3cf32682b0c=2,ami-0000000000000dead=1",
+				"-types", "m5.large,g5g.xlarge"},
+			want: []string{
+				"ami-0aa06077113319855  amazon-eks-node-al2023-x86_64-standard-1.32-v20260714  available  held-back: ami-0aa06077113319855 was created 2026-07-14T16:10:07Z, less than MinAge (168h0m0s) before now; it comes of age at 2026-07-21T16:10:07Z, and ami-0b3122f71186d8752 serves until then",
+				"Drift plan for the images nodes run (-nodes): 3 of 4 images drift, 7 of 13 nodes",
+				"ami-0000000000000dead  1      yes     unavailable      -                      EC2 does not describe it",
+				"ami-07d0ab3cf32682b0c  2      yes     release-changed  ami-0b3122f71186d8752  the alias \"al2023@latest\" selects Kubernetes 1.32 images; this one is for Kubernetes 1.31",
+				"ami-0b3122f71186d8752  6      no      none             ami-0aa06077113319855  selected until 2026-07-21T16:10:07Z",
+				"ami-0b315b27118709bc2  4      yes     superseded       ami-0b3122f71186d8752  ami-0b3122f71186d8752 is a newer release (v20260625 over v20260610)",
+				"Next change: 2026-07-21T16:10:07Z, when ami-0aa06077113319855 comes of age and replaces ami-0b3122f71186d8752",
+			},
+		},
+		{
 			golden: "no-ami.golden",
 			args:   []string{"-id", "ami-0123456789abcdef0", "-types", "m5.large"},
 			want:   []string{"Selected: 0 AMIs", "fix: the selector terms select no AMI; check the image IDs"},
@@ -178,7 +197,7 @@ func TestHelp(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run(-h) = %v, want nil", err)
 	}
-	for _, flag := range []string{"-alias", "-name", "-id", "-owner", "-tag", "-terms", "-types", "-types-file", "-k8s", "-live", "-region"} {
+	for _, flag := range []string{"-alias", "-name", "-id", "-owner", "-tag", "-terms", "-types", "-types-file", "-k8s", "-min-age", "-nodes", "-now", "-live", "-region"} {
 		if !strings.Contains(out, "\n  "+flag+" ") && !strings.Contains(out, "\n  "+flag+"\n") {
 			t.Errorf("help does not document %s:\n%s", flag, out)
 		}
@@ -205,7 +224,13 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"-alias", "al2@latest", "-name", "x"}, []string{"-alias cannot be combined with -name"}},
 		{[]string{"-terms", typo, "-id", "ami-0123"}, []string{"-terms and -id both given"}},
 		{[]string{"-owner", "self"}, []string{`-owner "self" needs -name or -tag`}},
-		{[]string{"-id", "ami-XYZ"}, []string{`-id "ami-XYZ"`, `use "ami-" followed by lowercase letters and digits`}},
+		{[]string{"-id", "ami-XYZ"}, []string{`-id "ami-XYZ"`, "ami-[0-9a-z]+"}},
+		{[]string{"-alias", "al2@latest", "-min-age", "-1h"}, []string{"-min-age -1h0m0s is negative"}},
+		{[]string{"-alias", "al2@latest", "-min-age", "7d"}, []string{"-min-age"}},
+		{[]string{"-alias", "al2@latest", "-now", "2026-07-16"}, []string{`-now "2026-07-16" is not an RFC 3339 time`}},
+		{[]string{"-alias", "al2@latest", "-nodes", "ami-0abc=3,i-0123"}, []string{`-nodes "ami-0abc=3,i-0123": entry 2: "i-0123" is not an AMI id`}},
+		{[]string{"-alias", "al2@latest", "-nodes", "ami-0abc=three"}, []string{`entry 1: count "three" is not a number of nodes`}},
+		{[]string{"-alias", "al2@latest", "-nodes", "ami-0abc=-1"}, []string{`count "-1"`}},
 		{[]string{"-alias", "al2@latest", "-k8s", "1.33"}, []string{`-alias "al2@latest" -k8s "1.33"`, "use al2023 or bottlerocket"}},
 		{[]string{"-alias", "al2023@latest", "-k8s", "v1.32"}, []string{`-k8s "v1.32"`, `drop the "v"`}},
 		{[]string{"-tag", "team"}, []string{"-tag", "not key=value"}},
