@@ -5,24 +5,6 @@ import (
 	"strings"
 )
 
-// flag is what the model knows about one kubelet flag.
-type flag struct {
-	bool bool     // takes no separate value
-	in   Releases // the sampled releases that have it
-}
-
-// Releases is a set of the sampled kubelet releases: bit 0 v1.24.17, bit
-// 1 v1.28.15, bit 2 v1.32.9, bit 3 v1.34.1.
-type Releases uint8
-
-// The sampled releases each family's AMIs ship: AL2 AMIs exist for
-// Kubernetes 1.24 to 1.32 (AL2 was dropped after 1.32); the others are
-// current from 1.28 on.
-const (
-	ReleasesAL2     Releases = 0b0111
-	ReleasesCurrent Releases = 0b1110
-)
-
 // shorthands are the kubelet's one-letter flags: -v (klog verbosity,
 // takes a value) and -h (help).
 var shorthands = map[byte]bool{'v': false, 'h': true}
@@ -41,9 +23,9 @@ type Arg struct {
 // the kubelet exits instead of starting: an unknown flag, a single-dash
 // long flag ("unknown shorthand flag"), a non-bool flag at the end without
 // its value, --help or --version, or a word that is not a flag ("unknown
-// command", cmd/kubelet/app/server.go). versioned names a flag only some
-// of the sampled releases in releases have. bad is the index of the word
-// that makes the kubelet exit, -1 if none.
+// command", cmd/kubelet/app/server.go). versioned names a flag not known
+// to be in every release of releases (or that is a bool in only some).
+// bad is the index of the word that makes the kubelet exit, -1 if none.
 func ParseArgs(args []string, releases Releases) (flags []Arg, exit, versioned string, bad int) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -65,16 +47,16 @@ func ParseArgs(args []string, releases Releases) (flags []Arg, exit, versioned s
 		}
 		name, value, hasValue := strings.Cut(a[2:], "=")
 		name = strings.ReplaceAll(name, "_", "-")
-		def, known := lookupFlag(name, releases)
+		in, unknown, isBool := lookupFlag(name, releases)
 		switch {
-		case !known:
+		case in == 0 && unknown == 0:
 			return nil, fmt.Sprintf("the kubelet has no flag --%s (\"unknown flag\")", name), "", i
 		case name == "help" || name == "version":
 			return nil, fmt.Sprintf("--%s makes the kubelet print and exit", name), "", i
-		case def.in&releases != releases && versioned == "":
+		case in != releases && versioned == "":
 			versioned = name
 		}
-		if !hasValue && !def.bool {
+		if !hasValue && !isBool {
 			if i+1 >= len(args) {
 				return nil, fmt.Sprintf("the kubelet flag --%s has no value (\"flag needs an argument\")", name), "", i
 			}
@@ -86,10 +68,22 @@ func ParseArgs(args []string, releases Releases) (flags []Arg, exit, versioned s
 	return flags, "", versioned, -1
 }
 
-// lookupFlag returns the flag name when one of releases has it.
-func lookupFlag(name string, releases Releases) (flag, bool) {
-	def, known := flags[name]
-	return def, known && def.in&releases != 0
+// lookupFlag returns the releases among releases that have the flag
+// name, those where the table does not know, and whether it is a bool
+// where it is there (takes no separate value); a flag that is a bool in
+// some releases and takes a value in others is counted only where it is a
+// bool, so that the others make it versioned.
+func lookupFlag(name string, releases Releases) (in, unknown Releases, isBool bool) {
+	row, ok := flagTable()[name]
+	if !ok {
+		return 0, 0, false
+	}
+	unknown = releaseChars(row, "?") & releases
+	bools, values := releaseChars(row, "b")&releases, releaseChars(row, "v")&releases
+	if bools != 0 {
+		return bools, unknown, true
+	}
+	return values, unknown, false
 }
 
 // parseShorthand reads a single-dash argument: only -v (with its value

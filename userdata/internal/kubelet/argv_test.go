@@ -70,20 +70,28 @@ func TestParseArgs(t *testing.T) {
 }
 
 // TestFlagTable: the table's facts the model relies on, spot-checked
-// against the releases' options.go: --register-with-taints and
-// --node-labels in every release, a bool is marked bool, and the empty
-// release set knows nothing.
+// against the releases' cmd/kubelet/app/options/options.go:
+// --register-with-taints and --node-labels in every release from 1.24 to
+// 1.36, a bool is marked bool, --container-runtime only before 1.27
+// (v1.26.15 pkg/kubelet/config/flags.go L54 registers it; v1.27.16 does
+// not), --config-dir from 1.28, and the empty release set knows nothing.
 func TestFlagTable(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"register-with-taints", "node-labels", "max-pods", "cloud-provider", "config"} {
-		if f, ok := lookupFlag(name, ReleasesAL2|ReleasesCurrent); !ok || f.in != 0b1111 || f.bool {
-			t.Errorf("--%s = %+v, %v; want a value flag in every sampled release", name, f, ok)
+		if in, _, isBool := lookupFlag(name, ReleasesAll); in != ReleasesAll || isBool {
+			t.Errorf("--%s in %v, bool %v; want a value flag in every release", name, in, isBool)
 		}
 	}
-	if f, ok := lookupFlag("cpu-cfs-quota", ReleasesCurrent); !ok || !f.bool {
-		t.Errorf("--cpu-cfs-quota = %+v, %v; want a bool", f, ok)
+	if in, _, isBool := lookupFlag("cpu-cfs-quota", ReleasesCurrent); in != ReleasesCurrent || !isBool {
+		t.Errorf("--cpu-cfs-quota in %v, bool %v; want a bool in every current release", in, isBool)
 	}
-	if _, ok := lookupFlag("max-pods", 0); ok {
+	if in, _, _ := lookupFlag("container-runtime", ReleasesAll); in != Span(24, 26) {
+		t.Errorf("--container-runtime in %v; want 1.24–1.26", in)
+	}
+	if in, _, _ := lookupFlag("config-dir", ReleasesAll); in != Span(28, LastMinor) {
+		t.Errorf("--config-dir in %v; want 1.28–1.36", in)
+	}
+	if in, _, _ := lookupFlag("max-pods", 0); in != 0 {
 		t.Error("the empty release set knows --max-pods")
 	}
 }

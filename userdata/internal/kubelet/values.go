@@ -37,11 +37,14 @@ func SplitList(s string) []string {
 
 // ParseMap reads a map flag's value, "k<sep>v,k2<sep>v2", as the
 // kubelet's MapStringString (sep "=") and LangleSeparatedMapStringString
-// (sep "<") do: empty entries skipped, keys and values trimmed.
+// (sep "<") do (k8s.io/component-base cli/flag map_string_string.go,
+// langle_separated_map_string_string.go Set): empty entries skipped (an
+// entry of spaces is not empty, and has no separator), each split on the
+// first separator, key and value trimmed.
 func ParseMap(text, sep string) (map[string]string, error) {
 	m := map[string]string{}
 	for _, entry := range strings.Split(text, ",") {
-		if strings.TrimSpace(entry) == "" {
+		if entry == "" {
 			continue
 		}
 		k, v, ok := strings.Cut(entry, sep)
@@ -139,4 +142,41 @@ func Lookup(m map[string]any, key string) any {
 		}
 	}
 	return nil
+}
+
+// LookupKey is [Lookup] that also says whether the key is there, so that
+// a key set to null (nil) is told from a missing one.
+func LookupKey(m map[string]any, key string) (any, bool) {
+	if v, ok := m[key]; ok {
+		return v, true
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if strings.EqualFold(k, key) {
+			return m[k], true
+		}
+	}
+	return nil, false
+}
+
+// ParseGates reads a --feature-gates value as the kubelet's MapStringBool
+// does (k8s.io/component-base@v0.35.3 cli/flag/map_string_bool.go Set):
+// entries split on ',', empty ones skipped, each "name=bool" split on the
+// first '=', both trimmed, the bool as strconv.ParseBool reads it.
+func ParseGates(value string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, s := range strings.Split(value, ",") {
+		if s == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(s, "=")
+		if !ok {
+			return nil, fmt.Errorf("entry %q is not name=true or name=false", s)
+		}
+		b, err := strconv.ParseBool(strings.TrimSpace(v))
+		if err != nil {
+			return nil, fmt.Errorf("gate %s: %q is not true or false", strings.TrimSpace(k), strings.TrimSpace(v))
+		}
+		out[strings.TrimSpace(k)] = b
+	}
+	return out, nil
 }

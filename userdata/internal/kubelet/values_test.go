@@ -134,3 +134,34 @@ func TestLookup(t *testing.T) {
 		}
 	}
 }
+
+// TestParseGates: k8s.io/component-base@v0.35.3 cli/flag/map_string_bool.go
+// Set: split on ',', empty entries skipped, split on the first '=', both
+// sides trimmed, strconv.ParseBool; a later entry wins.
+func TestParseGates(t *testing.T) {
+	t.Parallel()
+	got, err := ParseGates(" A = true,,B=0,A=F, C=TRUE")
+	if diff := cmp.Diff(map[string]bool{"A": false, "B": false, "C": true}, got); diff != "" || err != nil {
+		t.Errorf("ParseGates (-want +got):\n%s%v", diff, err)
+	}
+	for _, bad := range []string{"A", "A=yes", " ", "A=true,B"} {
+		if _, err := ParseGates(bad); err == nil {
+			t.Errorf("ParseGates(%q) accepted it", bad)
+		}
+	}
+}
+
+// TestLookupKey tells a key set to null from a missing one.
+func TestLookupKey(t *testing.T) {
+	t.Parallel()
+	m := map[string]any{"maxPods": nil, "EvictionHard": map[string]any{}}
+	if v, ok := LookupKey(m, "maxPods"); v != nil || !ok {
+		t.Errorf("maxPods = %v, %v; want nil, found", v, ok)
+	}
+	if _, ok := LookupKey(m, "evictionHard"); !ok {
+		t.Error("evictionHard not found in another case")
+	}
+	if _, ok := LookupKey(m, "podsPerCore"); ok {
+		t.Error("a missing key found")
+	}
+}
