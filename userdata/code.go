@@ -70,6 +70,11 @@ const (
 	// CodeSyntax: a part that its interpreter cannot parse (shell,
 	// PowerShell, TOML, YAML, MIME).
 	CodeSyntax Code = "syntax"
+	// CodeKubeletConfig: a kubelet configuration the kubelet refuses when
+	// it starts (its config validation, an eviction threshold or a
+	// reservation it cannot parse, a feature gate its release does not
+	// have), so it exits.
+	CodeKubeletConfig Code = "kubelet-config"
 	// CodeIncompleteConfig: the boot agent's configuration lacks something
 	// it needs to join the cluster (nodeadm's cluster fields, Bottlerocket's
 	// cluster-name, Start-EKSBootstrap.ps1's -EKSClusterName).

@@ -33,6 +33,11 @@ type Config struct {
 	// leaves instance-store disks alone; [RAID0] makes one array of them for
 	// the kubelet and containerd. Windows has no such option.
 	InstanceStorePolicy InstanceStorePolicy
+	// KubernetesVersion is the cluster's Kubernetes minor version, as
+	// amiselect takes it ("1.32"); "" when unknown. Render judges what a
+	// custom NodeConfig hands the kubelet (its feature gates) for the
+	// kubelet of that version, as [Lint] does with [KubernetesVersion].
+	KubernetesVersion string
 	// AMIRelease is the release of the AMI the node boots (amiselect's
 	// AMI.Release, e.g. "v1.46.0" for Bottlerocket). Only Bottlerocket's
 	// RAID0 uses it: from 1.46.0 its ephemeral-storage bind command knows

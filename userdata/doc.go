@@ -18,7 +18,8 @@
 //   - Reading: [Lint] returns a [Report]: a [Verdict] ([Joins],
 //     [NeverJoins], [Unresolved]), each [RegisteredTaint], the effective
 //     kubelet ([KubeletSource]) and every [Problem] with its [Code]. What
-//     it follows is on Lint.
+//     it follows is on Lint; a [LintOption] ([KubernetesVersion]) names
+//     the kubelet release whose flags and feature gates apply.
 //   - Errors: [*LintError] (Custom userData that fails lint).
 //
 // # Where things live
@@ -34,7 +35,8 @@
 //
 // The models of other software, read by both sides: the kubelet in
 // kubelet.go (KubeletConfig, its validation, its field table) and
-// internal/kubelet (flags per release, argv, value syntaxes); nodeadm's
+// internal/kubelet (flags, feature gates and eviction signals per
+// release, argv, value syntaxes); nodeadm's
 // NodeConfig in internal/nodeadm; Bottlerocket's settings in
 // internal/bottlerocket. The parsers are internal/shell, internal/powershell,
 // internal/systemd, internal/mimedoc and internal/cloudinit, each tested

@@ -99,3 +99,39 @@ eval "$(aws ssm get-parameter --name /eks/join --query Parameter.Value --output 
 	// unresolved 3
 	// eval, source or '.': runs text the walker cannot read: the linter cannot follow it, and it may call bootstrap.sh or start the kubelet
 }
+
+// A feature gate the kubelet of Kubernetes 1.33 and later no longer
+// knows: Lint judges it for the release it is told, and cannot tell
+// without one.
+func ExampleKubernetesVersion() {
+	userData := []byte(`apiVersion: node.eks.aws/v1alpha1
+kind: NodeConfig
+spec:
+  cluster:
+    name: my-cluster
+    apiServerEndpoint: https://ABCDEF.gr7.us-west-2.eks.amazonaws.com
+    certificateAuthority: Y2E=
+    cidr: 10.100.0.0/16
+  kubelet:
+    config:
+      featureGates:
+        DisableKubeletCloudCredentialProviders: true
+`)
+	for _, version := range []string{"1.31", "1.35", ""} {
+		report, err := userdata.Lint(compat.AL2023, userData, nil, userdata.KubernetesVersion(version))
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%q: %v\n", version, report.Verdict)
+		if report.Reason != "" {
+			fmt.Printf("  %s\n", report.Reason)
+		}
+	}
+	// Output:
+	// "1.31": joins
+	// "1.35": never-joins
+	//   spec.kubelet.config.featureGates sets the feature gates of the kubelet, and in Kubernetes 1.35 the kubelet has no feature gate DisableKubeletCloudCredentialProviders ("unrecognized feature gate"), so the kubelet exits
+	// "": unresolved
+	//   spec.kubelet.config.featureGates sets the feature gates of the kubelet: in Kubernetes 1.33–1.36 the kubelet has no feature gate DisableKubeletCloudCredentialProviders ("unrecognized feature gate"), so that kubelet exits; the other releases the AMI may run (1.28–1.32) start
+}

@@ -72,21 +72,27 @@ type KubeletConfig struct {
 }
 
 // The kubelet's image GC defaults, which apply to a bound left unset
-// (kubernetes pkg/kubelet/apis/config/v1beta1/defaults.go:
-// ImageGCHighThresholdPercent 85, ImageGCLowThresholdPercent 80).
+// (kubernetes pkg/kubelet/apis/config/v1beta1/defaults.go@v1.35.3
+// L156-162, the same from v1.24: ImageGCHighThresholdPercent 85,
+// ImageGCLowThresholdPercent 80).
 const (
 	defaultImageGCHigh = 85
 	defaultImageGCLow  = 80
 )
 
 // reservedResources are the keys systemReserved and kubeReserved take:
-// Karpenter's CRD rule ("valid keys for systemReserved are
-// ['cpu','memory','ephemeral-storage','pid']"), which is also the set the
-// kubelet reserves (pkg/kubelet/apis/config/validation).
+// the kubelet reserves nothing else (cmd/kubelet/app/server.go@v1.35.3
+// parseResourceList L1326-1348: "cannot reserve"), and Karpenter's CRD
+// allows the same four.
 var reservedResources = []string{"cpu", "ephemeral-storage", "memory", "pid"}
 
-// evictionSignals are the signals Karpenter's CRD accepts for evictionHard,
-// evictionSoft and evictionSoftGracePeriod, all of which the kubelet knows.
+// evictionSignals are the signals Karpenter's CRD and Bottlerocket's
+// settings model (bottlerocket-os/bottlerocket-settings-sdk@25e4241f
+// bottlerocket-settings-models/modeled-types/src/kubernetes.rs
+// EvictionSignal) accept for evictionHard, evictionSoft and
+// evictionSoftGracePeriod, all of which every kubelet release knows.
+// [KubeletConfig.Validate] keeps to them; Lint applies the kubelet's own
+// list for its release ([kubelet.SignalReleases]).
 var evictionSignals = []string{
 	"imagefs.available", "imagefs.inodesFree", "memory.available",
 	"nodefs.available", "nodefs.inodesFree", "pid.available",
@@ -101,167 +107,283 @@ func (k KubeletConfig) IsZero() bool {
 		k.ImageGCLowThresholdPercent == nil && k.CPUCFSQuota == nil
 }
 
-// Validate checks k against the kubelet's and Karpenter's rules. The error
+// Validate checks k against the rules the kubelet enforces when it
+// starts, in every release from 1.24 on, and refuses nothing else: what
+// the kubelet accepts is accepted even where Karpenter's CRD is stricter
+// (a negative EvictionMaxPodGracePeriod, a reservation of "-0"), and a
+// ClusterDNS entry that is not an IP address is accepted, because the
+// kubelet skips it (pkg/kubelet/kubelet.go@v1.35.3 L576-584 logs "Invalid
+// clusterDNS IP" and goes on). Eviction signals are the six every release
+// and Bottlerocket know. [Render] adds each family's own limits. The error
 // names the field (as Config.Kubelet.Field), the bad value and the fix.
 func (k KubeletConfig) Validate() error {
-	_, err := k.dnsAddrs()
-	if err != nil {
-		return err
+	if r := k.validate(); r != nil {
+		return r.configError()
 	}
-	for _, check := range []func() error{k.checkCounts, k.checkReserved, k.checkEviction, k.checkImageGC} {
-		if err := check(); err != nil {
-			return err
+	return nil
+}
+
+// validate is [KubeletConfig.Validate]'s refusal.
+func (k KubeletConfig) validate() *kubeletRefusal {
+	for i, s := range k.ClusterDNS {
+		if strings.TrimSpace(s) == "" {
+			return &kubeletRefusal{field: fmt.Sprintf("ClusterDNS[%d]", i), why: "is empty", fix: "remove it, or write the cluster DNS service IP like 10.100.0.10"}
+		}
+	}
+	crd := func(signal string) kubelet.Releases {
+		if slices.Contains(evictionSignals, signal) {
+			return kubelet.ReleasesAll
+		}
+		return 0
+	}
+	r := k.kubeletRefusal(kubelet.ReleasesAll, crd)
+	if r != nil && r.signal {
+		r.fix = "use one of " + strings.Join(evictionSignals, ", ")
+	}
+	return r
+}
+
+// configError is the refusal as Render's error about Config.Kubelet.
+func (r *kubeletRefusal) configError() error {
+	return fmt.Errorf("userdata: Config.Kubelet.%s %s; %s", r.subject(), r.why, r.fix)
+}
+
+// dnsAddrs parses the ClusterDNS entries the kubelet reads as IP
+// addresses ([kubeletIP]); it skips the others.
+func (k KubeletConfig) dnsAddrs() []netip.Addr {
+	var addrs []netip.Addr
+	for _, s := range k.ClusterDNS {
+		if a, ok := kubeletIP(s); ok {
+			addrs = append(addrs, a)
+		}
+	}
+	return addrs
+}
+
+// kubeletIP parses a clusterDNS entry as the kubelet does
+// (k8s.io/utils/net ParseIPSloppy: Go's net.ParseIP before 1.17, so no
+// zone, and an IPv4 address's parts may have leading zeros, read as
+// decimal).
+func kubeletIP(s string) (netip.Addr, bool) {
+	if a, err := netip.ParseAddr(s); err == nil {
+		return a, a.Zone() == ""
+	}
+	parts := strings.Split(s, ".")
+	if len(parts) != 4 {
+		return netip.Addr{}, false
+	}
+	var b [4]byte
+	for i, p := range parts {
+		n, err := strconv.ParseUint(p, 10, 8)
+		if err != nil || len(p) > 3 || strings.HasPrefix(p, "+") {
+			return netip.Addr{}, false
+		}
+		b[i] = byte(n)
+	}
+	return netip.AddrFrom4(b), true
+}
+
+// kubeletRefusal is a rule of the kubelet's own that a configuration
+// breaks, so that the kubelet exits.
+type kubeletRefusal struct {
+	field, key string // the KubeletConfig field and map key at fault
+	why        string // follows the field's name: "is -1, and the kubelet ..."
+	fix        string
+	rule       string // the upstream file and lines, at v1.35.3
+	signal     bool   // an eviction signal the kubelet does not know
+	// defaulted: the refusal rests on the kubelet's default for a bound
+	// left unset, which another configuration merged in may set.
+	defaulted bool
+	// only, when not 0, are the releases that refuse it: whether the
+	// kubelet starts depends on its release.
+	only kubelet.Releases
+}
+
+func (r *kubeletRefusal) subject() string {
+	if r.key == "" {
+		return r.field
+	}
+	return fmt.Sprintf("%s[%q]", r.field, r.key)
+}
+
+// kubeletRefusal applies the rules the kubelet enforces on k's fields
+// when it starts, for the releases rs; signals says which releases know
+// an eviction signal. It returns nil when no release in rs refuses k; the
+// checks run in field order, map keys sorted, so the result is
+// deterministic. The kubelet exits on each: its command returns the
+// validation error (cmd/kubelet/app/server.go@v1.35.3 L251-253), the
+// reservation parse error (L800-807) or NewMainKubelet's eviction parse
+// error (pkg/kubelet/kubelet.go@v1.35.3 L522-525).
+func (k KubeletConfig) kubeletRefusal(rs kubelet.Releases, signals func(string) kubelet.Releases) *kubeletRefusal {
+	for _, check := range []func() *kubeletRefusal{
+		k.countRefusal,
+		func() *kubeletRefusal { return reservedRefusal("SystemReserved", k.SystemReserved) },
+		func() *kubeletRefusal { return reservedRefusal("KubeReserved", k.KubeReserved) },
+		func() *kubeletRefusal { return k.evictionRefusal(rs, signals) },
+		k.imageGCRefusal,
+	} {
+		if r := check(); r != nil {
+			return r
 		}
 	}
 	return nil
 }
 
-// dnsAddrs parses ClusterDNS.
-func (k KubeletConfig) dnsAddrs() ([]netip.Addr, error) {
-	var addrs []netip.Addr
-	for i, s := range k.ClusterDNS {
-		a, err := netip.ParseAddr(s)
-		if err != nil || a.Zone() != "" || a.Is4In6() || a.IsUnspecified() {
-			return nil, fmt.Errorf("userdata: Config.Kubelet.ClusterDNS[%d] %q is not a plain IP address; write it like 10.100.0.10 or fd00::a", i, s)
-		}
-		if a.String() != s {
-			return nil, fmt.Errorf("userdata: Config.Kubelet.ClusterDNS[%d] %q is not in canonical form; write %q", i, s, a.String())
-		}
-		if i > 0 && a.Is6() != addrs[0].Is6() {
-			return nil, fmt.Errorf("userdata: Config.Kubelet.ClusterDNS mixes IPv4 and IPv6 (%q and %q); a cluster has one IP family, so list only its DNS service IPs", k.ClusterDNS[0], s)
-		}
-		addrs = append(addrs, a)
-	}
-	return addrs, nil
-}
-
-func (k KubeletConfig) checkCounts() error {
+// countRefusal: pkg/kubelet/apis/config/validation/validation.go@v1.35.3
+// L123-125 (maxPods) and L129-131 (podsPerCore), "must not be a negative
+// number".
+func (k KubeletConfig) countRefusal() *kubeletRefusal {
 	for _, f := range []struct {
 		name string
 		v    *int32
-	}{{"MaxPods", k.MaxPods}, {"PodsPerCore", k.PodsPerCore}, {"EvictionMaxPodGracePeriod", k.EvictionMaxPodGracePeriod}} {
+		rule string
+	}{{"MaxPods", k.MaxPods, "L123-125"}, {"PodsPerCore", k.PodsPerCore, "L129-131"}} {
 		if f.v != nil && *f.v < 0 {
-			return fmt.Errorf("userdata: Config.Kubelet.%s is %d; it must be at least 0 (leave it nil for the default)", f.name, *f.v)
+			return &kubeletRefusal{field: f.name, why: fmt.Sprintf("is %d; it must be at least 0", *f.v),
+				fix: "use 0 or more (leave it unset for the default)", rule: "pkg/kubelet/apis/config/validation/validation.go " + f.rule}
 		}
 	}
 	return nil
 }
 
-func (k KubeletConfig) checkReserved() error {
-	for _, f := range []struct {
-		name string
-		m    map[string]string
-	}{{"SystemReserved", k.SystemReserved}, {"KubeReserved", k.KubeReserved}} {
-		for _, key := range slices.Sorted(maps.Keys(f.m)) {
-			v := f.m[key]
-			if !slices.Contains(reservedResources, key) {
-				return fmt.Errorf("userdata: Config.Kubelet.%s has key %q; the kubelet reserves only %s", f.name, key, strings.Join(reservedResources, ", "))
-			}
-			q, err := quantity.Parse(v)
-			if err != nil {
-				return fmt.Errorf("userdata: Config.Kubelet.%s[%q] %q is not a quantity (%v); write it like \"100m\" or \"1Gi\"", f.name, key, v, err)
-			}
-			if q.Sign < 0 || strings.HasPrefix(v, "-") {
-				return fmt.Errorf("userdata: Config.Kubelet.%s[%q] %q is negative; reserve 0 or more", f.name, key, v)
-			}
+// reservedRefusal: cmd/kubelet/app/server.go@v1.35.3 parseResourceList
+// L1326-1348: cpu, memory, ephemeral-storage and pid only, each a quantity
+// that is not negative.
+func reservedRefusal(field string, m map[string]string) *kubeletRefusal {
+	const rule = "cmd/kubelet/app/server.go parseResourceList L1326-1348"
+	for _, key := range slices.Sorted(maps.Keys(m)) {
+		v := m[key]
+		r := &kubeletRefusal{field: field, key: key, rule: rule}
+		if !slices.Contains(reservedResources, key) {
+			r.why, r.fix = "is a resource the kubelet cannot reserve; it reserves only "+strings.Join(reservedResources, ", "), "remove the key"
+			return r
+		}
+		q, err := quantity.Parse(v)
+		switch {
+		case err != nil:
+			r.why, r.fix = fmt.Sprintf("%q is not a quantity (%v)", v, err), `write it like "100m" or "1Gi"`
+			return r
+		case q.Sign < 0:
+			r.why, r.fix = fmt.Sprintf("%q is negative", v), "reserve 0 or more"
+			return r
 		}
 	}
 	return nil
 }
 
-func (k KubeletConfig) checkEviction() error {
+// evictionRefusal: pkg/kubelet/eviction/helpers.go@v1.35.3
+// ParseThresholdConfig L128-168 (every soft threshold needs a grace
+// period), parseThresholdStatement L381-425 and parseGracePeriods
+// L436-457, each refusing a signal the release does not know (validSignal
+// L111-114).
+func (k KubeletConfig) evictionRefusal(rs kubelet.Releases, signals func(string) kubelet.Releases) *kubeletRefusal {
+	const rule = "pkg/kubelet/eviction/helpers.go ParseThresholdConfig L128-168"
+	signalRefusal := func(field, signal string) *kubeletRefusal {
+		known := signals(signal) & rs
+		if known == rs {
+			return nil
+		}
+		r := &kubeletRefusal{field: field, key: signal, why: "is a signal the kubelet does not know", fix: "use one of the kubelet's eviction signals", rule: rule, signal: true}
+		if known != 0 {
+			r.only = rs &^ known
+			r.why = "is a signal only some kubelet releases know (" + known.String() + ")"
+		}
+		return r
+	}
 	for _, f := range []struct {
 		name string
 		m    map[string]string
 	}{{"EvictionHard", k.EvictionHard}, {"EvictionSoft", k.EvictionSoft}} {
 		for _, signal := range slices.Sorted(maps.Keys(f.m)) {
-			if err := checkSignal(f.name, signal); err != nil {
-				return err
+			if r := signalRefusal(f.name, signal); r != nil {
+				return r
 			}
-			if err := checkThreshold(f.name, signal, f.m[signal]); err != nil {
-				return err
+			if why, fix := thresholdRefusal(f.m[signal]); why != "" {
+				return &kubeletRefusal{field: f.name, key: signal, why: why, fix: fix, rule: "pkg/kubelet/eviction/helpers.go parseThresholdStatement L381-425"}
 			}
 		}
 	}
 	for _, signal := range slices.Sorted(maps.Keys(k.EvictionSoftGracePeriod)) {
-		if err := checkSignal("EvictionSoftGracePeriod", signal); err != nil {
-			return err
+		if r := signalRefusal("EvictionSoftGracePeriod", signal); r != nil {
+			return r
 		}
 		if d := k.EvictionSoftGracePeriod[signal]; d < 0 {
-			return fmt.Errorf("userdata: Config.Kubelet.EvictionSoftGracePeriod[%q] is %v; a grace period must be 0 or more", signal, d)
+			return &kubeletRefusal{field: "EvictionSoftGracePeriod", key: signal, why: fmt.Sprintf("is %v; a grace period must be 0 or more", d),
+				fix: "use a duration of 0 or more", rule: "pkg/kubelet/eviction/helpers.go parseGracePeriods L436-457"}
 		}
 	}
-	// kubernetes pkg/kubelet/eviction/helpers.go ParseThresholdConfig: "grace
-	// period must be specified for the soft eviction threshold".
 	for _, signal := range slices.Sorted(maps.Keys(k.EvictionSoft)) {
 		if _, ok := k.EvictionSoftGracePeriod[signal]; !ok {
-			return fmt.Errorf("userdata: Config.Kubelet.EvictionSoft[%q] has no grace period; the kubelet refuses a soft threshold without one, so set Config.Kubelet.EvictionSoftGracePeriod[%q]", signal, signal)
+			return &kubeletRefusal{field: "EvictionSoft", key: signal, why: "has no grace period, and the kubelet refuses a soft threshold without one",
+				fix: fmt.Sprintf("set EvictionSoftGracePeriod[%q]", signal), rule: "pkg/kubelet/eviction/helpers.go ParseThresholdConfig L147-152"}
 		}
 	}
 	return nil
 }
 
-func checkSignal(field, signal string) error {
-	if !slices.Contains(evictionSignals, signal) {
-		return fmt.Errorf("userdata: Config.Kubelet.%s has signal %q; use one of %s", field, signal, strings.Join(evictionSignals, ", "))
-	}
-	return nil
-}
-
-// checkThreshold applies the kubelet's parseThresholdStatement
-// (pkg/kubelet/eviction/helpers.go): a percentage in [0%, 100%], or a
-// positive quantity.
-func checkThreshold(field, signal, v string) error {
+// thresholdRefusal applies parseThresholdStatement to a value: "0%" and
+// "100%" switch the threshold off; another percentage must parse as a
+// float32 from 0% to 100% (the kubelet compares the float32 fraction);
+// otherwise a positive quantity.
+func thresholdRefusal(v string) (why, fix string) {
 	if strings.HasSuffix(v, "%") {
-		p, err := strconv.ParseFloat(strings.TrimRight(v, "%"), 32)
-		if err != nil || p < 0 || p > 100 {
-			return fmt.Errorf("userdata: Config.Kubelet.%s[%q] %q is not a percentage from 0%% to 100%%; write it like \"10%%\"", field, signal, v)
+		if v == "0%" || v == "100%" {
+			return "", ""
 		}
-		return nil
+		p, err := strconv.ParseFloat(strings.TrimRight(v, "%"), 32)
+		if err != nil || p < 0 || float32(p)/100 > 1 {
+			return fmt.Sprintf("%q is not a percentage from 0%% to 100%%", v), `write it like "10%"`
+		}
+		return "", ""
 	}
 	q, err := quantity.Parse(v)
-	if err != nil {
-		return fmt.Errorf("userdata: Config.Kubelet.%s[%q] %q is neither a percentage nor a quantity (%v); write it like \"10%%\" or \"500Mi\"", field, signal, v, err)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("%q is neither a percentage nor a quantity (%v)", v, err), `write it like "10%" or "500Mi"`
+	case q.Sign <= 0:
+		return fmt.Sprintf("%q is not positive; the kubelet needs a threshold above 0", v), `use a positive quantity like "500Mi", or "0%" to switch it off`
 	}
-	if q.Sign <= 0 {
-		return fmt.Errorf("userdata: Config.Kubelet.%s[%q] %q is not positive; the kubelet needs a threshold above 0", field, signal, v)
-	}
-	return nil
+	return "", ""
 }
 
-// checkImageGC applies the kubelet's config validation
-// (pkg/kubelet/apis/config/validation/validation.go: each in [0, 100], low
-// below high) with the kubelet's default for an unset bound.
-func (k KubeletConfig) checkImageGC() error {
-	high, low := int32(defaultImageGCHigh), int32(defaultImageGCLow)
+// imageGCRefusal: pkg/kubelet/apis/config/validation/validation.go@v1.35.3
+// L87-92 (each bound from 0 to 100) and L93-95 (low below high), with the
+// kubelet's default for an unset bound.
+func (k KubeletConfig) imageGCRefusal() *kubeletRefusal {
+	const rule = "pkg/kubelet/apis/config/validation/validation.go L87-95"
 	for _, f := range []struct {
 		name string
 		v    *int32
-		dst  *int32
-	}{{"ImageGCHighThresholdPercent", k.ImageGCHighThresholdPercent, &high}, {"ImageGCLowThresholdPercent", k.ImageGCLowThresholdPercent, &low}} {
-		if f.v == nil {
-			continue
+	}{{"ImageGCHighThresholdPercent", k.ImageGCHighThresholdPercent}, {"ImageGCLowThresholdPercent", k.ImageGCLowThresholdPercent}} {
+		if f.v != nil && (*f.v < 0 || *f.v > 100) {
+			return &kubeletRefusal{field: f.name, why: fmt.Sprintf("is %d; it must be a percentage from 0 to 100", *f.v), fix: "use a percentage from 0 to 100", rule: rule}
 		}
-		if *f.v < 0 || *f.v > 100 {
-			return fmt.Errorf("userdata: Config.Kubelet.%s is %d; use a percentage from 0 to 100", f.name, *f.v)
-		}
-		*f.dst = *f.v
 	}
-	if low >= high {
-		return fmt.Errorf("userdata: Config.Kubelet.ImageGCLowThresholdPercent (%d) must be below ImageGCHighThresholdPercent (%d)%s; lower the low bound or raise the high one",
-			low, high, unsetNote(k.ImageGCHighThresholdPercent == nil, k.ImageGCLowThresholdPercent == nil))
+	high, low := gcBound(k.ImageGCHighThresholdPercent, defaultImageGCHigh), gcBound(k.ImageGCLowThresholdPercent, defaultImageGCLow)
+	if low < high {
+		return nil
 	}
-	return nil
+	r := &kubeletRefusal{field: "ImageGCLowThresholdPercent", rule: rule, fix: "lower the low bound or raise the high one",
+		defaulted: k.ImageGCLowThresholdPercent == nil || k.ImageGCHighThresholdPercent == nil}
+	switch {
+	case k.ImageGCLowThresholdPercent == nil:
+		r.field = "ImageGCHighThresholdPercent"
+		r.why = fmt.Sprintf("(%d) is not above ImageGCLowThresholdPercent (%d), the kubelet's default when it is unset", high, low)
+		r.fix = fmt.Sprintf("set ImageGCLowThresholdPercent below %d too, or raise the high bound above %d", high, low)
+	case k.ImageGCHighThresholdPercent == nil:
+		r.why = fmt.Sprintf("(%d) is not below ImageGCHighThresholdPercent (%d), the kubelet's default when it is unset", low, high)
+		r.fix = fmt.Sprintf("set ImageGCHighThresholdPercent above %d too, or lower the low bound below %d", low, high)
+	default:
+		r.why = fmt.Sprintf("(%d) is not below ImageGCHighThresholdPercent (%d)", low, high)
+	}
+	return r
 }
 
-func unsetNote(highUnset, lowUnset bool) string {
-	switch {
-	case highUnset:
-		return " (the high bound is the kubelet's default)"
-	case lowUnset:
-		return " (the low bound is the kubelet's default)"
+func gcBound(v *int32, def int32) int32 {
+	if v == nil {
+		return def
 	}
-	return ""
+	return *v
 }
 
 // flags returns the kubelet flags for k in the order Karpenter's AL2 and
@@ -341,50 +463,195 @@ func (k *KubeletConfig) bottlerocketSettings() map[string]any {
 	return m
 }
 
-// KubeletSource says where one field of [Report.Kubelet] comes from.
+// KubeletSource says where one field of [Report.Kubelet] comes from, or,
+// for a map field whose entries come from several places (nodeadm merges
+// its own kubeReserved and evictionHard with spec.kubelet.config's), where
+// some of its entries do.
 type KubeletSource struct {
 	// Field is the [KubeletConfig] field, e.g. "MaxPods".
 	Field string
+	// Keys are the map entries this source supplies, sorted; nil when it
+	// supplies the whole field.
+	Keys []string
 	// From names the place as the boot agent reads it: a kubelet flag
 	// ("--max-pods"), a bootstrap option ("bootstrap.sh --dns-cluster-ip"),
-	// a NodeConfig key ("spec.kubelet.config.maxPods") or a Bottlerocket
-	// setting ("settings.kubernetes.max-pods").
+	// a NodeConfig key ("spec.kubelet.config.maxPods"), a Bottlerocket
+	// setting ("settings.kubernetes.max-pods"), or the boot agent itself
+	// ("nodeadm's config.json"). A source whose From ends in "computed at
+	// boot" supplies a value that depends on the instance, which
+	// [Report.Kubelet] leaves out (nodeadm's maxPods, kubeReserved cpu and
+	// memory).
 	From string
-	// Line is the 1-based line in the userData, 0 if unknown.
+	// Line is the 1-based line in the userData of the key, flag or option,
+	// 0 if it is not in the userData.
 	Line int
 }
 
+// computedAtBoot ends the From of a source whose value the boot agent
+// computes from the instance.
+const computedAtBoot = ", computed at boot"
+
 // kubeletValues is a kubelet configuration as Lint reads it, with where
-// each field came from.
+// each field came from, and the feature gates it sets.
 type kubeletValues struct {
-	cfg     KubeletConfig
-	sources map[string]KubeletSource
+	cfg KubeletConfig
+	// sources are by field, in the order they were applied.
+	sources map[string][]KubeletSource
+	gates   map[string]bool
+	// gateSources say where each gate is set.
+	gateSources map[string]KubeletSource
 }
 
-// set records that field came from, replacing an earlier source.
+// set records that field came from, replacing earlier sources.
 func (v *kubeletValues) set(field, from string, line int) {
 	if v.sources == nil {
-		v.sources = map[string]KubeletSource{}
+		v.sources = map[string][]KubeletSource{}
 	}
-	v.sources[field] = KubeletSource{Field: field, From: from, Line: line}
+	v.sources[field] = []KubeletSource{{Field: field, From: from, Line: line}}
 }
 
-// overlay returns v with every field top sets replaced by top's: kubelet
-// flags override the config file, later NodeConfigs earlier ones.
+// setGate records a feature gate.
+func (v *kubeletValues) setGate(name string, on bool, from string, line int) {
+	if v.gates == nil {
+		v.gates, v.gateSources = map[string]bool{}, map[string]KubeletSource{}
+	}
+	v.gates[name] = on
+	v.gateSources[name] = KubeletSource{Field: "FeatureGates", Keys: []string{name}, From: from, Line: line}
+}
+
+// overlay returns v with every field top sets replaced by top's, as the
+// kubelet applies its flags over its config file (a map flag replaces the
+// whole map: k8s.io/component-base cli/flag MapStringString.Set clears it
+// on its first call), and later NodeConfigs earlier ones. Feature gates
+// are merged, top's winning: the kubelet adds back the config file's gates
+// the flags do not set (cmd/kubelet/app/server.go@v1.35.3 L425-430).
 func (v kubeletValues) overlay(top kubeletValues) kubeletValues {
-	out := kubeletValues{cfg: v.cfg, sources: maps.Clone(v.sources)}
+	out := v.clone()
 	for _, field := range slices.Sorted(maps.Keys(top.sources)) {
 		copyField(&out.cfg, top.cfg, field)
-		out.set(field, top.sources[field].From, top.sources[field].Line)
+		out.sources[field] = top.sources[field]
+	}
+	out.mergeGates(top)
+	return out
+}
+
+// patch returns v with top merged over it as a JSON merge patch (RFC
+// 7386) merges a kubelet config drop-in over the base config
+// (cmd/kubelet/app/server.go@v1.35.3 L334-372): a map field's entries are
+// merged, top's winning; any other field top sets, or a map it clears,
+// replaces v's.
+func (v kubeletValues) patch(top kubeletValues) kubeletValues {
+	out := v.clone()
+	for _, field := range slices.Sorted(maps.Keys(top.sources)) {
+		i := slices.IndexFunc(kubeletFields, func(f kubeletField) bool { return f.field == field })
+		if i < 0 || (kubeletFields[i].kind != kindMap && kubeletFields[i].kind != kindDurations) || !kubeletFields[i].isSet(&top.cfg) {
+			copyField(&out.cfg, top.cfg, field)
+			out.sources[field] = top.sources[field]
+			continue
+		}
+		f := kubeletFields[i]
+		keys := f.mergeMap(&out.cfg, &top.cfg)
+		var kept []KubeletSource
+		for _, s := range out.sources[field] {
+			if s.Keys == nil {
+				s.Keys = f.keysIn(&v.cfg)
+			}
+			s.Keys = slices.DeleteFunc(slices.Clone(s.Keys), func(k string) bool { return slices.Contains(keys, k) })
+			if len(s.Keys) > 0 {
+				kept = append(kept, s)
+			}
+		}
+		for _, s := range top.sources[field] {
+			if s.Keys == nil {
+				s.Keys = keys
+			}
+			kept = append(kept, s)
+		}
+		out.sources[field] = kept
+	}
+	out.mergeGates(top)
+	return out
+}
+
+// relabel names from as the source of every field and gate.
+func (v kubeletValues) relabel(from string) kubeletValues {
+	out := v.clone()
+	for field, list := range out.sources {
+		list = slices.Clone(list)
+		for i := range list {
+			list[i].From, list[i].Line = from, 0
+		}
+		out.sources[field] = list
+	}
+	for name, s := range out.gateSources {
+		s.From, s.Line = from, 0
+		out.gateSources[name] = s
 	}
 	return out
 }
 
-// list returns the sources sorted by field.
+// computed records that the boot agent computes field (or, for a map
+// field, its entry key) at boot: the value is not known before.
+func (v kubeletValues) computed(field, key, from string) kubeletValues {
+	out := v.clone()
+	s := KubeletSource{Field: field, From: from}
+	if key == "" {
+		out.sources[field] = []KubeletSource{s}
+		return out
+	}
+	list := slices.Clone(out.sources[field])
+	for i := range list {
+		if list[i].Keys == nil {
+			if j := slices.IndexFunc(kubeletFields, func(f kubeletField) bool { return f.field == field }); j >= 0 {
+				list[i].Keys = kubeletFields[j].keysIn(&out.cfg)
+			}
+		}
+	}
+	for i := range list {
+		if list[i].From == from {
+			list[i].Keys = append(slices.Clone(list[i].Keys), key)
+			slices.Sort(list[i].Keys)
+			out.sources[field] = list
+			return out
+		}
+	}
+	s.Keys = []string{key}
+	out.sources[field] = append(list, s)
+	return out
+}
+
+func (v kubeletValues) clone() kubeletValues {
+	out := kubeletValues{cfg: v.cfg, sources: maps.Clone(v.sources), gates: maps.Clone(v.gates), gateSources: maps.Clone(v.gateSources)}
+	if out.sources == nil {
+		out.sources = map[string][]KubeletSource{}
+	}
+	return out
+}
+
+func (v *kubeletValues) mergeGates(top kubeletValues) {
+	for _, name := range slices.Sorted(maps.Keys(top.gates)) {
+		s := top.gateSources[name]
+		v.setGate(name, top.gates[name], s.From, s.Line)
+	}
+}
+
+// source returns where field, or its entry key, comes from.
+func (v kubeletValues) source(field, key string) KubeletSource {
+	list := v.sources[field]
+	for i := len(list) - 1; i >= 0; i-- {
+		if key == "" || list[i].Keys == nil || slices.Contains(list[i].Keys, key) {
+			return list[i]
+		}
+	}
+	return KubeletSource{Field: field}
+}
+
+// list returns the sources sorted by field, each field's in the order they
+// were applied.
 func (v kubeletValues) list() []KubeletSource {
 	var out []KubeletSource
 	for _, f := range slices.Sorted(maps.Keys(v.sources)) {
-		out = append(out, v.sources[f])
+		out = append(out, v.sources[f]...)
 	}
 	return out
 }
@@ -430,6 +697,42 @@ func mergeInto[V any](dst *map[string]V, m map[string]V, merge bool) {
 		return
 	}
 	*dst = m
+}
+
+// isSet reports whether the field is set in c.
+func (f kubeletField) isSet(c *KubeletConfig) bool {
+	_, ok := f.encode(c, false)
+	return ok
+}
+
+// keysIn returns the keys of a map field of c, sorted.
+func (f kubeletField) keysIn(c *KubeletConfig) []string {
+	switch m := f.at(c).(type) {
+	case *map[string]string:
+		return slices.Sorted(maps.Keys(*m))
+	case *map[string]time.Duration:
+		return slices.Sorted(maps.Keys(*m))
+	}
+	return nil
+}
+
+// mergeMap sets the map field of dst to a new map of dst's entries and
+// src's, src's winning, and returns src's keys, sorted.
+func (f kubeletField) mergeMap(dst, src *KubeletConfig) []string {
+	switch d := f.at(dst).(type) {
+	case *map[string]string:
+		*d = mergedMap(*d, *f.at(src).(*map[string]string))
+	case *map[string]time.Duration:
+		*d = mergedMap(*d, *f.at(src).(*map[string]time.Duration))
+	}
+	return f.keysIn(src)
+}
+
+func mergedMap[V any](base, top map[string]V) map[string]V {
+	out := make(map[string]V, len(base)+len(top))
+	maps.Copy(out, base)
+	maps.Copy(out, top)
+	return out
 }
 
 // copy sets the field in dst to its value in src.
@@ -519,9 +822,19 @@ func kubeletFromFlags(flags []kubelet.Arg, line int) (kubeletValues, error) {
 	var v kubeletValues
 	for _, pf := range flags {
 		name := strings.ReplaceAll(pf.Name, "_", "-")
-		if name == "cluster-dns" {
+		switch name {
+		case "cluster-dns":
 			v.cfg.ClusterDNS = append(v.cfg.ClusterDNS, kubelet.SplitList(pf.Value)...)
 			v.set("ClusterDNS", "--cluster-dns", line)
+			continue
+		case "feature-gates":
+			gates, err := kubelet.ParseGates(pf.Value)
+			if err != nil {
+				return v, fmt.Errorf("--%s=%s: %v", name, pf.Value, err)
+			}
+			for _, g := range slices.Sorted(maps.Keys(gates)) {
+				v.setGate(g, gates[g], "--feature-gates", line)
+			}
 			continue
 		}
 		i := slices.IndexFunc(kubeletFields, func(f kubeletField) bool { return f.flag == name })
@@ -542,7 +855,8 @@ func kubeletFromFlags(flags []kubelet.Arg, line int) (kubeletValues, error) {
 func setFromText(cfg *KubeletConfig, f kubeletField, text string, merge bool) error {
 	switch f.kind {
 	case kindInt, kindPercentString:
-		n, err := strconv.ParseInt(text, 10, 32)
+		// pflag's int32 flag: strconv.ParseInt(s, 0, 32), so "0x10" is 16.
+		n, err := strconv.ParseInt(text, 0, 32)
 		if err != nil {
 			return fmt.Errorf("not a whole number")
 		}
@@ -574,13 +888,15 @@ func setFromText(cfg *KubeletConfig, f kubeletField, text string, merge bool) er
 }
 
 // kubeletFromConfig reads a KubeletConfiguration's fields (nodeadm's
-// merged spec.kubelet.config), matching names without regard to case as
-// the kubelet's config decoding does. where prefixes the sources.
+// merged spec.kubelet.config, or its base config), matching names without
+// regard to case as the kubelet's config decoding does. where prefixes the
+// sources; lineOf gives the line of a key. A field set to null is recorded
+// as cleared: a JSON merge patch deletes it from the config below.
 func kubeletFromConfig(config map[string]any, where string, lineOf func(string) int) (kubeletValues, error) {
 	var v kubeletValues
-	if dns := kubelet.Lookup(config, "clusterDNS"); dns != nil {
+	if dns, found := kubelet.LookupKey(config, "clusterDNS"); found {
 		list, ok := dns.([]any)
-		if !ok {
+		if !ok && dns != nil {
 			return v, fmt.Errorf("%s.clusterDNS is not a list", where)
 		}
 		for _, e := range list {
@@ -593,14 +909,30 @@ func kubeletFromConfig(config map[string]any, where string, lineOf func(string) 
 		v.set("ClusterDNS", where+".clusterDNS", lineOf("clusterDNS"))
 	}
 	for _, f := range kubeletFields {
-		raw := kubelet.Lookup(config, f.config)
-		if raw == nil {
+		raw, found := kubelet.LookupKey(config, f.config)
+		if !found {
 			continue
 		}
-		if err := setFromValue(&v.cfg, f, raw); err != nil {
-			return v, fmt.Errorf("%s.%s: %v", where, f.config, err)
+		if raw != nil {
+			if err := setFromValue(&v.cfg, f, raw); err != nil {
+				return v, fmt.Errorf("%s.%s: %v", where, f.config, err)
+			}
 		}
 		v.set(f.field, where+"."+f.config, lineOf(f.config))
+	}
+	if raw, found := kubelet.LookupKey(config, "featureGates"); found && raw != nil {
+		gates, ok := raw.(map[string]any)
+		if !ok {
+			return v, fmt.Errorf("%s.featureGates is not a map of gate names to true or false", where)
+		}
+		line := lineOf("featureGates")
+		for _, g := range slices.Sorted(maps.Keys(gates)) {
+			on, ok := gates[g].(bool)
+			if !ok {
+				return v, fmt.Errorf("%s.featureGates.%s is %v, not true or false", where, g, gates[g])
+			}
+			v.setGate(g, on, where+".featureGates", line)
+		}
 	}
 	return v, nil
 }
@@ -638,7 +970,26 @@ func kubeletFromBottlerocket(kube map[string]any, lineOf func(string) int) (kube
 		}
 		v.set(f.field, "settings.kubernetes."+f.bottlerocket, lineOf(f.bottlerocket))
 	}
-	return v, nil
+	return bottlerocketKubeletBase().patch(v), nil
+}
+
+// bottlerocketKubeletBase is what Bottlerocket's kubelet config template
+// writes whatever the settings say, for the fields the kubelet model
+// reads (bottlerocket-os/bottlerocket-core-kit@a10182f9
+// packages/kubernetes-1.31/kubelet-config): kubeReserved's cpu (computed
+// unless set), memory (computed from max-pods unless set) and
+// ephemeral-storage ("1Gi" unless set), L84-93, the settings' other
+// kube-reserved entries merged over them; maxPods, the max-pods setting
+// that pluto computes at boot when the userData leaves it unset (L151;
+// bottlerocket-os/bottlerocket@91632ff5 sources/api/pluto/src/main.rs).
+func bottlerocketKubeletBase() kubeletValues {
+	const from = "Bottlerocket's kubelet config template"
+	var v kubeletValues
+	v.cfg.KubeReserved = map[string]string{"ephemeral-storage": "1Gi"}
+	v.set("KubeReserved", from, 0)
+	v = v.computed("KubeReserved", "cpu", from+computedAtBoot)
+	v = v.computed("KubeReserved", "memory", from+computedAtBoot)
+	return v.computed("MaxPods", "", from+computedAtBoot)
 }
 
 // setFromValue sets field f of cfg from a decoded YAML, JSON or TOML value.

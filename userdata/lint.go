@@ -55,15 +55,31 @@ const maxDecompressed = 1 << 20
 //     -KubeletExtraArgs to kubelet.exe is not published; Lint assumes what
 //     public copies do).
 //
+// The kubelet's flags, feature gates and eviction signals differ between
+// its releases: Lint judges them for the release of the Kubernetes
+// version given with [KubernetesVersion], and otherwise for every release
+// the family's AMIs ship (AL2: 1.24 to 1.32; the others: 1.28 to 1.36),
+// where a fact the releases disagree on makes the verdict [Unresolved].
+//
 // Lint returns an error only for an unknown family, invalid required
-// taints, or gzip data it cannot decompress; everything else is in the
-// [Report].
-func Lint(family compat.AMIFamily, userData []byte, required []Taint) (Report, error) {
+// taints, a Kubernetes version that is not a minor version, or gzip data
+// it cannot decompress; everything else is in the [Report].
+func Lint(family compat.AMIFamily, userData []byte, required []Taint, opts ...LintOption) (Report, error) {
 	if !family.Valid() {
 		return Report{}, fmt.Errorf("userdata: cannot lint for %v; use AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025 or Custom", family)
 	}
 	if err := validateTaintList("required taints", required); err != nil {
 		return Report{}, err
+	}
+	minor := 0
+	for _, o := range opts {
+		if v, ok := o.(kubernetesVersion); ok && v != "" {
+			m, err := kubelet.ParseMinor(string(v))
+			if err != nil {
+				return Report{}, fmt.Errorf("userdata: %v", err)
+			}
+			minor = m
+		}
 	}
 	text, rawSize, err := decodeUserData(userData)
 	if err != nil {
@@ -77,10 +93,7 @@ func Lint(family compat.AMIFamily, userData []byte, required []Taint) (Report, e
 	if family == compat.Custom {
 		family = detectFamily(text)
 	}
-	l.releases = kubelet.ReleasesCurrent
-	if family == compat.AL2 {
-		l.releases = kubelet.ReleasesAL2
-	}
+	l.forRelease(family, minor)
 	var b boot
 	switch family {
 	case compat.AL2:
@@ -92,8 +105,23 @@ func Lint(family compat.AMIFamily, userData []byte, required []Taint) (Report, e
 	case compat.Windows2019, compat.Windows2022, compat.Windows2025:
 		b = l.lintWindows(text)
 	}
-	return l.finish(b), nil
+	return l.finish(l.kubeletRefuses(b)), nil
 }
+
+// A LintOption tells [Lint] something about the node beyond its userData.
+// The options are [KubernetesVersion].
+type LintOption interface{ lintOption() }
+
+type kubernetesVersion string
+
+func (kubernetesVersion) lintOption() {}
+
+// KubernetesVersion says which Kubernetes minor version the node runs,
+// written as amiselect takes it ("1.32"), which decides the kubelet
+// release Lint judges flags, feature gates and eviction signals for. ""
+// says nothing. A version the library's tables do not cover (they cover
+// 1.24 to 1.36) is judged as an unknown one.
+func KubernetesVersion(v string) LintOption { return kubernetesVersion(v) }
 
 // decodeUserData undoes base64 and gzip. rawSize is the size EC2 counts:
 // after base64, before gzip.

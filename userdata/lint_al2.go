@@ -200,12 +200,12 @@ func (l *linter) bootstrap(lc located) (b boot, exited bool) {
 // environment) through the systemd drop-in to the kubelet.
 func (l *linter) extraArgs(s *script, c shell.Call, call bootstrapCall, line int) boot {
 	b := boot{registers: true, line: line}
-	if dns, ok := call.opts["--dns-cluster-ip"]; ok && dns.Known {
-		// bootstrap.sh writes it as the one entry of clusterDNS in the
-		// kubelet's config file (templates/al2/runtime/bootstrap.sh).
-		b.kubeletVals.cfg.ClusterDNS = []string{dns.Value}
-		b.kubeletVals.set("ClusterDNS", "bootstrap.sh --dns-cluster-ip", call.optLines["--dns-cluster-ip"])
+	dns, dnsSet := call.opts["--dns-cluster-ip"]
+	useMaxPods, ok := call.value("--use-max-pods")
+	if !ok {
+		useMaxPods = "true"
 	}
+	b.kubeletVals = al2Kubelet(dns.Value, dns.Known, dnsSet, call.optLines["--dns-cluster-ip"], useMaxPods)
 	value := c.Env
 	if extra, ok := call.opts["--kubelet-extra-args"]; ok {
 		b.line = call.optLines["--kubelet-extra-args"]

@@ -3,6 +3,7 @@ package userdata
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ec2select/ec2select/userdata/internal/kubelet"
@@ -131,10 +132,9 @@ func (l *linter) nodeadm(docs []*nodeadm.Doc) boot {
 	if !ok {
 		return boot{}
 	}
-	lastConfig := docs[len(docs)-1]
-	vals, err := kubeletFromConfig(m.Config, "spec.kubelet.config", func(key string) int { return lastConfig.LineOfFold(key) })
-	if err != nil {
-		return l.unresolved(lastConfig.Line, "write spec.kubelet.config as a KubeletConfiguration types it", "%v, so the kubelet cannot load its config", err)
+	vals, stop := l.nodeadmKubeletConfig(m, docs)
+	if stop != nil {
+		return *stop
 	}
 	b := boot{registers: true, labels: k.labels, kubeletVals: vals.overlay(k.values)}
 	if k.taintFlag {
@@ -143,7 +143,7 @@ func (l *linter) nodeadm(docs []*nodeadm.Doc) boot {
 	b.taints = configTaints
 	b.line = docs[len(docs)-1].Line
 	if m.TaintDoc != nil {
-		b.line = m.TaintDoc.LineOfFold("registerWithTaints")
+		b.line = m.TaintDoc.KeyLine("registerWithTaints")
 		if containsMatch(configTaints, CloudProviderTaint()) {
 			b.line = m.TaintDoc.LineOf(CloudProviderTaint().Key)
 		}
@@ -207,7 +207,7 @@ func (l *linter) flagTaints(b boot, k kubeletOutcome, taintDoc *nodeadm.Doc, con
 		l.add(CodeFlagOverridesConfig, flagLine,
 			"remove --register-with-taints from spec.kubelet.flags and list its taints in spec.kubelet.config.registerWithTaints",
 			"the kubelet flag --register-with-taints in spec.kubelet.flags overrides spec.kubelet.config.registerWithTaints (line %d: %s), so those taints are not registered (aws/karpenter-provider-aws#7486)",
-			taintDoc.LineOf("registerWithTaints"), FormatTaints(configTaints))
+			taintDoc.KeyLine("registerWithTaints"), FormatTaints(configTaints))
 	}
 	b.taints, b.line = k.taints, flagLine
 	b.fix = func(t Taint) string {
@@ -223,7 +223,7 @@ func (l *linter) registerWithTaints(v any, d *nodeadm.Doc) ([]Taint, bool) {
 	}
 	line := 0
 	if d != nil {
-		line = d.LineOfFold("registerWithTaints")
+		line = d.KeyLine("registerWithTaints")
 	}
 	list, ok := v.([]any)
 	if !ok {
@@ -245,7 +245,7 @@ func (l *linter) registerWithTaints(v any, d *nodeadm.Doc) ([]Taint, bool) {
 		if kubelet.Lookup(m, "timeAdded") != nil {
 			at := line
 			if d != nil {
-				at = d.LineOfFold("timeAdded")
+				at = d.KeyLine("timeAdded")
 			}
 			l.add(CodeInvalidTaint, at, "remove timeAdded from the registerWithTaints entry",
 				"spec.kubelet.config.registerWithTaints[%d] sets timeAdded, which the kubelet's config validation rejects (\"taint.TimeAdded is not nil\"), so it exits", i)
@@ -273,4 +273,54 @@ func (l *linter) envFileArgs(flags []string, line int) ([]string, bool) {
 			"the kubelet flags %q contain a backslash, a newline or a leading quote, which nodeadm writes unescaped into the kubelet's systemd environment file", strings.Join(flags, " "))
 	}
 	return args, !cut
+}
+
+// nodeadmKubeletConfig is the kubelet configuration nodeadm hands the
+// kubelet before its flags: its own config.json ([nodeadm.KubeletBase]),
+// with the merged spec.kubelet.config merged over it as the kubelet merges
+// the drop-in nodeadm writes it to. Each key's line is in the last
+// document that sets it. stop is set when nodeadm fails first, or the
+// config cannot be read.
+func (l *linter) nodeadmKubeletConfig(m nodeadm.Merged, docs []*nodeadm.Doc) (kubeletValues, *boot) {
+	last := docs[len(docs)-1]
+	cidr, _ := m.Cluster["cidr"].(string)
+	base, computed, err := nodeadm.KubeletBase(cidr, l.minor)
+	if err != nil {
+		l.add(CodeIncompleteConfig, lastSetting(docs, func(d *nodeadm.Doc) map[string]any { return d.Cluster }, "cidr"), "set spec.cluster.cidr to the cluster's service CIDR, like 10.100.0.0/16",
+			"%v, so nodeadm fails deriving the cluster DNS IP before it starts the kubelet (nodeadm/internal/kubelet/config.go@81fec2e8 L305-307, api/net.go L10-37)", err)
+		return kubeletValues{}, &boot{}
+	}
+	vals, err := kubeletFromConfig(base, nodeadmConfigJSON, func(string) int { return 0 })
+	if err != nil {
+		return kubeletValues{}, nil // nodeadm's own config always reads
+	}
+	vals = vals.relabel(nodeadmConfigJSON)
+	for _, c := range computed {
+		name, key, _ := strings.Cut(c, ".")
+		if i := slices.IndexFunc(kubeletFields, func(f kubeletField) bool { return f.config == name }); i >= 0 {
+			vals = vals.computed(kubeletFields[i].field, key, nodeadmConfigJSON+computedAtBoot)
+		}
+	}
+	user, err := kubeletFromConfig(m.Config, "spec.kubelet.config", func(key string) int {
+		return lastSetting(docs, func(d *nodeadm.Doc) map[string]any { return d.Config }, key)
+	})
+	if err != nil {
+		b := l.unresolved(last.Line, "write spec.kubelet.config as a KubeletConfiguration types it", "%v, so the kubelet cannot load its config", err)
+		return kubeletValues{}, &b
+	}
+	return vals.patch(user), nil
+}
+
+// nodeadmConfigJSON names nodeadm's own kubelet config file in sources.
+const nodeadmConfigJSON = "nodeadm's config.json"
+
+// lastSetting returns the line of key in the last document whose section
+// (spec.cluster, spec.kubelet.config) sets it, 0 if none does.
+func lastSetting(docs []*nodeadm.Doc, section func(*nodeadm.Doc) map[string]any, key string) int {
+	for i := len(docs) - 1; i >= 0; i-- {
+		if _, ok := kubelet.LookupKey(section(docs[i]), key); ok {
+			return docs[i].KeyLine(key)
+		}
+	}
+	return 0
 }

@@ -64,10 +64,17 @@ spec:
 	got = mustLint(t, compat.AL2023, []byte(clean), nil)
 	want := Report{
 		Verdict: Joins, Taints: wantRegistered(compat.AL2023, []Taint{UnregisteredTaint()}, []Taint{UnregisteredTaint()}),
-		Labels:  map[string]string{"karpenter.sh/nodepool": "default"},
-		Kubelet: KubeletConfig{ClusterDNS: []string{"10.100.0.10"}, MaxPods: ptr[int32](110)},
+		Labels: map[string]string{"karpenter.sh/nodepool": "default"},
+		// nodeadm's own config.json is merged beneath the NodeConfig's
+		// (nodeadm/internal/kubelet/config.go@81fec2e8 L80-137, L274-288).
+		Kubelet: KubeletConfig{ClusterDNS: []string{"10.100.0.10"}, MaxPods: ptr[int32](110),
+			KubeReserved: map[string]string{"ephemeral-storage": "1Gi"},
+			EvictionHard: map[string]string{"memory.available": "100Mi", "nodefs.available": "10%", "nodefs.inodesFree": "5%"}},
 		KubeletSources: []KubeletSource{
 			{Field: "ClusterDNS", From: "spec.kubelet.config.clusterDNS", Line: 28},
+			{Field: "EvictionHard", From: "nodeadm's config.json"},
+			{Field: "KubeReserved", Keys: []string{"ephemeral-storage"}, From: "nodeadm's config.json"},
+			{Field: "KubeReserved", Keys: []string{"cpu", "memory"}, From: "nodeadm's config.json, computed at boot"},
 			{Field: "MaxPods", From: "spec.kubelet.config.maxPods", Line: 30},
 		},
 	}

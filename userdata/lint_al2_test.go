@@ -164,9 +164,16 @@ exec > >(tee /var/log/user-data.log|logger -t user-data -s 2>/dev/console) 2>&1
 		Verdict: Joins,
 		Taints:  wantRegistered(compat.AL2, []Taint{UnregisteredTaint()}, []Taint{UnregisteredTaint()}),
 		Labels:  map[string]string{"karpenter.sh/capacity-type": "on-demand", "karpenter.sh/nodepool": "default"},
-		Kubelet: KubeletConfig{ClusterDNS: []string{"10.100.0.10"}, MaxPods: ptr[int32](110)},
+		// bootstrap.sh's own config beneath the flags
+		// (templates/al2/runtime/bootstrap.sh@0ab84280 L526-528).
+		Kubelet: KubeletConfig{ClusterDNS: []string{"10.100.0.10"}, MaxPods: ptr[int32](110),
+			KubeReserved: map[string]string{"ephemeral-storage": "1Gi"},
+			EvictionHard: map[string]string{"memory.available": "100Mi", "nodefs.available": "10%", "nodefs.inodesFree": "5%"}},
 		KubeletSources: []KubeletSource{
 			{Field: "ClusterDNS", From: "bootstrap.sh --dns-cluster-ip", Line: 16},
+			{Field: "EvictionHard", From: "bootstrap.sh's kubelet-config.json"},
+			{Field: "KubeReserved", Keys: []string{"ephemeral-storage"}, From: "bootstrap.sh's kubelet-config.json"},
+			{Field: "KubeReserved", Keys: []string{"cpu", "memory"}, From: "bootstrap.sh's kubelet-config.json, computed at boot"},
 			{Field: "MaxPods", From: "--max-pods", Line: 18},
 		},
 	}

@@ -214,3 +214,84 @@ func (l *linter) configTaints(taints []Taint, line int, where string) bool {
 	}
 	return ok
 }
+
+// kubeletRefuses checks the configuration the kubelet of a node that
+// would join gets, as it checks it when it starts: its feature gates
+// first (cmd/kubelet/app/server.go@v1.35.3 L204-206, L235-237), then its
+// config validation and the eviction thresholds and reservations it
+// parses (see [KubeletConfig.kubeletRefusal]), for the kubelet releases
+// the node may run. A refusal every release makes ends the boot: the
+// kubelet exits and the node never joins. One only some releases make
+// leaves the verdict unresolved.
+func (l *linter) kubeletRefuses(b boot) boot {
+	if b.verdict() != Joins {
+		return b
+	}
+	v := b.kubeletVals
+	l.part = b.part
+	var maybe *boot
+	if refuse, gate, why := kubelet.GatesRefusal(v.gates, l.releases); refuse != 0 {
+		src := v.gateSources[gate]
+		if refuse == l.releases {
+			l.add(CodeKubeletConfig, src.Line, "remove the feature gate "+gate+" from "+src.From+", or set it as Kubernetes "+refuse.String()+" allows",
+				"%s sets the feature gates of the kubelet, and in Kubernetes %s %s, so the kubelet exits", src.From, refuse, why)
+			return boot{}
+		}
+		u := l.unresolved(src.Line, "set only feature gates every kubelet release the AMI may run has, or tell Lint the Kubernetes version (userdata.KubernetesVersion)",
+			"%s sets the feature gates of the kubelet: in Kubernetes %s %s, so that kubelet exits; the other releases the AMI may run (%s) start", src.From, refuse, why, l.releases&^refuse)
+		maybe = &u
+	}
+	if r := v.cfg.kubeletRefusal(l.releases, kubelet.SignalReleases); r != nil {
+		src := v.source(r.field, r.key)
+		where := src.From
+		if r.key != "" {
+			where += fmt.Sprintf("[%q]", r.key)
+		}
+		if r.only == 0 || r.only == l.releases {
+			l.add(CodeKubeletConfig, src.Line, r.fix+" in "+src.From,
+				"%s %s, so the kubelet refuses its configuration and exits (kubernetes %s)", where, r.why, r.rule)
+			return boot{}
+		}
+		if maybe == nil {
+			u := l.unresolved(src.Line, r.fix+", or tell Lint the Kubernetes version (userdata.KubernetesVersion)",
+				"%s %s: the kubelet of Kubernetes %s exits on it, the other releases the AMI may run start (kubernetes %s)", where, r.why, r.only, r.rule)
+			maybe = &u
+		}
+	}
+	if maybe != nil {
+		return *maybe
+	}
+	return b
+}
+
+// al2Kubelet is what AL2's bootstrap.sh writes into the kubelet's config
+// file (templates/al2/runtime/bootstrap.sh@0ab84280) for the fields the
+// kubelet model reads, beneath the kubelet flags that override it:
+// clusterDNS, the --dns-cluster-ip value split on ',' (L487-488; without
+// it bootstrap.sh computes one at boot, L457-485), evictionHard and
+// kubeReserved (L526-528: cpu and memory computed from the instance),
+// maxPods computed unless --use-max-pods is not "true" (L530-532), and the
+// RotateKubeletServerCertificate gate of kubelet-config.json.
+func al2Kubelet(dns string, dnsKnown, dnsSet bool, dnsLine int, useMaxPods string) kubeletValues {
+	const from = "bootstrap.sh's kubelet-config.json"
+	var v kubeletValues
+	switch {
+	case dnsSet && dnsKnown && dns != "":
+		v.cfg.ClusterDNS = strings.Split(dns, ",")
+		v.set("ClusterDNS", "bootstrap.sh --dns-cluster-ip", dnsLine)
+	case !dnsSet || dnsKnown:
+		v.set("ClusterDNS", from+computedAtBoot, 0)
+	}
+	v.cfg.EvictionHard = map[string]string{"memory.available": "100Mi", "nodefs.available": "10%", "nodefs.inodesFree": "5%"}
+	v.set("EvictionHard", from, 0)
+	v.cfg.KubeReserved = map[string]string{"ephemeral-storage": "1Gi"}
+	v.sources["KubeReserved"] = []KubeletSource{
+		{Field: "KubeReserved", Keys: []string{"ephemeral-storage"}, From: from},
+		{Field: "KubeReserved", Keys: []string{"cpu", "memory"}, From: from + computedAtBoot},
+	}
+	if useMaxPods == "true" {
+		v.set("MaxPods", from+computedAtBoot, 0)
+	}
+	v.setGate("RotateKubeletServerCertificate", true, from, 0)
+	return v
+}

@@ -1,10 +1,12 @@
 package userdata_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/userdata"
+	"github.com/google/go-cmp/cmp"
 )
 
 // Kubernetes citations are to the k8s.io/kubernetes module as the Go module
@@ -177,4 +179,272 @@ func TestBootPathKubelet(t *testing.T) {
 		},
 	}
 	runRows(t, rows)
+}
+
+// brSettings is Bottlerocket userData with the cluster settings, the
+// required taint, and more settings.kubernetes lines.
+func brSettings(kube string) string {
+	return "[settings.kubernetes]\ncluster-name = 'my-cluster'\napi-server = '" + endpoint + "'\ncluster-certificate = '" + ca + "'\n" + kube +
+		"[settings.kubernetes.node-taints]\n'karpenter.sh/unregistered' = [':NoExecute']\n"
+}
+
+// The kubelet's own rules on its configuration, applied to every place
+// Lint reads it: flags (AL2's --kubelet-extra-args), NodeConfig parts
+// (AL2023) and Bottlerocket's settings. Each rule is the same in every
+// release from v1.24.17 to v1.36.3 (k8s.io/kubernetes as the module proxy
+// serves it); lines are v1.35.3's. The kubelet exits on each: its command
+// returns the validation error (cmd/kubelet/app/server.go L251-253), or
+// NewMainKubelet returns the eviction parse error (pkg/kubelet/kubelet.go
+// L522-525) and Run fails.
+func TestBootPathKubeletConfig(t *testing.T) {
+	al2 := func(extra string) string {
+		return "#!/bin/bash\nset -ex\n" + join(extra+" "+withRequired) + "\n"
+	}
+	config := func(lines string) string {
+		return mime(nodeConfigPart(nodeConfig(karpenterKubelet + lines)))
+	}
+	never := outcome{Verdict: userdata.NeverJoins}
+	joins := outcome{Verdict: userdata.Joins, Taints: []string{kubeletTaint, unregistered}}
+	rows := []row{
+		{
+			// Issue 23, hole 2. pkg/kubelet/apis/config/v1beta1/defaults.go
+			// L156-162 default an unset low bound to 80; nodeadm's drop-in is
+			// merged over the defaulted base config (cmd/kubelet/app/server.go
+			// L334, L355: the base is marshalled with low 80, then
+			// JSON-merge-patched), so low 80 meets high 80 and
+			// pkg/kubelet/apis/config/validation/validation.go L93-95 refuses
+			// "imageGCLowThresholdPercent ... must be less than
+			// imageGCHighThresholdPercent".
+			name:     "AL2023: imageGCHighThresholdPercent 80, low unset",
+			family:   compat.AL2023,
+			userData: config("      imageGCHighThresholdPercent: 80\n"),
+			want:     never,
+			lineAt:   "imageGCHighThresholdPercent:",
+		},
+		{
+			name:     "AL2023: imageGCHighThresholdPercent 70, low unset",
+			family:   compat.AL2023,
+			userData: config("      imageGCHighThresholdPercent: 70\n"),
+			want:     never,
+			lineAt:   "imageGCHighThresholdPercent:",
+		},
+		{
+			// The default high bound is 85 (defaults.go L156-159).
+			name:     "AL2023: imageGCLowThresholdPercent 85, high unset",
+			family:   compat.AL2023,
+			userData: config("      imageGCLowThresholdPercent: 85\n"),
+			want:     never,
+			lineAt:   "imageGCLowThresholdPercent:",
+		},
+		{
+			// nodeadm merges the documents before the kubelet sees them: a
+			// low bound from an earlier document orders the pair.
+			name:   "AL2023: the low bound in an earlier NodeConfig",
+			family: compat.AL2023,
+			userData: mime(nodeConfigPart(nodeConfig("  kubelet:\n    config:\n      imageGCLowThresholdPercent: 60\n")),
+				nodeConfigPart(nodeConfig(karpenterKubelet+"      imageGCHighThresholdPercent: 80\n"))),
+			want: joins,
+		},
+		{
+			// validation.go L87-89: each bound from 0 to 100.
+			name:     "AL2023: imageGCHighThresholdPercent over 100",
+			family:   compat.AL2023,
+			userData: config("      imageGCHighThresholdPercent: 101\n"),
+			want:     never,
+			lineAt:   "imageGCHighThresholdPercent:",
+		},
+		{
+			// Flags are validated after they are applied over the config
+			// (server.go L231, L251): the low bound is the default 80.
+			name:     "AL2: --image-gc-high-threshold=80, low unset",
+			family:   compat.AL2,
+			userData: al2("--image-gc-high-threshold=80"),
+			want:     never,
+			lineAt:   "/etc/eks/bootstrap.sh",
+		},
+		{
+			name:     "AL2: both image GC flags, ordered",
+			family:   compat.AL2,
+			userData: al2("--image-gc-high-threshold=80 --image-gc-low-threshold=70"),
+			want:     joins,
+		},
+		{
+			// Bottlerocket writes imageGCHighThresholdPercent only when the
+			// setting is set (bottlerocket-os/bottlerocket-core-kit@a10182f9
+			// packages/kubernetes-1.31/kubelet-config L124-129), so the kubelet
+			// defaults the other bound.
+			name:     "Bottlerocket: image-gc-high-threshold-percent 80, low unset",
+			family:   compat.Bottlerocket,
+			userData: brSettings("image-gc-high-threshold-percent = 80\n"),
+			want:     never,
+			lineAt:   "image-gc-high-threshold-percent",
+		},
+		{
+			// validation.go L123-125.
+			name:     "AL2023: maxPods negative",
+			family:   compat.AL2023,
+			userData: config("      maxPods: -1\n"),
+			want:     never,
+			lineAt:   "maxPods:",
+		},
+		{
+			// validation.go L129-131.
+			name:     "AL2: --pods-per-core=-1",
+			family:   compat.AL2,
+			userData: al2("--pods-per-core=-1"),
+			want:     never,
+			lineAt:   "/etc/eks/bootstrap.sh",
+		},
+		{
+			// cmd/kubelet/app/server.go parseResourceList L1326-1348 (called
+			// at L800, L804): "cannot reserve" any other resource.
+			name:     "AL2023: kubeReserved of a resource the kubelet cannot reserve",
+			family:   compat.AL2023,
+			userData: config("      kubeReserved:\n        nvidia.com/gpu: \"1\"\n"),
+			want:     never,
+			lineAt:   "kubeReserved:",
+		},
+		{
+			name:     "AL2: a negative --system-reserved",
+			family:   compat.AL2,
+			userData: al2("--system-reserved=memory=-1Gi"),
+			want:     never,
+			lineAt:   "/etc/eks/bootstrap.sh",
+		},
+		{
+			// pkg/kubelet/eviction/helpers.go parseThresholdStatement
+			// L381-425: a quantity threshold must be positive.
+			name:     "AL2023: an evictionHard threshold of 0",
+			family:   compat.AL2023,
+			userData: config("      evictionHard:\n        memory.available: \"0\"\n"),
+			want:     never,
+			lineAt:   "evictionHard:",
+		},
+		{
+			// helpers.go L111-114, L382-384: a signal the kubelet knows; it
+			// knows allocatableMemory.available, which Karpenter's CRD does
+			// not list.
+			name:     "AL2023: an evictionHard signal the kubelet does not know",
+			family:   compat.AL2023,
+			userData: config("      evictionHard:\n        memory.free: 1Gi\n"),
+			want:     never,
+			lineAt:   "evictionHard:",
+		},
+		{
+			name:     "AL2023: allocatableMemory.available, a signal the kubelet knows",
+			family:   compat.AL2023,
+			userData: config("      evictionHard:\n        allocatableMemory.available: 1Gi\n"),
+			want:     joins,
+		},
+		{
+			// helpers.go L147-152: "grace period must be specified for the
+			// soft eviction threshold".
+			name:     "AL2023: evictionSoft without a grace period",
+			family:   compat.AL2023,
+			userData: config("      evictionSoft:\n        memory.available: 1Gi\n"),
+			want:     never,
+			lineAt:   "evictionSoft:",
+		},
+		{
+			// 0% and 100% switch a threshold off (helpers.go L387-390).
+			name:     "AL2: --eviction-hard with 0% and 100%",
+			family:   compat.AL2,
+			userData: al2("--eviction-hard=memory.available<0%%,nodefs.available<100%%"),
+			want:     joins,
+		},
+	}
+	runRows(t, rows)
+}
+
+// Version-dependent facts are judged for the kubelet release of the
+// Kubernetes version Lint is given, and are Unresolved when the releases
+// the family ships disagree and no version is given.
+func TestBootPathKubeletVersions(t *testing.T) {
+	// Issue 23, hole 3, as published for AL2023. The gate is in
+	// pkg/features/kube_features.go up to v1.32.13 and gone from v1.33.0
+	// (v1.33.13 and later have no DisableKubeletCloudCredentialProviders);
+	// the kubelet sets its gates from the merged config
+	// (cmd/kubelet/app/server.go@v1.35.3 L235-237), and
+	// k8s.io/component-base@v0.35.3 featuregate/feature_gate.go L384-389
+	// returns "unrecognized feature gate" on a name it does not know.
+	gate := mime(nodeConfigPart(nodeConfig(karpenterKubelet + "      featureGates:\n        DisableKubeletCloudCredentialProviders: true\n")))
+	// --container-runtime: a flag up to v1.26.15
+	// (pkg/kubelet/config/flags.go@v1.26.15 L54), gone in v1.27.16; the
+	// kubelet exits on an unknown flag (server.go@v1.35.3 L182-184).
+	runtime := "#!/bin/bash\nset -ex\n" + join("--container-runtime=remote "+withRequired) + "\n"
+	// containerfs.available: an eviction signal from v1.29
+	// (pkg/kubelet/eviction/helpers.go signalToResource; not in v1.28.15).
+	containerfs := mime(nodeConfigPart(nodeConfig(karpenterKubelet + "      evictionHard:\n        containerfs.available: 10%\n")))
+	// Turning GracefulNodeShutdown off leaves
+	// GracefulNodeShutdownBasedOnPodPriority on by default, which depends on
+	// it from v1.35 (pkg/features/kube_features.go@v1.35.3
+	// defaultKubernetesFeatureGateDependencies); component-base's
+	// unsafeSetFromMap then returns "depends on features that are disabled".
+	shutdown := mime(nodeConfigPart(nodeConfig(karpenterKubelet + "      featureGates:\n        GracefulNodeShutdown: false\n")))
+	joins := userdata.Joins
+	tests := []struct {
+		name, userData, version, lineAt string
+		family                          compat.AMIFamily
+		want                            userdata.Verdict
+	}{
+		{"gate removed in 1.33, on 1.35", gate, "1.35", "featureGates:", compat.AL2023, userdata.NeverJoins},
+		{"gate removed in 1.33, on 1.36", gate, "1.36", "featureGates:", compat.AL2023, userdata.NeverJoins},
+		{"gate removed in 1.33, on 1.31", gate, "1.31", "", compat.AL2023, joins},
+		{"gate removed in 1.33, version unknown", gate, "", "featureGates:", compat.AL2023, userdata.Unresolved},
+		{"flag removed in 1.27, on 1.26", runtime, "1.26", "", compat.AL2, joins},
+		{"flag removed in 1.27, on 1.27", runtime, "1.27", "/etc/eks/bootstrap.sh", compat.AL2, userdata.NeverJoins},
+		{"flag removed in 1.27, version unknown", runtime, "", "/etc/eks/bootstrap.sh", compat.AL2, userdata.Unresolved},
+		{"signal from 1.29, on 1.29", containerfs, "1.29", "", compat.AL2023, joins},
+		{"signal from 1.29, on 1.28", containerfs, "1.28", "evictionHard:", compat.AL2023, userdata.NeverJoins},
+		{"signal from 1.29, version unknown", containerfs, "", "evictionHard:", compat.AL2023, userdata.Unresolved},
+		{"a dependency turned off, on 1.35", shutdown, "1.35", "featureGates:", compat.AL2023, userdata.NeverJoins},
+		{"a dependency turned off, on 1.34", shutdown, "1.34", "", compat.AL2023, joins},
+		{"a version past the tables is an unknown one", gate, "1.99", "featureGates:", compat.AL2023, userdata.Unresolved},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := userdata.Lint(tt.family, []byte(tt.userData), []userdata.Taint{userdata.UnregisteredTaint()}, userdata.KubernetesVersion(tt.version))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict != tt.want || r.Line != lineOf(tt.userData, tt.lineAt) {
+				t.Errorf("verdict %v at line %d; want %v at line %d\n%s", r.Verdict, r.Line, tt.want, lineOf(tt.userData, tt.lineAt), r)
+			}
+		})
+	}
+	for _, bad := range []string{"v1.32", "1.32.1", "1", "one.two"} {
+		if _, err := userdata.Lint(compat.AL2023, []byte(gate), nil, userdata.KubernetesVersion(bad)); err == nil || !strings.Contains(err.Error(), "userdata: Kubernetes version") {
+			t.Errorf("KubernetesVersion(%q): error %v; want one naming the version", bad, err)
+		}
+	}
+}
+
+// TestKubeletSourceLines: a source's line is the key's, in the document
+// that sets it: not a YAML comment mentioning the key, not the last
+// document's line when an earlier one sets it (issue 23).
+func TestKubeletSourceLines(t *testing.T) {
+	first := nodeConfig("  kubelet:\n    config:\n      # maxPods and evictionHard are raised below for our CNI\n      maxPods: 58\n      evictionHard:\n        memory.available: 200Mi\n")
+	second := nodeConfig(karpenterKubelet + "      # maxPods stays as the first document says\n")
+	ud := mime(nodeConfigPart(first), nodeConfigPart(second))
+	r, err := userdata.Lint(compat.AL2023, []byte(ud), []userdata.Taint{userdata.UnregisteredTaint()})
+	if err != nil || r.Verdict != userdata.Joins {
+		t.Fatalf("Lint = %v, %v", r, err)
+	}
+	lines := map[string]int{}
+	for _, s := range r.KubeletSources {
+		if strings.HasPrefix(s.From, "spec.kubelet.config") {
+			lines[s.Field] = s.Line
+		}
+	}
+	want := map[string]int{"MaxPods": lineOf(ud, "maxPods: 58"), "EvictionHard": lineOf(ud, "evictionHard:")}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("source lines (-want +got):\n%s\n%s", diff, ud)
+	}
+	// nodeadm's own evictionHard entries stay beneath the user's
+	// (nodeadm/internal/kubelet/config.go@81fec2e8 L110-114; the kubelet
+	// merges the drop-in over them, cmd/kubelet/app/server.go@v1.35.3 L355).
+	wantHard := map[string]string{"memory.available": "200Mi", "nodefs.available": "10%", "nodefs.inodesFree": "5%"}
+	if diff := cmp.Diff(wantHard, r.Kubelet.EvictionHard); diff != "" {
+		t.Errorf("EvictionHard (-want +got):\n%s", diff)
+	}
 }

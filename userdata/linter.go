@@ -6,6 +6,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/userdata/internal/kubelet"
 )
 
@@ -18,8 +19,24 @@ type linter struct {
 	// argLine, when set, gives the line of a kubelet argument (nodeadm's
 	// flags come from several documents).
 	argLine func(arg string) int
-	// releases are the sampled kubelet releases the family's AMIs ship.
+	// releases are the kubelet releases the node may run: the one of the
+	// Kubernetes version Lint was given, or those the family's AMIs ship.
 	releases kubelet.Releases
+	// minor is the Kubernetes minor version Lint was given, 0 if none.
+	minor int
+}
+
+// forRelease sets the kubelet releases the node of family f may run: the
+// release of Kubernetes 1.minor when the tables cover it, otherwise those
+// the family's AMIs ship.
+func (l *linter) forRelease(f compat.AMIFamily, minor int) {
+	l.releases = kubelet.ReleasesCurrent
+	if f == compat.AL2 {
+		l.releases = kubelet.ReleasesAL2
+	}
+	if kubelet.Minor(minor) != 0 {
+		l.releases, l.minor = kubelet.Minor(minor), minor
+	}
 }
 
 func (l *linter) add(code Code, line int, fix, format string, args ...any) {

@@ -67,6 +67,10 @@ func Render(family compat.AMIFamily, cfg Config) ([]byte, error) {
 		out, err = p.renderAL2023()
 	case compat.Bottlerocket:
 		out, err = p.renderBottlerocket()
+		if err == nil && p.mergesCustom(family) {
+			// Bottlerocket merges the custom settings with Render's.
+			err = p.checkMergedKubelet(family, out)
+		}
 	case compat.Windows2019, compat.Windows2022, compat.Windows2025:
 		out, err = p.renderWindows()
 	}

@@ -24,8 +24,9 @@ func (p *plan) renderAL2() ([]byte, error) {
 		lines = append(lines, []string{"--ip-family", "ipv6"})
 	}
 	switch {
-	case len(p.dns) > 0:
-		lines = append(lines, []string{"--dns-cluster-ip", p.cfg.Kubelet.ClusterDNS[0]})
+	case len(p.cfg.Kubelet.ClusterDNS) > 0:
+		// bootstrap.sh splits the value on ',' into clusterDNS (L488).
+		lines = append(lines, []string{"--dns-cluster-ip", strings.Join(p.cfg.Kubelet.ClusterDNS, ",")})
 	case p.cidr.IsValid() && p.cidr.Addr().Is6():
 		lines = append(lines, []string{"--service-ipv6-cidr", p.cfg.ClusterCIDR})
 	}

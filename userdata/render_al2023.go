@@ -2,6 +2,8 @@ package userdata
 
 import (
 	"fmt"
+	"mime"
+	"slices"
 
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
@@ -45,6 +47,41 @@ func (p *plan) renderAL2023() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	custom := len(parts)
 	parts = append(parts, append([]byte("Content-Type: "+nodeadm.MediaType+"\n\n"), doc...))
-	return mimedoc.Write(parts)
+	out, err := mimedoc.Write(parts)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.checkMergedNodeConfig(parts[:custom], out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// checkMergedNodeConfig checks what the kubelet gets when a custom part
+// is a NodeConfig, which nodeadm merges with Render's: the merge can hand
+// the kubelet a configuration it refuses (a custom
+// imageGCHighThresholdPercent of 80 with the low bound left at the
+// kubelet's default 80) or a feature gate its release does not have
+// ([plan.checkMergedKubelet]). Without one, Config.Kubelet is all the
+// kubelet gets, and must pass on its own the check checkKubelet deferred.
+func (p *plan) checkMergedNodeConfig(custom [][]byte, out []byte) error {
+	if !slices.ContainsFunc(custom, isNodeConfigPart) {
+		if r := p.cfg.Kubelet.validate(); r != nil {
+			return r.configError()
+		}
+		return nil
+	}
+	return p.checkMergedKubelet(compat.AL2023, out)
+}
+
+// isNodeConfigPart reports whether a MIME part is a NodeConfig part.
+func isNodeConfigPart(part []byte) bool {
+	h, _, _, err := mimedoc.SplitHeader(part, 1)
+	if err != nil {
+		return false
+	}
+	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
+	return err == nil && mt == nodeadm.MediaType
 }

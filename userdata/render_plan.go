@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/userdata/internal/kubelet"
 )
 
 // plan is a validated Config, ready to render.
@@ -59,6 +60,11 @@ func newPlan(f compat.AMIFamily, cfg Config) (*plan, error) {
 	}
 	if err := p.checkCIDR(f); err != nil {
 		return nil, err
+	}
+	if cfg.KubernetesVersion != "" {
+		if _, err := kubelet.ParseMinor(cfg.KubernetesVersion); err != nil {
+			return nil, fmt.Errorf("userdata: Config.KubernetesVersion: %v", err)
+		}
 	}
 	if err := p.checkKubelet(f); err != nil {
 		return nil, err
@@ -205,21 +211,29 @@ func checkKubeletOwnTaint(f compat.AMIFamily, taints []Taint) error {
 // family f, and records the parsed DNS addresses.
 func (p *plan) checkKubelet(f compat.AMIFamily) error {
 	k := p.cfg.Kubelet
-	if err := k.Validate(); err != nil {
-		return err
+	if r := k.validate(); r != nil && !(r.defaulted && p.mergesCustom(f)) {
+		// Custom configuration merged in may set the other image GC bound;
+		// Render then checks the merge (checkMergedKubelet).
+		return r.configError()
 	}
-	p.dns, _ = k.dnsAddrs()
-	if len(p.dns) > 0 && p.cidr.IsValid() && p.dns[0].Is6() != p.cidr.Addr().Is6() {
+	p.dns = k.dnsAddrs()
+	first, firstIsIP := netip.Addr{}, false
+	if len(k.ClusterDNS) > 0 {
+		first, firstIsIP = kubeletIP(k.ClusterDNS[0])
+	}
+	if firstIsIP && p.cidr.IsValid() && first.Is6() != p.cidr.Addr().Is6() {
 		return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS %q and Config.ClusterCIDR %q are of different IP families; use the DNS IP from the service CIDR", k.ClusterDNS[0], p.cfg.ClusterCIDR)
 	}
-	p.ipv6 = (len(p.dns) > 0 && p.dns[0].Is6()) || (p.cidr.IsValid() && p.cidr.Addr().Is6())
+	p.ipv6 = (firstIsIP && first.Is6()) || (p.cidr.IsValid() && p.cidr.Addr().Is6())
+	if err := checkDNSForFamily(f, k.ClusterDNS); err != nil {
+		return err
+	}
 	switch {
-	case len(p.dns) > 1 && f == compat.AL2:
-		// templates/al2/runtime/bootstrap.sh writes --dns-cluster-ip as the one
-		// entry of clusterDNS.
-		return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS has %d addresses; bootstrap.sh takes one --dns-cluster-ip, so keep only the first", len(p.dns))
-	case len(p.dns) > 1 && f.IsWindows():
-		return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS has %d addresses; Start-EKSBootstrap.ps1 takes one -DNSClusterIP, so keep only the first", len(p.dns))
+	case f == compat.Bottlerocket && (hasKey(k.SystemReserved, "pid") || hasKey(k.KubeReserved, "pid")):
+		// bottlerocket-os/bottlerocket-settings-sdk@25e4241f
+		// bottlerocket-settings-models/modeled-types/src/kubernetes.rs
+		// ReservedResources: cpu, memory and ephemeral-storage only.
+		return fmt.Errorf("userdata: Config.Kubelet reserves pid, but Bottlerocket's settings take only cpu, memory and ephemeral-storage for system-reserved and kube-reserved and refuse the settings otherwise; leave pid out for Bottlerocket")
 	case k.PodsPerCore != nil && f == compat.Bottlerocket:
 		return fmt.Errorf("userdata: Config.Kubelet.PodsPerCore is set, but Bottlerocket has no pods-per-core setting (Karpenter drops it silently); leave it nil for Bottlerocket or cap pods with MaxPods")
 	}
@@ -257,4 +271,78 @@ func (p *plan) kubeletFlags() ([]string, error) {
 		}
 	}
 	return flags, nil
+}
+
+// checkDNSForFamily applies each family's limits on Config.Kubelet.ClusterDNS,
+// beyond the kubelet's (which skips an entry that is not an IP address):
+// bootstrap.sh splits its one --dns-cluster-ip on ','
+// (templates/al2/runtime/bootstrap.sh@0ab84280 L488), so the entries are
+// joined with ',' and none may hold one; Start-EKSBootstrap.ps1 takes one
+// -DNSClusterIP; Bottlerocket's settings model types cluster-dns-ip as IP
+// addresses (bottlerocket-os/bottlerocket-settings-sdk@25e4241f
+// bottlerocket-settings-models/modeled-types/src/kubernetes.rs
+// KubernetesClusterDnsIp: an IpAddr or a list of them) and refuses the
+// settings otherwise.
+func checkDNSForFamily(f compat.AMIFamily, dns []string) error {
+	for i, s := range dns {
+		switch a, err := netip.ParseAddr(s); {
+		case f == compat.AL2 && strings.Contains(s, ","):
+			return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS[%d] %q contains ','; bootstrap.sh splits --dns-cluster-ip on ',', so list each address as its own entry", i, s)
+		case f == compat.Bottlerocket && (err != nil || a.Zone() != ""):
+			return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS[%d] %q is not an IP address; Bottlerocket's settings take only IP addresses for cluster-dns-ip and refuse the settings otherwise, so write it like 10.100.0.10", i, s)
+		}
+	}
+	if len(dns) > 1 && f.IsWindows() {
+		return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS has %d entries; Start-EKSBootstrap.ps1 takes one -DNSClusterIP, so keep only the first", len(dns))
+	}
+	return nil
+}
+
+func hasKey(m map[string]string, key string) bool {
+	_, ok := m[key]
+	return ok
+}
+
+// mergesCustom reports whether family f's boot agent merges the custom
+// userData's kubelet configuration with Render's: AL2023's nodeadm
+// (NodeConfigs) and Bottlerocket's settings.
+func (p *plan) mergesCustom(f compat.AMIFamily) bool {
+	return (f == compat.AL2023 || f == compat.Bottlerocket) && len(bytes.TrimSpace(p.cfg.CustomUserData)) > 0
+}
+
+// checkMergedKubelet follows out, Render's output for family f (AL2023 or
+// Bottlerocket, whose boot agents merge custom configuration with
+// Render's), to the kubelet, and refuses it when the node certainly never
+// joins, or when the kubelet refuses the merged configuration for some or
+// all of the kubelet releases of Config.KubernetesVersion (every release
+// the family ships, when it is ""). Other constructs Lint cannot follow
+// are the custom parts' checks' business.
+func (p *plan) checkMergedKubelet(f compat.AMIFamily, out []byte) error {
+	l := &linter{required: p.taints}
+	minor, _ := kubelet.ParseMinor(p.cfg.KubernetesVersion) // checked by newPlan
+	l.forRelease(f, minor)
+	var b boot
+	switch f {
+	case compat.AL2023:
+		b = l.lintAL2023(out)
+	case compat.Bottlerocket:
+		b = l.lintBottlerocket(out)
+	default:
+		return nil
+	}
+	after := l.kubeletRefuses(b)
+	if b.verdict() == Unresolved || after.verdict() == Joins {
+		return nil
+	}
+	r := l.finish(after)
+	fix := ""
+	for _, pr := range r.Problems {
+		if pr.Message == r.Reason && pr.Fix != "" {
+			fix = "; " + pr.Fix
+		}
+	}
+	if after.verdict() == Unresolved {
+		fix += "; or set Config.KubernetesVersion"
+	}
+	return fmt.Errorf("userdata: Config.CustomUserData: merged with Render's configuration as the %v boot agent merges them, it leaves the node %v: %s%s", f, r.Verdict, r.Reason, fix)
 }

@@ -52,12 +52,21 @@ type Report struct {
 	Taints []RegisteredTaint
 	// Labels are the labels the kubelet will register, when known.
 	Labels map[string]string
-	// Kubelet is the kubelet configuration the boot agent hands the
-	// kubelet from this userData: what Render writes from
-	// [Config.Kubelet], as the kubelet will get it, including user parts
-	// that override it. Fields the userData leaves to the AMI's defaults
-	// are unset. KubeletSources says where each set field comes from,
-	// sorted by field. Only meaningful when Verdict is [Joins].
+	// Kubelet is the configuration the kubelet gets, for the fields of
+	// [KubeletConfig]: what the userData sets (Render's [Config.Kubelet]
+	// and user parts that override it), merged with what the boot agent
+	// writes itself as the boot agent and the kubelet merge them: AL2's
+	// bootstrap.sh and AL2023's nodeadm write evictionHard and
+	// kubeReserved.ephemeral-storage (a kubelet flag replaces such a map
+	// on AL2; a NodeConfig's entries are merged into it on AL2023),
+	// nodeadm the clusterDNS it derives from the service CIDR,
+	// Bottlerocket kubeReserved.ephemeral-storage. Values the boot agent
+	// computes at boot from the instance (maxPods, kubeReserved cpu and
+	// memory) are left out; the kubelet's own defaults apply to what is
+	// left unset. KubeletSources says where each field, or each group of
+	// a map's entries, comes from, sorted by field; a source whose From
+	// ends in "computed at boot" names a value left out. Only meaningful
+	// when Verdict is [Joins].
 	Kubelet        KubeletConfig
 	KubeletSources []KubeletSource
 	// Problems are in the order they were found: per boot step, then the

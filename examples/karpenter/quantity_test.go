@@ -2,7 +2,6 @@ package karpenter_test
 
 import (
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/ec2select/ec2select/userdata"
@@ -14,12 +13,13 @@ import (
 var bigExponent = regexp.MustCompile(`[eE][+-]?[0-9]{4}`)
 
 // checkQuantity asserts that userdata accepts a reserved memory quantity
-// exactly when Kubernetes' own parser does and it is not negative
-// (KubeletConfig's reservations must be non-negative).
+// exactly when the kubelet does: Kubernetes' own parser reads it and its
+// sign is not negative (k8s.io/kubernetes@v1.35.3 cmd/kubelet/app/server.go
+// parseResourceList L1335-1341, so "-0" is accepted).
 func checkQuantity(t *testing.T, s string) {
 	t.Helper()
-	_, parseErr := resource.ParseQuantity(s)
-	wantOK := parseErr == nil && !strings.HasPrefix(s, "-")
+	q, parseErr := resource.ParseQuantity(s)
+	wantOK := parseErr == nil && q.Sign() >= 0
 	err := userdata.KubeletConfig{SystemReserved: map[string]string{"memory": s}}.Validate()
 	if (err == nil) != wantOK {
 		t.Errorf("%q: userdata says %v; resource.ParseQuantity says %v", s, err, parseErr)

@@ -2,7 +2,9 @@
 // node.eks.aws/v1alpha1 NodeConfig documents it reads ([Decode]), the
 // multipart parts it reads them from ([IsMultipart], [Parts]), how it
 // merges them ([Merge]), the cluster fields it requires ([MissingCluster]),
-// how its kubelet flags reach the kubelet ([KubeletArgs]), and the
+// how its kubelet flags reach the kubelet ([KubeletArgs]), the kubelet
+// config it writes itself ([KubeletBase]), where a key is in a document
+// ([Doc.KeyLine]), and the
 // NodeConfig that userdata's Render writes ([NodeConfig]). Lint and Render
 // read this one model, so they cannot disagree about nodeadm.
 //

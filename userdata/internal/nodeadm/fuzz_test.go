@@ -18,7 +18,7 @@ func FuzzDecode(f *testing.F) {
 			m := Merge([]*Doc{d, d})
 			_ = MissingCluster(m.Cluster)
 			_, _, _ = KubeletArgs(m.Flags)
-			_ = d.LineOfFold("registerWithTaints")
+			_ = d.KeyLine("registerWithTaints")
 		}
 		if IsMultipart(text) {
 			_, _ = Parts(text)

@@ -78,9 +78,69 @@ func (d *Doc) LineOf(s string) int {
 	return d.lineAt(bytes.Index(d.Body, []byte(s)))
 }
 
-// LineOfFold is [Doc.LineOf] ignoring ASCII case.
-func (d *Doc) LineOfFold(s string) int {
-	return d.lineAt(bytes.Index(bytes.ToLower(d.Body), bytes.ToLower([]byte(s))))
+// KeyLine returns the userData line of key as a mapping key of the
+// document (matched ignoring ASCII case, quoted or not, as YAML or JSON
+// writes it), skipping comments, so that a comment mentioning the key is
+// not taken for it; the document's own line when there is none.
+func (d *Doc) KeyLine(key string) int {
+	lower := []byte(strings.ToLower(key))
+	line := 0
+	for rest := d.Body; len(rest) > 0; line++ {
+		text, next, _ := bytes.Cut(rest, []byte("\n"))
+		rest = next
+		if at := keyAt(bytes.ToLower(uncommented(text)), lower); at && d.Line > 0 {
+			return d.Line + line
+		}
+	}
+	return d.Line
+}
+
+// keyAt reports whether line holds key as a mapping key: the key, bare or
+// in quotes, at the start of the line (after indentation and list dashes)
+// or after '{' or ',', then optional spaces and ':'.
+func keyAt(line, key []byte) bool {
+	for i := 0; i < len(line); {
+		j := bytes.Index(line[i:], key)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(key)
+		i = start + 1
+		before, after := start, end
+		if before > 0 && (line[before-1] == '"' || line[before-1] == '\'') {
+			if after >= len(line) || line[after] != line[before-1] {
+				continue
+			}
+			before, after = before-1, after+1
+		}
+		lead := bytes.TrimRight(line[:before], " \t-")
+		if len(lead) > 0 && lead[len(lead)-1] != '{' && lead[len(lead)-1] != ',' {
+			continue
+		}
+		if tail := bytes.TrimLeft(line[after:], " \t"); len(tail) > 0 && tail[0] == ':' {
+			return true
+		}
+	}
+	return false
+}
+
+// uncommented cuts a YAML comment off a line: from a '#' at the start or
+// after a space or tab, outside quotes.
+func uncommented(line []byte) []byte {
+	var quote byte
+	for i, c := range line {
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
+			return line[:i]
+		}
+	}
+	return line
 }
 
 func (d *Doc) lineAt(i int) int {

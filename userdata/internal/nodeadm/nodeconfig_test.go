@@ -67,20 +67,21 @@ func TestDocLines(t *testing.T) {
 	d, _ := Decode([]byte(full))
 	d.Line = 10
 	for _, tt := range []struct {
-		s          string
-		fold, want int
+		s    string
+		key  bool
+		want int
 	}{
-		{"maxPods", 0, 20},
-		{"registerWithTaints", 0, 21},
-		{"REGISTERWITHTAINTS", 1, 21},
-		{"REGISTERWITHTAINTS", 0, 10}, // not found: the document's line
+		{"maxPods", false, 20},
+		{"registerWithTaints", false, 21},
+		{"REGISTERWITHTAINTS", true, 21},
+		{"REGISTERWITHTAINTS", false, 10}, // not found: the document's line
 	} {
 		got := d.LineOf(tt.s)
-		if tt.fold == 1 {
-			got = d.LineOfFold(tt.s)
+		if tt.key {
+			got = d.KeyLine(tt.s)
 		}
 		if got != tt.want {
-			t.Errorf("line of %q (fold %d) = %d; want %d", tt.s, tt.fold, got, tt.want)
+			t.Errorf("line of %q (as a key %v) = %d; want %d", tt.s, tt.key, got, tt.want)
 		}
 	}
 	d.Line = 0
@@ -184,5 +185,37 @@ func TestIsEmpty(t *testing.T) {
 		if got := IsEmpty(tt.v); got != tt.want {
 			t.Errorf("IsEmpty(%#v) = %v; want %v", tt.v, got, tt.want)
 		}
+	}
+}
+
+// TestKeyLine: the line of a key is where YAML or JSON has it as a mapping
+// key, never a comment or a value that mentions it.
+func TestKeyLine(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, body, key string
+		want            int
+	}{
+		{"a plain key", "spec:\n  kubelet:\n    config:\n      maxPods: 1\n", "maxPods", 13},
+		{"a comment first", "# maxPods: set below\nspec:\n  kubelet:\n    config:\n      # raise maxPods: we pack\n      maxPods: 1\n", "maxPods", 15},
+		{"a trailing comment", "a: b # maxPods: 3\nmaxPods: 1\n", "maxPods", 11},
+		{"in another case", "spec:\n  MAXPODS: 1\n", "maxPods", 11},
+		{"quoted", "spec:\n  \"maxPods\" : 1\n", "maxPods", 11},
+		{"JSON on one line", `{"spec": {"kubelet": {"config": {"maxPods": 1}}}}`, "maxPods", 10},
+		{"a longer key", "xmaxPods: 1\nmaxPodsX: 2\nmaxPods: 3\n", "maxPods", 12},
+		{"a value, not a key", "flags: [maxPods]\nnote: 'maxPods: 1'\n", "maxPods", 10},
+		{"a list entry", "- maxPods: 1\n", "maxPods", 10},
+		{"absent", "spec: {}\n", "maxPods", 10},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := &Doc{Body: []byte(tt.body), Line: 10}
+			if got := d.KeyLine(tt.key); got != tt.want {
+				t.Errorf("KeyLine(%q) = %d; want %d", tt.key, got, tt.want)
+			}
+		})
+	}
+	if got := (&Doc{Body: []byte("maxPods: 1\n")}).KeyLine("maxPods"); got != 0 {
+		t.Errorf("KeyLine without a document line = %d; want 0", got)
 	}
 }
