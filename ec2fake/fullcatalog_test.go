@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ec2select/ec2select/amiselect"
@@ -141,6 +142,43 @@ func TestFullCatalogResolvesPinnedReleases(t *testing.T) {
 				}
 				if bySSM, err := resolve(alias, k8s, amiselect.AliasBySSM); err == nil || !strings.Contains(err.Error(), "SSM has none of its") {
 					t.Errorf("through SSM: %v, %v; want the error that SSM has none of its parameters", bySSM, err)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkResolve is amiselect.Resolve of one alias against a Backend
+// holding each catalog, in process: the DescribeImages query and the
+// selection by name, or the public parameters then DescribeImages by ID
+// (the parameter index built once, before timing).
+func BenchmarkResolve(b *testing.B) {
+	for _, cat := range []struct {
+		name string
+		load func() ([]ec2types.Image, []ec2types.InstanceTypeInfo)
+	}{{"default", ec2fake.DefaultCatalog}, {"full", ec2fake.FullCatalog}} {
+		bk := ec2fake.New(ec2fake.Options{})
+		if err := bk.Load(cat.load()); err != nil {
+			b.Fatal(err)
+		}
+		for _, tc := range []struct {
+			alias, k8s string
+			source     amiselect.AliasSource
+		}{
+			{"al2023@latest", "1.32", amiselect.AliasByName},
+			{"al2023@latest", "1.32", amiselect.AliasBySSM},
+			{"al2023@v20250715", "1.32", amiselect.AliasByName},
+			{"bottlerocket@v1.39.1", "1.32", amiselect.AliasBySSM},
+		} {
+			opts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: tc.k8s}, SSM: bk, Aliases: tc.source}
+			terms := []amiselect.Term{{Alias: tc.alias}}
+			b.Run(cat.name+"/"+tc.alias+"/"+tc.source.String(), func(b *testing.B) {
+				if _, err := amiselect.Resolve(context.Background(), bk, terms, opts); err != nil && cat.name == "full" {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					_, _ = amiselect.Resolve(context.Background(), bk, terms, opts)
 				}
 			})
 		}
