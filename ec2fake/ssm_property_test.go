@@ -11,11 +11,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
 )
 
@@ -351,6 +353,94 @@ func FuzzSSMHandler(f *testing.F) {
 		}
 		if _, isErr := doc["__type"]; (rec.Code == http.StatusOK) == isErr {
 			t.Fatalf("%s %s: status %d with %v", op, body, rec.Code, doc)
+		}
+	})
+}
+
+// The account's parameters behave like a naive model — a map from name to
+// the list of values put — under any sequence of PutParameter (with or
+// without Overwrite) and DeleteParameter over the wire: GetParameter gives
+// the last value and its count as Version, GetParameterHistory every value
+// in order, DescribeParameters (in pages of any size) every name once, in
+// order.
+func TestSSMWritesFollowAModelProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		b := New(Options{Now: func() time.Time { return testNow }})
+		model := map[string][]string{}
+		names := []string{"/a", "/a/b", "/a/b/c", "flat", "/z9", "/a-b"}
+		for i := range rapid.IntRange(1, 40).Draw(t, "steps") {
+			name := rapid.SampledFrom(names).Draw(t, "name")
+			if rapid.IntRange(0, 3).Draw(t, "op") == 0 {
+				_, aerr := b.deleteParameter(&ssm.DeleteParameterInput{Name: aws.String(name)})
+				if (aerr == nil) != (model[name] != nil) {
+					t.Fatalf("step %d: delete %s: %v; model has %v", i, name, aerr, model[name])
+				}
+				delete(model, name)
+				continue
+			}
+			value := fmt.Sprintf("v%d", i)
+			overwrite := rapid.Bool().Draw(t, "overwrite")
+			out, aerr := b.putParameter(&ssm.PutParameterInput{Name: aws.String(name), Value: aws.String(value), Type: "String", Overwrite: aws.Bool(overwrite)})
+			if exists := model[name] != nil; exists && !overwrite {
+				if aerr == nil || aerr.code != CodeParameterAlreadyExists {
+					t.Fatalf("step %d: put %s over an existing one without Overwrite: %v", i, name, aerr)
+				}
+				continue
+			}
+			if aerr != nil {
+				t.Fatalf("step %d: put %s: %s", i, name, aerr.message)
+			}
+			model[name] = append(model[name], value)
+			if out.Version != int64(len(model[name])) {
+				t.Fatalf("step %d: put %s gave version %d; model %d", i, name, out.Version, len(model[name]))
+			}
+		}
+		ctx := context.Background()
+		for _, name := range names {
+			values := model[name]
+			h, err := b.GetParameterHistory(ctx, &ssm.GetParameterHistoryInput{Name: aws.String(name)})
+			if values == nil {
+				if err == nil {
+					t.Fatalf("%s: history of a parameter the model lacks", name)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			var got []string
+			for j, v := range h.Parameters {
+				if v.Version != int64(j+1) {
+					t.Fatalf("%s: history entry %d has version %d", name, j, v.Version)
+				}
+				got = append(got, *v.Value)
+			}
+			if diff := cmp.Diff(values, got); diff != "" {
+				t.Fatalf("%s history (-model +got):\n%s", name, diff)
+			}
+		}
+		want := slices.Sorted(maps.Keys(model))
+		var got []string
+		in := &ssm.DescribeParametersInput{}
+		for {
+			in.MaxResults = aws.Int32(int32(rapid.IntRange(1, 50).Draw(t, "page")))
+			out, err := b.DescribeParameters(ctx, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range out.Parameters {
+				got = append(got, *m.Name)
+				if m.Version != int64(len(model[*m.Name])) {
+					t.Fatalf("%s: version %d; model %d", *m.Name, m.Version, len(model[*m.Name]))
+				}
+			}
+			if out.NextToken == nil {
+				break
+			}
+			in.NextToken = out.NextToken
+		}
+		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("DescribeParameters (-model +got):\n%s", diff)
 		}
 	})
 }
