@@ -14,7 +14,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
-	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 	"github.com/aws/smithy-go"
 )
 
@@ -30,7 +29,7 @@ const (
 )
 
 // operations lists every operation a Backend answers, EC2's then SSM's.
-var operations = []string{OpDescribeImages, OpDescribeInstanceTypes, OpDisableImage, OpGetParameter, OpGetParameters, OpGetParametersByPath}
+var operations = append([]string{OpDescribeImages, OpDescribeInstanceTypes, OpDisableImage}, ssmOperations...)
 
 func checkOperation(op string) error {
 	if op == "" || slices.Contains(operations, op) {
@@ -49,9 +48,17 @@ type Options struct {
 	AccountID string
 
 	// Now is the clock deciding whether an image is deprecated
-	// (DeprecationTime <= Now). Default time.Now. Latency always uses real
-	// time, because it waits for the caller's context.
+	// (DeprecationTime <= Now) and stamping parameters put. Default
+	// time.Now. Latency always uses real time, because it waits for the
+	// caller's context.
 	Now func() time.Time
+
+	// Region is the region SSM answers for when the caller does not say:
+	// in process without an ssm.Options Region, over HTTP without a
+	// Signature Version 4 Authorization header (NewSSMClient's anonymous
+	// requests). It shows in parameter ARNs. Default (and for anything that
+	// is not a region name such as "us-west-2") us-east-1.
+	Region string
 }
 
 // Backend is an in-memory EC2 that answers DescribeImages,
@@ -71,8 +78,11 @@ type Backend struct {
 	types   map[string]*ec2types.InstanceTypeInfo
 	typeIDs []string // sorted instance type names
 
-	params     map[string]*ssmtypes.Parameter // custom parameters, by name
-	paramIndex *parameterIndex                // nil: rebuild on the next SSM call
+	regionName string
+
+	params     map[string]*customParameter // the account's parameters, by name
+	paramNames []string                    // their names, sorted
+	paramIndex *publicIndex                // nil: rebuild on the next SSM call
 
 	ctl       sync.Mutex // faults, latency, call log, request IDs
 	faults    []*faultState
@@ -88,9 +98,11 @@ type storedImage struct {
 
 	// What the name says about public parameters, parsed on the first
 	// parameter index build that sees this image (under b.mu for writing).
-	params       amiParameters
-	paramsOK     bool
-	paramsParsed bool
+	params         amiParameters
+	releaseVersion string
+	published      []publishedName
+	paramsOK       bool
+	paramsParsed   bool
 }
 
 func (s *storedImage) deprecated(now time.Time) bool {
@@ -101,7 +113,11 @@ var accountIDPattern = regexp.MustCompile(`^[0-9]{12}$`)
 
 // New returns an empty Backend configured by opts.
 func New(opts Options) *Backend {
-	return &Backend{account: opts.AccountID, now: opts.Now}
+	b := &Backend{account: opts.AccountID, now: opts.Now}
+	if regionPattern.MatchString(opts.Region) {
+		b.regionName = opts.Region
+	}
+	return b
 }
 
 func (b *Backend) accountID() string {
