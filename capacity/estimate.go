@@ -196,6 +196,18 @@ func (e *Estimator) Estimate(it compat.InstanceType) Estimate {
 	return est
 }
 
+// Term returns the estimate's first term of kind k for r, and whether it
+// has one: Term(ResourceMemory, KindCapacity) says where the memory
+// capacity came from.
+func (est Estimate) Term(r Resource, k Kind) (Term, bool) {
+	for _, t := range est.Terms {
+		if t.Resource == r && t.Kind == k {
+			return t, true
+		}
+	}
+	return Term{}, false
+}
+
 // EstimateAll returns the estimate of each type, in order.
 func (e *Estimator) EstimateAll(types []compat.InstanceType) []Estimate {
 	out := make([]Estimate, len(types))
