@@ -77,6 +77,7 @@ type Estimator struct {
 	launch      Launch
 	opts        EstimateOptions
 	user        userKubelet
+	reserve     reservePlan
 	brTable     MaxPodsTable
 	brTableName string
 }
@@ -121,6 +122,7 @@ func NewEstimator(l Launch, o EstimateOptions) (*Estimator, error) {
 	if o.BottlerocketMaxPods.Len() == 0 {
 		e.brTable, e.brTableName = BottlerocketMaxPodsTable(), "/usr/share/eks/eni-max-pods (core-kit 96d45ad5)"
 	}
+	e.reserve = e.plan()
 	return e, nil
 }
 
@@ -156,7 +158,7 @@ func (e *Estimator) Estimate(it compat.InstanceType) Estimate {
 	terms := make([]Term, 0, 12)
 	terms = append(terms,
 		Term{Resource: ResourceCPU, Kind: KindCapacity, Amount: int64(it.VCPU) * 1000, Source: SourcePublished,
-			Rule: fmt.Sprintf("%d vCPUs", it.VCPU), Citation: "EC2 DescribeInstanceTypes VCpuInfo.DefaultVCpus"},
+			Rule: "the type's vCPUs", Citation: "EC2 DescribeInstanceTypes VCpuInfo.DefaultVCpus"},
 		e.memoryTerm(it),
 		e.storageTerm(it),
 		mp.Term)

@@ -38,8 +38,8 @@ func ExampleEstimator_Estimate() {
 	// memory               7704Mi          574Mi                0          100Mi       7030Mi
 	// ephemeral-storage      20Gi            1Gi                0     2147483680  18253610976
 	// pods                     29              0                0              0           29
-	// capacity 7704Mi: measured-overhead model: 8192 MiB published − (160 MiB + 4%) = 7704 MiB (heuristic)
-	// kube-reserved 574Mi: nodeadm: 11 × 29 + 255 MiB, from its own max pods 29 (family rule)
+	// capacity 7704Mi: measured-overhead model: 8192 MiB published − (160 MiB + 4%) (heuristic)
+	// kube-reserved 574Mi: nodeadm: 11 × 29 max pods + 255 MiB (family rule)
 	// eviction-hard 100Mi: nodeadm: memory.available 100Mi (family rule)
 }
 

@@ -104,7 +104,7 @@ func TestFitString(t *testing.T) {
 	for _, want := range []string{
 		"1 of 4 instance types hold 1 × (cpu=500m memory=7000Mi ephemeral-storage=0) + daemons (cpu=200m memory=300Mi ephemeral-storage=0 pods=3): need cpu=700m memory=7300Mi ephemeral-storage=0 pods=4\n",
 		"  fit: m5.xlarge\n",
-		"  m5.large: holds 0\n    memory: needs 7300Mi, allocatable 7030Mi, short by 270Mi (memory kube-reserved 574Mi: nodeadm: 11 × 29 + 255 MiB, from its own max pods 29 [family rule;",
+		"  m5.large: holds 0\n    memory: needs 7300Mi, allocatable 7030Mi, short by 270Mi (memory kube-reserved 574Mi: nodeadm: 11 × 29 max pods + 255 MiB [family rule;",
 		"  t3.small: holds 0\n    memory: needs 7300Mi, allocatable 1330Mi, short by 5970Mi (memory capacity 1806Mi: measured-overhead model",
 		"  zz9.large: cannot tell: zz9.large has no interface facts",
 	} {

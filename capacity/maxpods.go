@@ -213,7 +213,7 @@ func al2Base(it compat.InstanceType) maxPodsBase {
 	switch {
 	case matches == 1:
 		return maxPodsBase{pods: pods, reserve: true, source: SourceFamily, citation: citeAL2Table,
-			rule: fmt.Sprintf("/etc/eks/eni-max-pods.txt lists %s with %d", it.Name, pods)}
+			rule: "/etc/eks/eni-max-pods.txt lists " + it.Name + " with " + strconv.FormatInt(pods, 10)}
 	case matches > 1:
 		return maxPodsBase{reserve: true, source: SourceFamily, citation: citeAL2Table, unknown: fmt.Sprintf("bootstrap.sh's awk pattern /^%s/ matches %d lines of /etc/eks/eni-max-pods.txt, so MAX_PODS is several numbers and its arithmetic fails", it.Name, matches)}
 	}
@@ -233,7 +233,7 @@ func al2023Base(it compat.InstanceType, x MaxPodsExpression) maxPodsBase {
 	}
 	std := eniFormula(enis, ipv4)
 	b := maxPodsBase{pods: std, reserve: true, source: SourceFamily, citation: citeNodeadm,
-		rule: fmt.Sprintf("nodeadm: %d × (%d − 1) + 2, from %s", enis, ipv4, from)}
+		rule: "nodeadm: " + strconv.FormatInt(enis, 10) + " × (" + strconv.FormatInt(ipv4, 10) + " − 1) + 2, from " + from}
 	if x.IsZero() {
 		return b
 	}
@@ -253,7 +253,7 @@ func al2023Base(it compat.InstanceType, x MaxPodsExpression) maxPodsBase {
 func bottlerocketBase(it compat.InstanceType, table MaxPodsTable, tableName string) maxPodsBase {
 	if pods, ok := table.Lookup(it.Name); ok {
 		return maxPodsBase{pods: pods, reserve: true, source: SourceFamily, citation: citePluto,
-			rule: fmt.Sprintf("pluto: %s lists %s with %d", tableName, it.Name, pods)}
+			rule: "pluto: " + tableName + " lists " + it.Name + " with " + strconv.FormatInt(pods, 10)}
 	}
 	return maxPodsBase{pods: 110, source: SourceFamily, citation: citePluto,
 		rule: fmt.Sprintf("pluto: %s does not list %s, so settings.kubernetes.max-pods stays unset and the kubelet config template writes 110", tableName, it.Name)}

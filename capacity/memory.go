@@ -1,7 +1,6 @@
 package capacity
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 
@@ -89,7 +88,7 @@ func (e *Estimator) memoryTerm(it compat.InstanceType) Term {
 	if e.opts.Learned != nil && e.launch.AMIID != "" {
 		if b, ok := e.opts.Learned.Memory(it.Name, e.launch.AMIID); ok {
 			t.Amount, t.Source = b, SourceLearned
-			t.Rule = fmt.Sprintf("reported by nodes of %s under %s", it.Name, e.launch.AMIID)
+			t.Rule = "reported by nodes of the type under " + e.launch.AMIID
 			t.Citation = "capacity.Cache (the lowest figure observed)"
 			return t
 		}
@@ -99,16 +98,15 @@ func (e *Estimator) memoryTerm(it compat.InstanceType) Term {
 	case KarpenterOverhead:
 		m := karpenterMemoryMiB(it, karpenterVMOverhead)
 		t.Amount = m * mib
-		t.Rule = fmt.Sprintf("karpenter-overhead model: %d MiB published", it.MemoryMiB)
+		arm := ""
 		if it.Arch == compat.ArchARM64 {
-			t.Rule += " − 64 MiB (arm64)"
+			arm = " − 64 MiB (arm64)"
 		}
-		t.Rule += fmt.Sprintf(" − ceil(7.5%%) = %d MiB", m)
+		t.Rule = "karpenter-overhead model: " + strconv.FormatInt(it.MemoryMiB, 10) + " MiB published" + arm + " − ceil(7.5%)"
 		t.Citation = citeKarpenterModel
 	default:
-		o := measuredOverheadMiB(it.MemoryMiB)
-		t.Amount = max(it.MemoryMiB-o, 0) * mib
-		t.Rule = fmt.Sprintf("measured-overhead model: %d MiB published − (160 MiB + 4%%) = %d MiB", it.MemoryMiB, max(it.MemoryMiB-o, 0))
+		t.Amount = max(it.MemoryMiB-measuredOverheadMiB(it.MemoryMiB), 0) * mib
+		t.Rule = "measured-overhead model: " + strconv.FormatInt(it.MemoryMiB, 10) + " MiB published − (160 MiB + 4%)"
 		t.Citation = citeMeasuredModel
 	}
 	return t

@@ -185,75 +185,139 @@ func bottlerocketCPUReserve(cores int) int64 {
 // reservationBytes is 11 × max pods + 255 MiB, in bytes.
 func reservationBytes(pods int64) int64 { return (11*pods + 255) * mib }
 
-// defaultKubeReserved is what the family writes into kubeReserved, per
-// resource; ok false when it writes nothing for it. unknown says why the
-// memory figure cannot be known.
-func (e *Estimator) defaultKubeReserved(r Resource, it compat.InstanceType, mp MaxPods) (t Term, ok bool, unknown string) {
-	t = Term{Resource: r, Kind: KindKubeReserved, Source: SourceFamily}
+// The reservation plan: what NewEstimator resolves once, so that an
+// estimate fills in amounts and little else.
+type (
+	reservePlan struct {
+		kube   [ResourcePods]kubeSlot
+		system []Term // the user's systemReserved: no family sets one
+		evict  [2]evictSlot
+	}
+	// kubeSlot is one resource's kube-reserved: a fixed term (the user's,
+	// or none because a flag replaced the family's), the family's default
+	// computed per type, or nothing.
+	kubeSlot struct {
+		how  slotHow
+		term Term // the fixed term, or the family's with its amount to fill
+	}
+	// evictSlot is one signal's hard eviction threshold, resolved
+	// against each type's capacity.
+	evictSlot struct {
+		r    Resource
+		term Term
+		t    threshold
+	}
+	slotHow uint8
+)
+
+const (
+	slotAbsent slotHow = iota
+	slotFixed
+	slotFamily
+)
+
+// plan resolves the reservations of e's family and kubelet configuration.
+func (e *Estimator) plan() reservePlan {
+	var p reservePlan
+	user := e.user.kubeReserved
+	replaces := user.set && e.mapsReplace()
+	for _, r := range []Resource{ResourceCPU, ResourceMemory, ResourceEphemeralStorage} {
+		def, hasDef := e.familyKubeReserved(r)
+		switch {
+		case user.amounts[r] != nil:
+			t := Term{Resource: r, Kind: KindKubeReserved, Amount: *user.amounts[r], Source: SourceUser,
+				Rule: "kubeReserved " + r.String() + " " + user.text[r], Citation: e.userCitation()}
+			if hasDef {
+				t.Rule += " (replaces the family's)"
+			}
+			p.kube[r] = kubeSlot{slotFixed, t}
+		case replaces && hasDef:
+			p.kube[r] = kubeSlot{slotFixed, Term{Resource: r, Kind: KindKubeReserved, Source: SourceUser, Citation: citeMapFlag,
+				Rule: "none: --kube-reserved replaces the family's whole kubeReserved and names no " + r.String()}}
+		case hasDef:
+			p.kube[r] = kubeSlot{slotFamily, def}
+		}
+	}
+	cite := e.userCitation()
+	if e.launch.Family == compat.Bottlerocket {
+		cite = citeBRSystem
+	}
+	for _, r := range []Resource{ResourceCPU, ResourceMemory, ResourceEphemeralStorage} {
+		if a := e.user.systemReserved.amounts[r]; a != nil {
+			p.system = append(p.system, Term{Resource: r, Kind: KindSystemReserved, Amount: *a, Source: SourceUser,
+				Rule: "systemReserved " + r.String() + " " + e.user.systemReserved.text[r], Citation: cite})
+		}
+	}
+	p.evict[0] = e.evictSlot(ResourceMemory, "memory.available", e.user.evictionHard.memory)
+	p.evict[1] = e.evictSlot(ResourceEphemeralStorage, "nodefs.available", e.user.evictionHard.storage)
+	return p
+}
+
+// familyKubeReserved is the family's own kubeReserved entry for r, with
+// its amount left to fill in per type; ok false when it writes none.
+func (e *Estimator) familyKubeReserved(r Resource) (Term, bool) {
+	t := Term{Resource: r, Kind: KindKubeReserved, Source: SourceFamily}
 	switch e.launch.Family {
 	case compat.AL2, compat.AL2023:
-		t.Citation = citeAL2Reserved
-		who := "bootstrap.sh"
+		t.Citation, t.Rule = citeAL2Reserved, "bootstrap.sh: "
 		if e.launch.Family == compat.AL2023 {
-			t.Citation, who = citeNodeadmReserved, "nodeadm"
+			t.Citation, t.Rule = citeNodeadmReserved, "nodeadm: "
 		}
 		switch r {
 		case ResourceCPU:
-			t.Amount, t.Rule = al2CPUReserve(it.VCPU), fmt.Sprintf("%s: 6%% of the first core, 1%% of the second, 0.5%% of the next two, 0.25%% of the rest of %d vCPUs", who, it.VCPU)
-		case ResourceMemory:
-			if mp.reservationUnknown != "" {
-				return t, false, mp.reservationUnknown
-			}
-			t.Amount = reservationBytes(mp.ReservationPods)
-			t.Rule = fmt.Sprintf("%s: 11 × %d + 255 MiB, from its own max pods %d", who, mp.ReservationPods, mp.ReservationPods)
+			t.Rule += "6% of the first core, 1% of the second, 0.5% of the next two, 0.25% of the rest"
 		case ResourceEphemeralStorage:
-			t.Amount, t.Rule = gib, who+": 1Gi"
+			t.Amount, t.Rule = gib, t.Rule+"1Gi"
 		}
-		return t, true, ""
+		return t, true
 	case compat.Bottlerocket:
 		t.Citation = citeBRReserved
 		switch r {
 		case ResourceCPU:
-			t.Amount, t.Rule = bottlerocketCPUReserve(it.VCPU), fmt.Sprintf("kube_reserve_cpu: 60/70/75/80m for 1-4 cores, then 2.5m per core, for %d vCPUs", it.VCPU)
+			t.Rule = "kube_reserve_cpu: 60, 70, 75, 80m for 1-4 cores, then 2.5m per core"
 		case ResourceMemory:
-			if mp.ReservationPods == 0 {
-				return t, false, ""
-			}
-			t.Amount = reservationBytes(mp.ReservationPods)
-			t.Rule = fmt.Sprintf("kube_reserve_memory: 11 × %d + 255 MiB, from max-pods %d", mp.ReservationPods, mp.ReservationPods)
+			t.Rule = "kube_reserve_memory: "
 		case ResourceEphemeralStorage:
 			t.Amount, t.Rule = gib, "the template's default 1Gi"
 		}
-		return t, true, ""
+		return t, true
 	}
-	return t, false, ""
+	return t, false
 }
 
-// kubeReservedTerms appends the kube-reserved terms: the family's, merged
-// with the user's as the family passes them.
+// kubeReservedTerms appends the kube-reserved terms for it.
 func (e *Estimator) kubeReservedTerms(terms []Term, it compat.InstanceType, mp MaxPods, est *Estimate) []Term {
-	user := e.user.kubeReserved
-	replaces := user.set && e.mapsReplace()
 	for _, r := range []Resource{ResourceCPU, ResourceMemory, ResourceEphemeralStorage} {
-		def, hasDef, unknown := e.defaultKubeReserved(r, it, mp)
+		s := e.reserve.kube[r]
 		switch {
-		case user.amounts[r] != nil:
-			t := Term{Resource: r, Kind: KindKubeReserved, Amount: *user.amounts[r], Source: SourceUser,
-				Rule: fmt.Sprintf("kubeReserved %s %s", r, user.text[r]), Citation: e.userCitation()}
-			if hasDef || unknown != "" {
-				t.Rule += " (replaces the family's)"
+		case s.how == slotFixed:
+			terms = append(terms, s.term)
+		case s.how != slotFamily:
+		case r == ResourceCPU:
+			t := s.term
+			if e.launch.Family == compat.Bottlerocket {
+				t.Amount = bottlerocketCPUReserve(it.VCPU)
+			} else {
+				t.Amount = al2CPUReserve(it.VCPU)
 			}
 			terms = append(terms, t)
-		case replaces && (hasDef || unknown != ""):
-			terms = append(terms, Term{Resource: r, Kind: KindKubeReserved, Source: SourceUser, Citation: citeMapFlag,
-				Rule: fmt.Sprintf("none: --kube-reserved replaces the family's whole kubeReserved and names no %s", r)})
-		case unknown != "":
-			est.Unresolved = append(est.Unresolved, fmt.Sprintf("kube-reserved %s: %s", r, unknown))
-		case hasDef:
-			if r == ResourceMemory && e.user.maxPods != nil && e.launch.Family != compat.Bottlerocket {
-				def.Rule += fmt.Sprintf(", not the maxPods %d the user set", *e.user.maxPods)
+		case r == ResourceMemory:
+			if mp.reservationUnknown != "" {
+				est.Unresolved = append(est.Unresolved, "kube-reserved memory: "+mp.reservationUnknown)
+				continue
 			}
-			terms = append(terms, def)
+			if mp.ReservationPods == 0 {
+				continue // Bottlerocket without max-pods
+			}
+			t := s.term
+			t.Amount = reservationBytes(mp.ReservationPods)
+			t.Rule += "11 × " + strconv.FormatInt(mp.ReservationPods, 10) + " max pods + 255 MiB"
+			if e.user.maxPods != nil && e.launch.Family != compat.Bottlerocket {
+				t.Rule += " (its own figure, not the user's maxPods)"
+			}
+			terms = append(terms, t)
+		default:
+			terms = append(terms, s.term)
 		}
 	}
 	return terms
@@ -277,21 +341,32 @@ func (e *Estimator) userCitation() string {
 	return citeMapFlag
 }
 
-// systemReservedTerms appends the user's systemReserved: no family sets
-// one.
+// systemReservedTerms appends the user's systemReserved.
 func (e *Estimator) systemReservedTerms(terms []Term) []Term {
-	user := e.user.systemReserved
-	cite := e.userCitation()
-	if e.launch.Family == compat.Bottlerocket {
-		cite = citeBRSystem
+	return append(terms, e.reserve.system...)
+}
+
+// evictSlot resolves one signal's threshold: the user's, none when the
+// user's map replaced the defaults, or the family's or kubelet's default.
+// Every family but AL2023 replaces the whole map: flags, or Bottlerocket's
+// template writing the setting alone.
+func (e *Estimator) evictSlot(r Resource, signal string, user *threshold) evictSlot {
+	s := evictSlot{r: r, term: Term{Resource: r, Kind: KindEvictionHard}}
+	switch {
+	case user != nil:
+		s.t = *user
+		s.term.Source, s.term.Rule = SourceUser, thresholdRule(signal, *user)
+		s.term.Citation = e.evictionUserCitation() + "; " + citeThreshold
+	case e.user.evictionHard.set && e.launch.Family != compat.AL2023:
+		s.t = threshold{ignored: true}
+		s.term.Source, s.term.Citation = SourceUser, e.evictionUserCitation()
+		s.term.Rule = "none: the user's evictionHard replaces the defaults and names no " + signal
+	default:
+		t, src, who, cite := e.defaultEviction(r)
+		s.t = t
+		s.term.Source, s.term.Rule, s.term.Citation = src, who+": "+thresholdRule(signal, t), cite+"; "+citeThreshold
 	}
-	for _, r := range []Resource{ResourceCPU, ResourceMemory, ResourceEphemeralStorage} {
-		if a := user.amounts[r]; a != nil {
-			terms = append(terms, Term{Resource: r, Kind: KindSystemReserved, Amount: *a, Source: SourceUser,
-				Rule: fmt.Sprintf("systemReserved %s %s", r, user.text[r]), Citation: cite})
-		}
-	}
-	return terms
+	return s
 }
 
 // defaultEviction is the threshold that applies to r when the user sets
@@ -321,29 +396,10 @@ func (e *Estimator) defaultEviction(r Resource) (threshold, Source, string, stri
 // evictionTerms appends the memory and ephemeral-storage hard eviction
 // thresholds, resolved against capacity.
 func (e *Estimator) evictionTerms(terms []Term, capacity Quantities) []Term {
-	user := e.user.evictionHard
-	// Every family but AL2023 replaces the whole map: flags, or
-	// Bottlerocket's template writing the setting alone.
-	replaces := user.set && e.launch.Family != compat.AL2023
-	signals := [...]struct {
-		r      Resource
-		signal string
-		user   *threshold
-	}{{ResourceMemory, "memory.available", user.memory}, {ResourceEphemeralStorage, "nodefs.available", user.storage}}
-	for _, s := range signals {
-		c := capacity.Get(s.r)
-		switch {
-		case s.user != nil:
-			terms = append(terms, Term{Resource: s.r, Kind: KindEvictionHard, Amount: s.user.resolve(c), Source: SourceUser,
-				Rule: thresholdRule(s.signal, *s.user, c), Citation: joinNonEmpty("; ", e.evictionUserCitation(), citeThreshold)})
-		case replaces:
-			terms = append(terms, Term{Resource: s.r, Kind: KindEvictionHard, Source: SourceUser, Citation: e.evictionUserCitation(),
-				Rule: fmt.Sprintf("none: the user's evictionHard replaces the defaults and names no %s", s.signal)})
-		default:
-			t, src, who, cite := e.defaultEviction(s.r)
-			terms = append(terms, Term{Resource: s.r, Kind: KindEvictionHard, Amount: t.resolve(c), Source: src,
-				Rule: who + ": " + thresholdRule(s.signal, t, c), Citation: cite + "; " + citeThreshold})
-		}
+	for _, s := range e.reserve.evict {
+		t := s.term
+		t.Amount = s.t.resolve(capacity.Get(s.r))
+		terms = append(terms, t)
 	}
 	return terms
 }
@@ -358,12 +414,12 @@ func (e *Estimator) evictionUserCitation() string {
 	return citeMapFlag
 }
 
-func thresholdRule(signal string, t threshold, capacity int64) string {
+func thresholdRule(signal string, t threshold) string {
 	switch {
 	case t.ignored:
-		return fmt.Sprintf("%s %s, which the kubelet ignores", signal, t.text)
+		return signal + " " + t.text + ", which the kubelet ignores"
 	case t.percent:
-		return fmt.Sprintf("%s %s of %s", signal, t.text, FormatQuantity(ResourceMemory, capacity))
+		return signal + " " + t.text + " of capacity"
 	}
 	return signal + " " + t.text
 }
