@@ -284,4 +284,51 @@ func TestEvictionPercent(t *testing.T) {
 			t.Errorf("nodefs.available %s of 20Gi: %d, want %d", tc.text, got, tc.want)
 		}
 	}
+	// 10% of 999 bytes is 99.9…: truncated, not rounded.
+	e := mustEstimator(t, capacity.Launch{Family: compat.AL2023, RootVolumeBytes: 999}, capacity.EstimateOptions{})
+	if got := e.Estimate(m5large).EvictionHard.EphemeralStorage; got != 99 {
+		t.Errorf("nodefs.available 10%% of 999 bytes: %d, want 99", got)
+	}
+}
+
+func TestParseQuantity(t *testing.T) {
+	for _, tc := range []struct {
+		r    capacity.Resource
+		s    string
+		want int64
+		err  string
+	}{
+		{capacity.ResourceCPU, "100m", 100, ""},
+		{capacity.ResourceCPU, "1.5", 1500, ""},
+		{capacity.ResourceCPU, "0.1m", 1, ""}, // rounded up, as MilliValue rounds
+		{capacity.ResourceCPU, "1Ki", 1024000, ""},
+		{capacity.ResourceMemory, "1.5Gi", 1610612736, ""},
+		{capacity.ResourceMemory, "0.5", 1, ""}, // rounded up, as Value rounds
+		{capacity.ResourceMemory, "1e3", 1000, ""},
+		{capacity.ResourceMemory, "1.G", 1_000_000_000, ""},
+		{capacity.ResourceMemory, "+", 0, ""},
+		{capacity.ResourcePods, "2e3", 2000, ""},
+		{capacity.ResourceMemory, "1e-40", 1, ""},
+		{capacity.ResourceMemory, "-1", 0, "capacity: memory quantity \"-1\": it is negative"},
+		{capacity.ResourceMemory, "10E", 0, "beyond int64"},
+		{capacity.ResourceMemory, "1.5.5", 0, "is not a quantity"},
+		{capacity.ResourceMemory, "1mi", 0, "unknown suffix \"mi\""},
+		{capacity.ResourceMemory, "", 0, "is not a quantity"},
+	} {
+		got, err := capacity.ParseQuantity(tc.r, tc.s)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("ParseQuantity(%s, %q) = %d, %v; want an error containing %q", tc.r, tc.s, got, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("ParseQuantity(%s, %q) = %d, %v; want %d", tc.r, tc.s, got, err, tc.want)
+		}
+	}
+	// A reservation is rounded down: the scheduler rounds allocatable up.
+	e := mustEstimator(t, capacity.Launch{Family: compat.AL2023, Kubelet: userdata.KubeletConfig{SystemReserved: map[string]string{"memory": "1.9", "cpu": "0.5m"}}}, capacity.EstimateOptions{})
+	if got := e.Estimate(m5large).SystemReserved; got.Memory != 1 || got.CPU != 0 {
+		t.Errorf("system-reserved memory 1.9 bytes and cpu 0.5m: %v, want memory 1 and cpu 0", got)
+	}
 }

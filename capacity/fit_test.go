@@ -54,6 +54,21 @@ func TestCheckFit(t *testing.T) {
 			short: map[string][]string{"t3.small": {"pods by capacity"}, "m5.large": {"pods by capacity"}},
 		},
 		{
+			// The 2-vCPU types have 1930m allocatable: 200m of daemons and
+			// 1730m fit exactly; 1731m is short by 1m.
+			name:  "exactly allocatable fits",
+			req:   capacity.FitRequest{Pod: capacity.Quantities{CPU: 1730}, Daemons: daemons},
+			fit:   []string{"t3.small", "m5.large", "m5.xlarge"},
+			holds: []int64{1, 1, 2, 0},
+		},
+		{
+			name:  "one millicore short",
+			req:   capacity.FitRequest{Pod: capacity.Quantities{CPU: 1731}, Daemons: daemons},
+			fit:   []string{"m5.xlarge"},
+			holds: []int64{0, 0, 2, 0},
+			short: map[string][]string{"t3.small": {"cpu by kube-reserved"}, "m5.large": {"cpu by kube-reserved"}},
+		},
+		{
 			name:  "cpu short on every type",
 			req:   capacity.FitRequest{Pod: capacity.Quantities{CPU: 4000}},
 			holds: []int64{0, 0, 0, 0},

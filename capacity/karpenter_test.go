@@ -110,6 +110,12 @@ func TestKarpenterDiffers(t *testing.T) {
 			l:  capacity.Launch{Family: compat.AL2, Network: capacity.Network{ReservedENIs: 1}},
 			s:  capacity.KarpenterSettings{ReservedENIs: 1},
 			it: "m5.large", node: [4]int64{29, 70, mib(574), 1 << 30}, karp: [4]int64{20, 70, mib(574), 1 << 30}},
+		// maxPods 110 on AL2023: both reserve memory by the ENI figure
+		// (nodeadm config.go:278-287; Karpenter's
+		// UsesENILimitedMemoryOverhead, types.go:150-151, resolver.go:127-134).
+		{name: "AL2023 maxPods 110 (agreement)",
+			l:  capacity.Launch{Family: compat.AL2023, Kubelet: userdata.KubeletConfig{MaxPods: ptr[int32](110)}},
+			it: "m4.xlarge", node: [4]int64{110, 80, mib(893), 1 << 30}, karp: [4]int64{110, 80, mib(893), 1 << 30}},
 		// Windows: Start-EKSBootstrap.ps1 sets no reservations (assumed,
 		// aws/containers-roadmap#1245) and the kubelet's Windows default
 		// evicts at 500Mi; Karpenter reserves as for Linux with 110 pods
@@ -179,5 +185,45 @@ func TestKarpenterSettings(t *testing.T) {
 	arm.Name, arm.Arch = "m6g.large", compat.ArchARM64
 	if got := e.Karpenter(arm, capacity.KarpenterSettings{}).Capacity.Memory; got != mib(8128-610) {
 		t.Errorf("arm64 memory %d MiB, want 8128 − ceil(7.5%%) = %d", got>>20, 8128-610)
+	}
+}
+
+// TestKarpenterEvictionSignal pins computeEvictionSignal
+// (karpenter-provider-aws v1.14.1 pkg/providers/instancetype/types.go:599-621):
+// a percentage of capacity rounded up, 100% meaning none, a quantity as
+// written.
+func TestKarpenterEvictionSignal(t *testing.T) {
+	for _, tc := range []struct {
+		hard map[string]string
+		want [2]int64 // memory, ephemeral-storage
+	}{
+		{map[string]string{"nodefs.available": "10%"}, [2]int64{mib(100), 100}}, // ceil(99.9)
+		{map[string]string{"memory.available": "100%", "nodefs.available": "0%"}, [2]int64{0, 0}},
+		{map[string]string{"memory.available": "1Gi"}, [2]int64{1 << 30, 100}}, // and the default ceil(10%)
+	} {
+		e := mustEstimator(t, capacity.Launch{Family: compat.AL2023, RootVolumeBytes: 999, Kubelet: userdata.KubeletConfig{EvictionHard: tc.hard}}, capacity.EstimateOptions{})
+		k := e.Karpenter(m5large, capacity.KarpenterSettings{})
+		if got := [2]int64{k.EvictionHard.Memory, k.EvictionHard.EphemeralStorage}; got != tc.want {
+			t.Errorf("%v: %v, want %v", tc.hard, got, tc.want)
+		}
+	}
+}
+
+// TestNodeadmReadsItsSnapshotFirst: nodeadm takes a type's interfaces
+// from its embedded instance-info.jsonl before DescribeInstanceTypes
+// (amazon-eks-ami 81fec2e8 nodeadm/internal/kubelet/eni_max_pods.go:33-52),
+// AL2 from its table, and Karpenter from DescribeInstanceTypes
+// (types.go:485-505): when EC2's answer has changed, they part.
+func TestNodeadmReadsItsSnapshotFirst(t *testing.T) {
+	changed := m5large
+	changed.Network = capacity4(4, 10) // EC2 now says 4 interfaces; the snapshot says 3
+	for _, tc := range []struct {
+		f          compat.AMIFamily
+		node, karp int64
+	}{{compat.AL2023, 29, 38}, {compat.AL2, 29, 38}} {
+		e := mustEstimator(t, capacity.Launch{Family: tc.f}, capacity.EstimateOptions{})
+		if got := [2]int64{e.Estimate(changed).Capacity.Pods, e.Karpenter(changed, capacity.KarpenterSettings{}).Capacity.Pods}; got != [2]int64{tc.node, tc.karp} {
+			t.Errorf("%s: node %d, Karpenter %d; want %d, %d", tc.f, got[0], got[1], tc.node, tc.karp)
+		}
 	}
 }

@@ -402,6 +402,7 @@ func TestMaxPodsExpression(t *testing.T) {
 		// nodeadm refuses a result ≤ 0 and keeps the standard value
 		// (eni_max_pods.go:108-109).
 		{capacity.MaxPodsExpression{ReservedENIs: 5}, "((default_enis - 5) * (ips_per_eni - 1)) + 2", 29},
+		{capacity.MaxPodsExpression{Add: -29}, "max_pods - 29", 29},
 	} {
 		t.Run(tc.cel, func(t *testing.T) {
 			if got := tc.x.String(); got != tc.cel {
@@ -421,6 +422,7 @@ func TestCalculator(t *testing.T) {
 	big := compat.InstanceType{Name: "x.16xlarge", Hypervisor: "nitro", VCPU: 64, Network: capacity4(15, 50)}
 	metal := compat.InstanceType{Name: "x.metal", BareMetal: true, VCPU: 64, Network: capacity4(15, 50)}
 	xen := compat.InstanceType{Name: "x.xen", Hypervisor: "xen", VCPU: 2, Network: capacity4(3, 10)}
+	thirty := compat.InstanceType{Name: "x.30", Hypervisor: "nitro", VCPU: 30, Network: capacity4(15, 50)}
 	for _, tc := range []struct {
 		name string
 		c    capacity.Calculator
@@ -434,6 +436,7 @@ func TestCalculator(t *testing.T) {
 		{"prefix delegation needs CNI 1.9", capacity.Calculator{CNIVersion: "1.8.9", PrefixDelegation: true}, nitro, 29, ""},
 		{"CNI 2.0 supports prefix delegation", capacity.Calculator{CNIVersion: "2.0", PrefixDelegation: true, ShowMaxAllowed: true}, nitro, 434, ""},
 		{"capped at 250 above 30 vCPUs", capacity.Calculator{CNIVersion: "1.19.2"}, big, 250, ""},
+		{"capped at 110 at 30 vCPUs", capacity.Calculator{CNIVersion: "1.19.2"}, thirty, 110, ""},
 		{"uncapped above 30 vCPUs", capacity.Calculator{CNIVersion: "1.19.2", ShowMaxAllowed: true}, big, 737, ""},
 		{"bare metal has no hypervisor, so no prefix delegation", capacity.Calculator{CNIVersion: "1.19.2", PrefixDelegation: true, ShowMaxAllowed: true}, metal, 737, ""},
 		{"xen, no prefix delegation", capacity.Calculator{CNIVersion: "1.19.2", PrefixDelegation: true}, xen, 29, ""},
@@ -565,6 +568,7 @@ func TestAddresses(t *testing.T) {
 		f       compat.AMIFamily
 		n       capacity.Network
 		maxPods *int32
+		xen     bool
 		want    int64
 		warning string
 	}{
@@ -576,10 +580,15 @@ func TestAddresses(t *testing.T) {
 		{name: "prefix delegation with maxPods", f: compat.Bottlerocket, n: capacity.Network{PrefixDelegation: true}, maxPods: ptr[int32](110), want: 432},
 		{name: "IPv6", f: compat.AL2023, n: capacity.Network{IPv6: true}, want: -1, warning: "can address any number of pods with IPv6, but the kubelet admits 29"},
 		{name: "Windows", f: compat.Windows2022, want: 9},
+		{name: "prefix delegation on Xen", f: compat.AL2023, n: capacity.Network{PrefixDelegation: true}, xen: true, want: 27},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := mustEstimator(t, capacity.Launch{Family: tc.f, Network: tc.n, Kubelet: userdata.KubeletConfig{MaxPods: tc.maxPods}}, capacity.EstimateOptions{})
-			est := e.Estimate(m5)
+			it := m5
+			if tc.xen {
+				it.Hypervisor = "xen"
+			}
+			est := e.Estimate(it)
 			if est.MaxPods.Addresses != tc.want {
 				t.Errorf("addresses %d, want %d", est.MaxPods.Addresses, tc.want)
 			}

@@ -26,9 +26,6 @@ var (
 type MaxPodsTable struct {
 	names []string // in file order
 	pods  map[string]int64
-	// ambiguous holds the names that, read as awk reads them, match a
-	// line besides their own; only AL2's table computes it.
-	ambiguous map[string]bool
 }
 
 // ParseMaxPodsTable reads an eni-max-pods file: one "instance-type
@@ -80,9 +77,11 @@ func (t MaxPodsTable) Lookup(instanceType string) (int64, bool) {
 // matches any character and a name that is a prefix of longer ones matches
 // them too. It returns the figure when exactly one line matches, and
 // matches > 1 when several do (bootstrap.sh then does arithmetic on a
-// multi-line value and fails).
+// multi-line value and fails). A name the table lists matches its own
+// line only (TestEmbeddedTables checks every line of AL2's table), so a
+// listed name is a map lookup.
 func (t MaxPodsTable) lookupAWK(instanceType string) (pods int64, matches int) {
-	if v, ok := t.pods[instanceType]; ok && !t.ambiguous[instanceType] {
+	if v, ok := t.pods[instanceType]; ok {
 		return v, 1
 	}
 	for _, name := range t.names {
@@ -92,23 +91,6 @@ func (t MaxPodsTable) lookupAWK(instanceType string) (pods int64, matches int) {
 		}
 	}
 	return pods, matches
-}
-
-// withAmbiguity records which of t's names match, as awk reads them, a
-// line other than their own, so that lookupAWK is a map lookup for the
-// rest. EC2's names make the set empty for the table AL2 ships (a test
-// checks), but a name such as "c7i.metal" would match "c7i.metal-24xl".
-func (t MaxPodsTable) withAmbiguity() MaxPodsTable {
-	t.ambiguous = map[string]bool{}
-	for _, name := range t.names {
-		for _, other := range t.names {
-			if other != name && awkPrefix(name, other) {
-				t.ambiguous[name] = true
-				break
-			}
-		}
-	}
-	return t
 }
 
 // awkPrefix reports whether the regular expression ^pattern matches line's
@@ -163,7 +145,7 @@ var embeddedTables = sync.OnceValue(func() tables {
 	if err != nil {
 		panic(err)
 	}
-	return tables{al2: al2.withAmbiguity(), bottlerocket: br, nodeadm: info}
+	return tables{al2: al2, bottlerocket: br, nodeadm: info}
 })
 
 // parseInstanceInfo reads upstream/al2023-instance-info.txt: "type
