@@ -269,16 +269,24 @@ func (e *Estimator) defaultVolume() (int64, string, string) {
 	return 20 * gib, "the default 20 GiB root volume", "karpenter-provider-aws v1.14.1 pkg/providers/amifamily/resolver.go:41-44 (DefaultEBS)"
 }
 
-// String returns the estimate as a table, one row per resource.
+// String returns the estimate as a table, one row per resource; a
+// "limit" column appears when the estimate has one (Windows).
 func (est Estimate) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s under %s\n", est.InstanceType, est.Family)
-	rows := [][]string{{"resource", "capacity", "kube-reserved", "system-reserved", "eviction-hard", "allocatable"}}
+	cols := []Quantities{est.Capacity, est.KubeReserved, est.SystemReserved, est.EvictionHard}
+	header := []string{"resource", "capacity", "kube-reserved", "system-reserved", "eviction-hard"}
+	if est.Limits != (Quantities{}) {
+		cols, header = append(cols, est.Limits), append(header, "limit")
+	}
+	cols, header = append(cols, est.Allocatable), append(header, "allocatable")
+	rows := [][]string{header}
 	for r := range numResources {
-		rows = append(rows, []string{r.String(),
-			FormatQuantity(r, est.Capacity.Get(r)), FormatQuantity(r, est.KubeReserved.Get(r)),
-			FormatQuantity(r, est.SystemReserved.Get(r)), FormatQuantity(r, est.EvictionHard.Get(r)+est.Limits.Get(r)),
-			FormatQuantity(r, est.Allocatable.Get(r))})
+		row := []string{r.String()}
+		for _, q := range cols {
+			row = append(row, FormatQuantity(r, q.Get(r)))
+		}
+		rows = append(rows, row)
 	}
 	writeTable(&b, rows)
 	return b.String()

@@ -332,3 +332,18 @@ func TestParseQuantity(t *testing.T) {
 		t.Errorf("system-reserved memory 1.9 bytes and cpu 0.5m: %v, want memory 1 and cpu 0", got)
 	}
 }
+
+// TestWindowsTable: the Windows pod-address cap shows as its own column.
+func TestWindowsTable(t *testing.T) {
+	est := mustEstimator(t, capacity.Launch{Family: compat.Windows2022}, capacity.EstimateOptions{}).Estimate(m5large)
+	want := `m5.large under Windows2022
+resource           capacity  kube-reserved  system-reserved  eviction-hard  limit  allocatable
+cpu                       2              0                0              0      0            2
+memory               7704Mi              0                0          500Mi      0       7204Mi
+ephemeral-storage      50Gi              0                0     5368709200      0  48318382000
+pods                    110              0                0              0    101            9
+`
+	if diff := cmp.Diff(want, est.String()); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+}

@@ -34,8 +34,8 @@ func TestKarpenterAgreesByDefault(t *testing.T) {
 }
 
 // TestKarpenterDiffers shows, case by case, where Karpenter's prediction
-// and the node's real figure part; capacity/README.md says which is right
-// and why.
+// and the node's real figure part; the README's "Where we differ from
+// Karpenter" says which is right and why.
 func TestKarpenterDiffers(t *testing.T) {
 	types := map[string]compat.InstanceType{}
 	for _, it := range estCatalog() {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/ec2select/ec2select/compat"
 )
@@ -282,8 +281,9 @@ func (e *Estimator) MaxPods(it compat.InstanceType) MaxPods {
 		t = e.userMaxPods(*p, base)
 		if e.launch.Family == compat.Bottlerocket {
 			// Bottlerocket's kube-reserved memory follows the setting,
-			// whoever wrote it (kubelet-config:89-90).
-			mp.ReservationPods = t.Amount
+			// whoever wrote it, when it is not 0: the template's
+			// {{#if settings.kubernetes.max-pods}} (kubelet-config:89-90).
+			mp.ReservationPods = *p
 		}
 	}
 	if ppc := e.user.podsPerCore; ppc > 0 {
@@ -318,6 +318,13 @@ func (e *Estimator) userMaxPods(p int64, base maxPodsBase) Term {
 	case compat.Bottlerocket:
 		t.Rule = "settings.kubernetes.max-pods " + strconv.FormatInt(p, 10) + replaced
 		t.Citation = "bottlerocket-os/bottlerocket-core-kit a10182f9 sources/api/pluto/src/main.rs:144-146 (a set max-pods is kept), packages/kubernetes-1.31/kubelet-config:151"
+		if p == 0 {
+			// The template writes maxPods: 0, which the kubelet defaults.
+			t.Amount = 110
+			t.Source = SourceKubeletDefault
+			t.Rule = "settings.kubernetes.max-pods 0, written as maxPods: 0, which the kubelet's defaulting turns into 110"
+			t.Citation += "; " + citeKubeletMax
+		}
 	default:
 		t.Rule = "--max-pods=" + strconv.FormatInt(p, 10) + replaced
 		t.Citation = citeMaxPodsFlag
@@ -407,15 +414,4 @@ func (e *Estimator) addressWarning(it compat.InstanceType, mp MaxPods) string {
 	}
 	return fmt.Sprintf("%s: the VPC CNI can address %s %s, but the kubelet admits %d: the family's max pods ignore it; max-pods-calculator.sh --cni-prefix-delegation-enabled recommends %d, which Launch.Kubelet.MaxPods sets [%s]",
 		it.Name, can, how, mp.Pods, rec, citeCalculator)
-}
-
-// joinNonEmpty joins the non-empty parts with sep.
-func joinNonEmpty(sep string, parts ...string) string {
-	var kept []string
-	for _, p := range parts {
-		if p != "" {
-			kept = append(kept, p)
-		}
-	}
-	return strings.Join(kept, sep)
 }

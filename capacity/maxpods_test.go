@@ -254,6 +254,27 @@ func TestMaxPodsAgreeWithFamilies(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
+// TestAL2023PrefixDelegationExpression checks, for every catalog type,
+// max pods under the prefix-delegation expression capped as
+// max-pods-calculator.sh caps it (250), against the reference: nodeadm's
+// variables from instance-info.jsonl (81fec2e8
+// nodeadm/internal/kubelet/eni_max_pods.go:99-103) in
+// ((default_enis * ((ips_per_eni - 1) * 16)) + 2) < 250 ? … : 250, with
+// kube-reserved memory from the result (config.go:278-287).
+func TestAL2023PrefixDelegationExpression(t *testing.T) {
+	enis := refENIs(t)
+	x := capacity.MaxPodsExpression{PrefixDelegation: true, Cap: 250}
+	e := mustEstimator(t, capacity.Launch{Family: compat.AL2023, MaxPodsExpression: x}, capacity.EstimateOptions{})
+	for _, it := range estCatalog() {
+		f := enis[it.Name]
+		want := min(f[0]*((f[1]-1)*16)+2, 250)
+		est := e.Estimate(it)
+		if est.Capacity.Pods != want || est.KubeReserved.Memory != mib(11*want+255) {
+			t.Errorf("%s: pods %d, kube-reserved memory %d; want %d, %d", it.Name, est.Capacity.Pods, est.KubeReserved.Memory, want, mib(11*want+255))
+		}
+	}
+}
+
 // TestTablesAgreeWithEC2Facts checks every catalog type whose row carries
 // DescribeInstanceTypes interface facts: nodeadm's snapshot, AL2's table and
 // Bottlerocket's table must all give the ENI formula over those facts
@@ -553,10 +574,17 @@ func TestMaxPodsZero(t *testing.T) {
 		// A drop-in's maxPods 0 is defaulted to 110
 		// (pkg/kubelet/apis/config/v1beta1/defaults.go:194-196).
 		{compat.AL2023, 110},
+		// Bottlerocket's template writes maxPods: 0 (kubelet-config:151),
+		// defaulted the same way, and reserves no memory by it
+		// ({{#if settings.kubernetes.max-pods}} is false for 0, :89).
+		{compat.Bottlerocket, 110},
 	} {
 		e := mustEstimator(t, capacity.Launch{Family: tc.f, Kubelet: userdata.KubeletConfig{MaxPods: ptr[int32](0)}}, capacity.EstimateOptions{})
 		if got := e.MaxPods(it).Pods; got != tc.want {
 			t.Errorf("%s: pods %d, want %d", tc.f, got, tc.want)
+		}
+		if tc.f == compat.Bottlerocket && e.MaxPods(it).ReservationPods != 0 {
+			t.Errorf("Bottlerocket: reserves memory for max-pods 0")
 		}
 	}
 }
