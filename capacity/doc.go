@@ -43,4 +43,22 @@
 // A snapshot is versioned, checksummed JSON, small enough for a ConfigMap
 // at the default size; [Cache.Snapshot] documents the encoding and
 // [Cache.Merge] the rule by which entries combine.
+//
+// # What a node has before it launches
+//
+// An [Estimator] ([NewEstimator]) takes a [Launch] (AMI family, kubelet
+// configuration, [Network], volume) and tells, for each instance type,
+// what its nodes will have: [Estimator.Estimate] gives capacity, the
+// kube-reserved, system-reserved and hard-eviction amounts the kubelet
+// takes, and allocatable, each [Term] with its amount, [Source] and
+// citation; [Estimator.MaxPods] gives max pods as the family's boot
+// software computes them, from the tables it ships ([AL2MaxPodsTable],
+// [BottlerocketMaxPodsTable], [ParseMaxPodsTable]) or nodeadm's
+// [MaxPodsExpression]. Memory is what the Cache learned when it has the
+// type under the AMI ([MemoryLookup]), else a [MemoryModel]. [Calculator]
+// is AL2's max-pods-calculator.sh; [Estimator.Karpenter] is what
+// karpenter-provider-aws predicts, for comparison. [CheckFit] says which
+// types hold a [FitRequest] and, for each that does not, the resource,
+// the [Shortfall] and the term that causes it. Amounts are [Quantities]:
+// millicores, bytes and pods.
 package capacity

@@ -385,7 +385,46 @@ func (r *report) capacity(m amiselect.Mapping, amis []amiselect.AMI) (demoNode, 
 	r.table(rows)
 	st := cache.Stats()
 	r.printf("  cache: %d recorded, %d refused, %d entries\n", st.Recorded, st.Refused, st.Len)
+	if err := r.estimates(m, ami, cache); err != nil {
+		return demoNode{}, err
+	}
 	return node, nil
+}
+
+// estimateTypes are the types the report estimates: the simulated node's,
+// whose memory is now learned, and two it has not seen.
+var estimateTypes = []string{nodeInstanceType, "m5.xlarge", "c7i-flex.large"}
+
+// estimates shows what nodes of a few types have under the node's AMI
+// family before they launch: capacity.Estimator with the cache as its
+// memory source, so the simulated node's type uses what it reported.
+func (r *report) estimates(m amiselect.Mapping, ami amiselect.AMI, learned *capacity.Cache) error {
+	e, err := capacity.NewEstimator(capacity.Launch{Family: ami.Family, AMIID: ami.ID}, capacity.EstimateOptions{Learned: learned})
+	if err != nil {
+		return err
+	}
+	r.printf("\n  estimate under %s (capacity.Estimator; memory learned, else 160 MiB + 4%% less than published):\n", ami.Family)
+	rows := [][]string{{"TYPE", "MEMORY", "FROM", "KUBE-RESERVED MEMORY", "ALLOCATABLE CPU", "ALLOCATABLE MEMORY", "PODS"}}
+	for _, g := range m.Groups {
+		if g.AMI.ID != ami.ID {
+			continue
+		}
+		for _, it := range g.InstanceTypes {
+			if !slices.Contains(estimateTypes, it.Name) {
+				continue
+			}
+			est := e.Estimate(it)
+			from := "model"
+			if t, _ := est.Term(capacity.ResourceMemory, capacity.KindCapacity); t.Source == capacity.SourceLearned {
+				from = "learned"
+			}
+			mem := func(v int64) string { return capacity.FormatQuantity(capacity.ResourceMemory, v) }
+			rows = append(rows, []string{it.Name, mem(est.Capacity.Memory), from, mem(est.KubeReserved.Memory),
+				capacity.FormatQuantity(capacity.ResourceCPU, est.Allocatable.CPU), mem(est.Allocatable.Memory), strconv.FormatInt(est.Allocatable.Pods, 10)})
+		}
+	}
+	r.table(rows)
+	return nil
 }
 
 // nodeLabels are the labels the simulated node registers with: its
