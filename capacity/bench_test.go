@@ -74,8 +74,7 @@ func BenchmarkApply(b *testing.B) {
 	for _, g := range m.Groups {
 		for i, it := range g.InstanceTypes {
 			if i%2 == 0 { // half the types have a learned figure
-				k := key{it.Name, g.AMI.ID}
-				c.entries.put(record{key: k, memory: 1 << 33})
+				c.entries.Add(key{it.Name, g.AMI.ID}, record{memory: 1 << 33})
 			}
 		}
 	}
@@ -98,7 +97,7 @@ func bigCache(tb testing.TB, n int, now func() time.Time) *Cache {
 	base := now().Unix()
 	for i := range n {
 		k := key{fmt.Sprintf("m%dg.%dxlarge", i%7, i%500), fmt.Sprintf("ami-%017x", i/500)}
-		c.entries.put(record{key: k, memory: 1<<33 - int64(i)<<10, observed: base - int64(i%86_400)})
+		c.entries.Add(k, record{memory: 1<<33 - int64(i)<<10, observed: base - int64(i%86_400)})
 	}
 	return c
 }
