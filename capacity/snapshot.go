@@ -40,11 +40,13 @@ type wire struct {
 
 // members are the members of a snapshot, in the order Snapshot writes
 // them and wire.fields points at them, and what each must be.
-var members = [...]struct{ name, what string }{
+var members = [...]member{
 	{"version", "an integer"}, {"types", "an array of instance-type names"}, {"amis", "an array of AMI IDs"},
 	{"type", "an array of indices into types"}, {"ami", "an array of indices into amis"},
 	{"memory", "an array of integers"}, {"observed", "an array of integers"}, {"sum", "a string"},
 }
+
+type member struct{ name, what string }
 
 func (w *wire) fields() [len(members)]any {
 	return [...]any{&w.Version, &w.Types, &w.AMIs, &w.Type, &w.AMI, &w.Memory, &w.Observed, &w.Sum}
@@ -220,56 +222,76 @@ func readSnapshot(data []byte, limit int) (*wire, error) {
 // tokens, not decoded into wire as a struct, because encoding/json would
 // match their names in any case and let a repeated one win silently.
 func decode(data []byte) (*wire, error) {
+	r := reader{json.NewDecoder(bytes.NewReader(data)), len(data)}
+	if t, err := r.dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, r.malformed(cmp.Or(err, fmt.Errorf("found %v where an object starts", t)))
+	}
 	var w wire
-	fields := w.fields()
-	dec := json.NewDecoder(bytes.NewReader(data))
-	malformed := func(err error) error {
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			return fmt.Errorf("capacity: the snapshot is truncated: its JSON stops at byte %d; merge a whole snapshot Cache.Snapshot wrote", len(data))
-		}
-		return fmt.Errorf("capacity: the snapshot is malformed at byte %d: %v; merge a snapshot Cache.Snapshot wrote", dec.InputOffset(), err)
-	}
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, malformed(cmp.Or(err, fmt.Errorf("found %v where an object starts", t)))
-	}
 	var seen [len(members)]bool
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, malformed(err)
-		}
-		name, _ := t.(string) // Token fails on an object key that is not a string
-		i := slices.IndexFunc(members[:], func(m struct{ name, what string }) bool { return m.name == name })
-		switch {
-		case i < 0:
-			return nil, malformed(fmt.Errorf("unknown member %q", name))
-		case seen[i]:
-			return nil, malformed(fmt.Errorf("member %q appears twice", name))
-		}
-		seen[i] = true
-		var wrongType *json.UnmarshalTypeError
-		err = dec.Decode(fields[i])
-		if v := reflect.ValueOf(fields[i]).Elem(); err == nil && v.Kind() == reflect.Slice && v.IsNil() {
-			err = errors.New("null") // encoding/json leaves a slice nil only for null
-		} else if err != nil && !errors.As(err, &wrongType) {
-			return nil, malformed(err)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("capacity: the snapshot's %q is not %s: %v; merge a snapshot Cache.Snapshot wrote", name, members[i].what, err)
+	for r.dec.More() {
+		if err := r.member(&w, &seen); err != nil {
+			return nil, err
 		}
 	}
-	if _, err := dec.Token(); err != nil { // the closing brace
-		return nil, malformed(err)
+	if _, err := r.dec.Token(); err != nil { // the closing brace
+		return nil, r.malformed(err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, malformed(errors.New("data after the snapshot's object"))
+	if _, err := r.dec.Token(); err != io.EOF {
+		return nil, r.malformed(errors.New("data after the snapshot's object"))
 	}
-	for i, ok := range seen {
-		if !ok {
-			return nil, fmt.Errorf("capacity: the snapshot has no %q member; merge a snapshot Cache.Snapshot wrote", members[i].name)
-		}
+	if i := slices.Index(seen[:], false); i >= 0 {
+		return nil, fmt.Errorf("capacity: the snapshot has no %q member; merge a snapshot Cache.Snapshot wrote", members[i].name)
 	}
 	return &w, nil
+}
+
+// reader walks a snapshot's JSON, size bytes, with dec.
+type reader struct {
+	dec  *json.Decoder
+	size int
+}
+
+// member reads the next member of the snapshot's object into w.
+func (r reader) member(w *wire, seen *[len(members)]bool) error {
+	t, err := r.dec.Token()
+	if err != nil {
+		return r.malformed(err)
+	}
+	name, _ := t.(string) // Token fails on an object key that is not a string
+	i := slices.IndexFunc(members[:], func(m member) bool { return m.name == name })
+	switch {
+	case i < 0:
+		return r.malformed(fmt.Errorf("unknown member %q", name))
+	case seen[i]:
+		return r.malformed(fmt.Errorf("member %q appears twice", name))
+	}
+	seen[i] = true
+	p := w.fields()[i]
+	err = r.dec.Decode(p)
+	var wrongType *json.UnmarshalTypeError
+	switch {
+	case err == nil && isNull(p):
+		err = errors.New("null")
+	case err == nil:
+		return nil
+	case !errors.As(err, &wrongType):
+		return r.malformed(err)
+	}
+	return fmt.Errorf("capacity: the snapshot's %q is not %s: %v; merge a snapshot Cache.Snapshot wrote", name, members[i].what, err)
+}
+
+// isNull reports whether p, a member just decoded, was null: encoding/json
+// leaves a slice nil only then.
+func isNull(p any) bool {
+	v := reflect.ValueOf(p).Elem()
+	return v.Kind() == reflect.Slice && v.IsNil()
+}
+
+func (r reader) malformed(err error) error {
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return fmt.Errorf("capacity: the snapshot is truncated: its JSON stops at byte %d; merge a whole snapshot Cache.Snapshot wrote", r.size)
+	}
+	return fmt.Errorf("capacity: the snapshot is malformed at byte %d: %v; merge a snapshot Cache.Snapshot wrote", r.dec.InputOffset(), err)
 }
 
 // check checks what decoding cannot. (encoding/json reads null in a
@@ -294,7 +316,7 @@ func (w *wire) check() error {
 			seen[name] = true
 		}
 	}
-	seen := make(map[[2]int]bool, n)
+	seen := make(map[uint64]bool, n) // type<<32 | ami: the checks before it bound both to 32 bits
 	for i := range n {
 		t, a := w.Type[i], w.AMI[i]
 		switch {
@@ -306,10 +328,10 @@ func (w *wire) check() error {
 			return corrupted("entry %d (%s under %s) has memory %d; it must be a positive number of bytes", i, w.Types[t], w.AMIs[a], w.Memory[i])
 		case w.Observed[i] < 0:
 			return corrupted("entry %d (%s under %s) was observed at %d, before 1970", i, w.Types[t], w.AMIs[a], w.Observed[i])
-		case seen[[2]int{t, a}]:
+		case seen[uint64(t)<<32|uint64(a)]:
 			return corrupted("entry %d repeats %s under %s", i, w.Types[t], w.AMIs[a])
 		}
-		seen[[2]int{t, a}] = true
+		seen[uint64(t)<<32|uint64(a)] = true
 	}
 	if got := w.sum(); got != w.Sum {
 		return fmt.Errorf("capacity: the snapshot's sum is %q, but its content sums to %q; it was altered or corrupted after Cache.Snapshot wrote it", w.Sum, got)
