@@ -88,9 +88,9 @@ func held(c *Cache) []fact {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out []fact
+	keys := c.entries.Keys()
 	for i, r := range c.entries.Values() {
-		k := c.entries.Keys()[i]
-		out = append(out, fact{k.instanceType, k.amiID, r.memory, r.observed})
+		out = append(out, fact{keys[i].instanceType, keys[i].amiID, r.memory, r.observed})
 	}
 	return out
 }
