@@ -30,19 +30,21 @@
 // # Concurrency, memory and time
 //
 // A Cache is safe for concurrent use. It is a bounded LRU of
-// [Options.Size] entries, held in one slice and one map, so that an entry
-// costs no allocation of its own; lookups count as uses. Merge holds the
-// lock a few thousand entries at a time, so a lookup never waits for a
-// whole snapshot. Entries expire [Options.TTL] after they were last
-// recorded, to the second, checked lazily against [Options.Now] when they
-// are read: the Cache starts no goroutine and needs no Close. Memory is a
-// map lookup and no allocation.
+// [Options.Size] entries, hashicorp/golang-lru's simplelru under the
+// Cache's own lock; lookups count as uses, and Memory allocates nothing.
+// Entries expire [Options.TTL] after they were last recorded, to the
+// second, checked lazily against [Options.Now] when they are read: the
+// Cache starts no goroutine and needs no Close. [Cache.Reset] empties it
+// in place, keeping its options.
 //
 // # Snapshots
 //
 // A snapshot is versioned, checksummed JSON, small enough for a ConfigMap
 // at the default size; [Cache.Snapshot] documents the encoding and
-// [Cache.Merge] the rule by which entries combine.
+// [Cache.Merge] how strictly it is read and the rule by which entries
+// combine. Merge reads only [SnapshotVersion] 2: a version-1 snapshot,
+// written before the encoding became columns, is refused with an error
+// asking for a new snapshot, and the Cache relearns from nodes meanwhile.
 //
 // # What a node has before it launches
 //

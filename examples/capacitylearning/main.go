@@ -194,7 +194,7 @@ func restart(w io.Writer, cache *capacity.Cache, mapping amiselect.Mapping, path
 	if err != nil {
 		return nil, err
 	}
-	damaged := bytes.Replace(data, []byte(`,7926000000,`), []byte(`,7926000001,`), 1)
+	damaged := bytes.Replace(data, []byte(`[7926000000]`), []byte(`[7926000001]`), 1)
 	fmt.Fprintf(w, "A copy of the file with one digit changed is refused, and nothing merged:\n  %v\n", empty.Merge(damaged))
 	if err := empty.Merge(data); err != nil {
 		return nil, err
