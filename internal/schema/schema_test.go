@@ -38,7 +38,7 @@ func TestPrune(t *testing.T) {
 	doc := map[string]any{
 		"apiVersion": "v1", "kind": "K", "metadata": map[string]any{"whatever": true},
 		"extra": 1,
-		"spec": map[string]any{"name": "a", "Name": "b", "tags": []any{map[string]any{"x": 1}}, "limits": map[string]any{"cpu": map[string]any{"z": 1}}},
+		"spec":  map[string]any{"name": "a", "Name": "b", "tags": []any{map[string]any{"x": 1}}, "limits": map[string]any{"cpu": map[string]any{"z": 1}}},
 	}
 	var paths []string
 	for _, e := range Prune(doc, testSchema) {
