@@ -34,7 +34,7 @@ const (
 //	StartupTaints           spec.template.spec.startupTaints
 //	ExpireAfter             spec.template.spec.expireAfter
 //	TerminationGracePeriod  spec.template.spec.terminationGracePeriod
-//	Unknown                 any other field of an object above
+//	Unknown                 the other metadata fields (uid, finalizers...)
 //
 // An empty string, nil map or nil pointer means the field is not set, so
 // Karpenter's default applies; encoding leaves it out. status is dropped on

@@ -202,13 +202,13 @@ func anyValue(v any) any {
 func (np NodePool) MarshalJSON() ([]byte, error) {
 	doc, err := np.document()
 	if err != nil {
-		return nil, np.named(err)
+		return nil, np.invalid([]schema.Error{{Problem: err.Error()}})
 	}
 	if errs := checkDocument(doc, false); len(errs) > 0 {
-		return nil, np.named(joinErrors(errs))
+		return nil, np.invalid(errs)
 	}
-	if err := joinErrors(np.validateRuntime()); err != nil {
-		return nil, np.named(err)
+	if err := np.invalid(np.validateRuntime()); err != nil {
+		return nil, err
 	}
 	return json.Marshal(doc)
 }
@@ -434,7 +434,7 @@ func fromDocument(doc map[string]any, create bool) (NodePool, error) {
 	errs := checkDocument(doc, create)
 	errs = append(errs, timeAdded(doc)...)
 	if len(errs) > 0 {
-		return NodePool{}, named.named(joinErrors(errs))
+		return NodePool{}, named.invalid(errs)
 	}
 	b, err := json.Marshal(doc)
 	if err != nil {
@@ -474,8 +474,8 @@ func fromDocument(doc map[string]any, create bool) (NodePool, error) {
 		}
 		np.Unknown["/metadata/"+pointerEscaper.Replace(k)] = anyValue(meta[k])
 	}
-	if err := joinErrors(np.validateRuntime()); err != nil {
-		return NodePool{}, np.named(err)
+	if err := np.invalid(np.validateRuntime()); err != nil {
+		return NodePool{}, err
 	}
 	return np, nil
 }

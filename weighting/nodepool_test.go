@@ -2,6 +2,7 @@ package weighting
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -373,6 +374,10 @@ func TestNodePoolValidate(t *testing.T) {
 			err := np.Validate()
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "weighting: NodePool ") {
 				t.Fatalf("Validate() = %v; want an error containing %q (rule: %s)", err, tt.want, tt.source)
+			}
+			var ve *ValidationError
+			if !errors.As(err, &ve) || len(ve.Problems) == 0 || ve.Name != np.Name {
+				t.Errorf("Validate() = %#v; want a *ValidationError naming %q with its problems", err, np.Name)
 			}
 			if _, merr := np.EncodeYAML(); merr == nil || merr.Error() != err.Error() {
 				t.Errorf("EncodeYAML error = %v; want %v", merr, err)

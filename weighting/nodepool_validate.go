@@ -74,31 +74,74 @@ import (
 // resourceVersion, finalizers...), with values the API server reads: the
 // CRD of Karpenter v1.14.1 has no other field.
 func (np NodePool) Validate() error {
-	return np.named(np.validate())
+	return np.invalid(np.problems())
 }
 
-// named prefixes err with the package and the NodePool's name.
-func (np *NodePool) named(err error) error {
-	if err == nil {
-		return nil
+// ValidationError is the error Validate, the encoders and the decoders
+// return for a NodePool Karpenter v1.14.1 would not take: every problem,
+// each naming its field. Use [errors.As] to get it.
+type ValidationError struct {
+	// Name is the NodePool's metadata.name, "" when it has none.
+	Name     string
+	Problems []Problem
+}
+
+// Problem is one reason a NodePool is refused.
+type Problem struct {
+	// Path is the field, as the API server writes it
+	// ("spec.template.spec.requirements[0].key", "spec.limits[cpu]").
+	Path string
+	// Message says what is wrong and how to fix it.
+	Message string
+}
+
+func (p Problem) String() string {
+	if p.Path == "" {
+		return p.Message
 	}
-	name := np.Name
+	return p.Path + ": " + p.Message
+}
+
+func (e *ValidationError) Error() string {
+	name := e.Name
 	if name == "" {
 		name = "(unnamed)"
 	}
-	return fmt.Errorf("weighting: NodePool %s: %v", name, err)
+	msgs := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		msgs[i] = p.String()
+	}
+	return fmt.Sprintf("weighting: NodePool %s: %s", name, strings.Join(msgs, "; "))
 }
 
-// validate is Validate without the prefix that names the NodePool.
+// invalid returns a *ValidationError for np's problems, or nil.
+func (np *NodePool) invalid(errs []schema.Error) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	e := &ValidationError{Name: np.Name, Problems: make([]Problem, len(errs))}
+	for i, p := range errs {
+		e.Problems[i] = Problem{Path: p.Path, Message: p.Problem}
+	}
+	return e
+}
+
+// validate is Validate without the prefix that names the NodePool, for
+// errors that name it themselves.
 func (np *NodePool) validate() error {
+	return joinErrors(np.problems())
+}
+
+// problems are every reason Validate refuses np.
+func (np *NodePool) problems() []schema.Error {
 	doc, err := np.document()
 	if err != nil {
-		return err
+		return []schema.Error{{Problem: err.Error()}}
 	}
 	if errs := checkDocument(doc, false); len(errs) > 0 {
-		return joinErrors(errs)
+		return errs
 	}
-	return joinErrors(np.validateRuntime())
+	return np.validateRuntime()
 }
 
 // joinErrors makes one error of a list of problems, or nil.
