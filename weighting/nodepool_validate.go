@@ -49,7 +49,8 @@ import (
 // are qualified names, not karpenter.sh/nodepool, outside the restricted
 // domains; an In on karpenter.sh/capacity-type or
 // karpenter.k8s.aws/instance-tenancy lists a value Karpenter knows, and at
-// least minValues of them; no two taints share key and effect. Gte and Lte
+// least minValues of them; no two taints share key and effect. (So Gt "+1",
+// which the CRD's int() reads as 1, is refused: "+1" is not a label value.) Gte and Lte
 // need Karpenter v1.9.0 or later.
 //
 // Stricter than both, because the NodePool would not work:

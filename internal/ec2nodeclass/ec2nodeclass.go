@@ -112,6 +112,9 @@ func (e *Error) Error() string {
 //   - a kubelet evictionSoftGracePeriod that is not a Go duration: the CRD
 //     takes any string, and Karpenter's Go type (metav1.Duration) cannot
 //     decode it, so its controllers cannot read the EC2NodeClass;
+//   - an integer that does not fit the int32 Karpenter's Go type holds it
+//     in (kubelet maxPods, ipPrefixCount...): the CRD's int32 format does
+//     not bound it, and Karpenter could not decode the EC2NodeClass;
 //   - metadata only the API server writes (resourceVersion, managedFields,
 //     deletionTimestamp), as for any manifest to apply.
 //
