@@ -11,8 +11,10 @@ import (
 // TestSpeed: a built preflight checks the corpus (64 files, more than the
 // 60 the issue asks about) in at most 2 seconds, reading, validating,
 // resolving against the embedded catalog and writing the report. The
-// time is the best of three runs, so that a busy machine's worst moment
-// does not decide it.
+// time is the process's CPU time (user and system), the best of three
+// runs: on a shared machine the wall time measures the other processes
+// too (this one's was 1.2 s at a load average of 30 on 2 cores, for 0.4 s
+// of CPU).
 func TestSpeed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
@@ -25,7 +27,7 @@ func TestSpeed(t *testing.T) {
 	if err != nil || len(files) < 60 {
 		t.Fatalf("corpus: %d files, %v; want at least 60", len(files), err)
 	}
-	best := time.Duration(1 << 62)
+	best, wall := time.Duration(1<<62), time.Duration(1<<62)
 	for range 3 {
 		start := time.Now()
 		cmd := exec.Command(bin, "-fail-on", "none", "testdata/corpus")
@@ -33,9 +35,10 @@ func TestSpeed(t *testing.T) {
 		if err := cmd.Run(); err != nil {
 			t.Fatal(err)
 		}
-		best = min(best, time.Since(start))
+		wall = min(wall, time.Since(start))
+		best = min(best, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
 	}
-	t.Logf("%d files in %v (best of 3)", len(files), best)
+	t.Logf("%d files in %v of CPU, %v of wall time (best of 3)", len(files), best, wall)
 	if best > 2*time.Second {
 		t.Errorf("%d files took %v; want at most 2s", len(files), best)
 	}
