@@ -24,34 +24,38 @@ X/6Kh1/PD2k7j1xjtgAF
 `
 
 // writeTable prints the report for a person: per pair, then the NodePool
-// order, then every finding with its fix.
+// order, then every finding with its fix, most severe first.
 func writeTable(w io.Writer, r Report) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Source: %s\nKubernetes %s; %d instance types\n", r.Source, r.KubernetesVersion, r.InstanceTypes)
-	for _, s := range r.Ignored {
+	fmt.Fprintf(&b, "Source: %s\nKubernetes %s, Karpenter %s; %d instance types\n", r.Source, r.KubernetesVersion, r.KarpenterVersion, r.InstanceTypes)
+	for _, s := range r.Skipped {
 		fmt.Fprintf(&b, "skipped: %s (not an EC2NodeClass or NodePool)\n", s)
 	}
 	for _, p := range r.Pairs {
 		writePair(&b, p)
 	}
 	if len(r.Order) > 0 {
-		b.WriteString("\nNodePool order (Karpenter tries them top to bottom):\n")
-		rows := [][]string{{"NODEPOOL", "WEIGHT"}}
+		b.WriteString("\nNodePool order (each controller tries its NodePools top to bottom):\n")
+		rows := [][]string{{"NODEPOOL", "WEIGHT", "CONTROLLER"}}
 		for _, o := range r.Order {
-			rows = append(rows, []string{o.NodePool, fmt.Sprint(o.Weight)})
+			rows = append(rows, []string{o.NodePool, fmt.Sprint(o.Weight), o.Controller})
 		}
 		table(&b, rows)
 		for _, o := range r.Overlaps {
-			fmt.Fprintf(&b, "  overlap: %s and %s both allow %d instance types; %s is tried first\n", o.NodePools[0], o.NodePools[1], o.InstanceTypes, o.First)
+			fmt.Fprintf(&b, "  overlap: %s and %s can take the same pods on %d instance types; %s is tried first\n", o.NodePools[0], o.NodePools[1], o.InstanceTypes, o.First)
 		}
 	}
-	fmt.Fprintf(&b, "\nFindings: %s, %s\n", cli.Count(r.Errors, "error"), cli.Count(r.Warnings, "warning"))
+	fmt.Fprintf(&b, "\nFindings: %s, %s, %s\n", cli.Count(r.Errors, "error"), cli.Count(r.Warnings, "warning"), cli.Count(r.Notices, "notice"))
 	for _, f := range r.Findings {
-		tag := f.Severity
+		tag := string(f.Severity)
 		if f.Problem > 0 {
 			tag = fmt.Sprintf("%s (problem %d)", f.Severity, f.Problem)
 		}
-		fmt.Fprintf(&b, "- %s %s: %s\n    fix: %s\n", f.Where, tag, f.Message, f.Fix)
+		about := ""
+		if len(f.Subjects) > 0 {
+			about = strings.Join(f.Subjects, ", ") + ": "
+		}
+		fmt.Fprintf(&b, "- %s %s [%s]: %s%s\n    fix: %s\n", f.Where, tag, f.Code, about, f.Message, f.Fix)
 		if f.Suggested != "" {
 			fmt.Fprintf(&b, "    suggested NodePools, generated from the catalog:\n%s", indent(f.Suggested, "      "))
 		}
