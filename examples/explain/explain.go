@@ -35,7 +35,7 @@ const maxTypesPerRequest = 100
 const lineWidth = 100
 
 func explain(ctx context.Context, out io.Writer, client ec2API, source string, opts options) error {
-	aopts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: opts.k8s}, Select: opts.selectOptions()}
+	aopts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: opts.k8s}, Select: opts.rollout.SelectOptions()}
 	sel, err := amiselect.Resolve(ctx, client, opts.terms, aopts)
 	var apiErr smithy.APIError
 	if errors.As(err, &apiErr) {
@@ -53,8 +53,8 @@ func explain(ctx context.Context, out io.Writer, client ec2API, source string, o
 		return err
 	}
 	var plan amiselect.DriftPlan
-	if opts.nodes != nil {
-		if plan, err = amiselect.PlanDrift(ctx, client, sel, opts.nodes); err != nil {
+	if opts.rollout.Nodes != nil {
+		if plan, err = amiselect.PlanDrift(ctx, client, sel, opts.rollout.Nodes); err != nil {
 			return err
 		}
 	}
@@ -66,17 +66,25 @@ func explain(ctx context.Context, out io.Writer, client ec2API, source string, o
 		return err
 	}
 	types, skipped := convert(infos, opts.types)
+	if t := opts.explainType; t != "" && !slices.ContainsFunc(types, func(it compat.InstanceType) bool { return it.Name == t }) {
+		return cli.Usagef("-explain %q: the instance types EC2 describes have no such type that an EKS node runs on; check the name and the region", t)
+	}
 	m := amiselect.Map(types, sel.AMIs)
+	estimates, err := estimateMapped(m, types, opts)
+	if err != nil {
+		return err
+	}
 
 	r := &report{w: out}
 	r.printf("Source: %s\n", source)
 	r.terms(opts)
 	r.images(sel, passedOver)
-	if opts.nodes != nil {
+	if opts.rollout.Nodes != nil {
 		r.drift(plan)
 	}
 	r.instanceTypes(opts, types, skipped)
 	r.mapping(m, sel.AMIs)
+	r.capacity(opts, estimates)
 	return r.err
 }
 
