@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -32,8 +33,9 @@ type checker struct {
 	report *Report
 	out    *findings
 	// classes holds each EC2NodeClass's AMIs, resolved once however many
-	// NodePools name it.
-	classes map[*nodeClass]*classCheck
+	// NodePools name it, in classOrder.
+	classes    map[*nodeClass]*classCheck
+	classOrder []*nodeClass
 }
 
 // classCheck is what the checks of one EC2NodeClass found.
@@ -43,6 +45,9 @@ type classCheck struct {
 	// select (the finding says so), so that nothing downstream reports
 	// the empty selection again.
 	known bool
+	// mismatch is set when the userData is for another OS than the
+	// selected AMIs' (its finding says the nodes never join).
+	mismatch bool
 }
 
 // check runs every check over m.
@@ -57,6 +62,9 @@ func check(ctx context.Context, client ec2API, ssm amiselect.SSMClient, source s
 		if err := c.unit(ctx, u); err != nil {
 			return Report{}, err
 		}
+	}
+	if err := c.rollout(ctx); err != nil {
+		return Report{}, err
 	}
 	return *r, nil
 }
@@ -144,11 +152,14 @@ func (c *checker) class(ctx context.Context, nc *nodeClass) (*classCheck, error)
 	}
 	cc := &classCheck{sel: sel, known: true}
 	c.classes[nc] = cc
+	c.classOrder = append(c.classOrder, nc)
 	c.refused(nc, sel)
 	if len(sel.AMIs) == 0 && !reported {
-		cc.known = c.noAMI(nc)
+		if cc.known, err = c.noAMI(ctx, nc); err != nil {
+			return nil, err
+		}
 	}
-	c.amiFamily(nc, sel)
+	cc.mismatch = c.amiFamily(nc, sel)
 	return cc, nil
 }
 
@@ -191,7 +202,7 @@ func (c *checker) allowed(np weighting.NodePool) []compat.InstanceType {
 // resolve selects the class's AMIs; reported is set when terms that select
 // nothing have had their finding.
 func (c *checker) resolve(ctx context.Context, nc *nodeClass) (sel amiselect.Selection, reported bool, err error) {
-	opts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: c.opts.k8s}, SSM: c.ssm}
+	opts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: c.opts.k8s}, SSM: c.ssm, Select: c.opts.rollout.SelectOptions()}
 	if _, err := amiselect.Queries(nc.AMISelectorTerms, opts.Query); err != nil {
 		// The CRD took the terms; amiselect cannot query them (an alias
 		// release it cannot parse, say): Karpenter's resolution fails too.
@@ -249,7 +260,7 @@ func (c *checker) anyState(ctx context.Context, terms []amiselect.Term, opts ami
 // Kubernetes version the family supports. A pinned release, an ID, a name,
 // tags or an SSM parameter are the account's or a release the catalog may
 // not list: only -live can tell.
-func (c *checker) noAMI(nc *nodeClass) bool {
+func (c *checker) noAMI(ctx context.Context, nc *nodeClass) (bool, error) {
 	subject := []string{"EC2NodeClass " + nc.Name}
 	if c.opts.live.Enabled || latestAliasOnly(nc.AMISelectorTerms) {
 		where := "the account and region"
@@ -259,17 +270,71 @@ func (c *checker) noAMI(nc *nodeClass) bool {
 		c.out.add(Finding{Severity: SevError, Code: codeNoAMI, Where: nc.at, Subjects: subject,
 			Message: fmt.Sprintf("spec.amiSelectorTerms select no AMI in %s, so no NodePool that uses the EC2NodeClass can launch a node", where),
 			Fix:     "check the image IDs, names, owners and tags in spec.amiSelectorTerms (and -k8s " + c.opts.k8s + " for an alias)"})
-		return true
+		return true, nil
 	}
 	what := fmt.Sprintf("spec.amiSelectorTerms (%s) select nothing in the embedded catalog, which holds no account's images", describeTerms(nc.AMISelectorTerms))
+	fix := "run with -live (and -region) to resolve the terms against the account"
 	if alias := nc.Alias(); alias != "" {
 		family, release, _ := strings.Cut(alias, "@")
-		what = fmt.Sprintf("the embedded catalog has no %s release %s for Kubernetes %s; it holds some releases of each family, not all, so whether %s exists only EC2 can say", family, release, c.opts.k8s, alias)
+		others, err := c.otherVersions(ctx, nc)
+		if err != nil {
+			return false, err
+		}
+		what = fmt.Sprintf("the embedded catalog has no %s release %s for Kubernetes %s; it holds every release the family's changelog records for Kubernetes %s, so whether %s exists beyond them only EC2 can say",
+			family, release, c.opts.k8s, versionRange(cli.OfflineKubernetesVersions()), alias)
+		if len(others) > 0 {
+			what = fmt.Sprintf("the embedded catalog records %s release %s for Kubernetes %s, not %s (-k8s): on a cluster of Kubernetes %s the alias selects no AMI, and nothing launches; whether EC2 has one for %s only EC2 can say",
+				family, release, versionRange(others), c.opts.k8s, c.opts.k8s, c.opts.k8s)
+			fix = fmt.Sprintf("give -k8s the cluster's version, or run with -live; for Kubernetes %s, pin a release published for it (or %s@latest)", c.opts.k8s, family)
+		}
 	}
 	c.out.add(Finding{Severity: SevNotice, Code: codeCatalogLacks, Where: nc.at, Subjects: subject,
 		Message: what + "; preflight checks the EC2NodeClass's userData, but not its AMIs or the instance types they run",
-		Fix:     "run with -live (and -region) to resolve the terms against the account"})
-	return false
+		Fix:     fix})
+	return false, nil
+}
+
+// otherVersions are the Kubernetes versions, besides -k8s, for which the
+// embedded catalog has images of the class's alias.
+func (c *checker) otherVersions(ctx context.Context, nc *nodeClass) ([]string, error) {
+	var out []string
+	for _, k := range cli.OfflineKubernetesVersions() {
+		if k == c.opts.k8s {
+			continue
+		}
+		opts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: k}}
+		if _, err := amiselect.Queries(nc.AMISelectorTerms, opts.Query); err != nil {
+			continue // the family does not run this version (al2 after 1.32)
+		}
+		sel, err := amiselect.Resolve(ctx, c.client, nc.AMISelectorTerms, opts)
+		if err != nil {
+			return nil, fmt.Errorf("EC2NodeClass %q: resolving spec.amiSelectorTerms for Kubernetes %s: %w", nc.Name, k, err)
+		}
+		if len(sel.AMIs) > 0 {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
+
+// versionRange writes versions, in order, as "1.29 to 1.33" when they
+// follow each other, else as a list.
+func versionRange(versions []string) string {
+	if len(versions) == 1 {
+		return versions[0]
+	}
+	minor := func(v string) int {
+		_, m, _ := strings.Cut(v, ".")
+		n, _ := strconv.Atoi(m)
+		return n
+	}
+	last := len(versions) - 1
+	for i := 1; i <= last; i++ {
+		if minor(versions[i]) != minor(versions[i-1])+1 || last == 1 {
+			return strings.Join(versions[:last], ", ") + " and " + versions[last]
+		}
+	}
+	return versions[0] + " to " + versions[last]
 }
 
 func latestAliasOnly(terms []amiselect.Term) bool {
@@ -332,6 +397,7 @@ func (c *checker) pair(np *nodePool, nc *nodeClass, cc *classCheck, allowed []co
 	c.unmapped(&p, np, nc, allowed, m, cc.sel.AMIs)
 	c.firstAMI(np, nc, cc.sel.AMIs, m)
 	p.UserData = c.userData(np, nc, cc)
+	p.Capacity = c.capacity(np, nc, cc, m, p.UserData)
 	return p
 }
 

@@ -20,8 +20,8 @@ import (
 // (bootstrap.sh on AL2, nodeadm on AL2023, TOML settings on Bottlerocket,
 // PowerShell on Windows), so a node of another OS never joins. The AMI's
 // OS is what its name says (amiselect); a custom AMI's is unknown, and
-// not judged.
-func (c *checker) amiFamily(nc *nodeClass, sel amiselect.Selection) {
+// not judged. It returns whether it reported a mismatch.
+func (c *checker) amiFamily(nc *nodeClass, sel amiselect.Selection) (mismatch bool) {
 	family := nc.Family()
 	for _, a := range sel.AMIs {
 		if a.Family == "" || a.Family == compat.Custom || sameOS(a.Family, family) {
@@ -33,8 +33,9 @@ func (c *checker) amiFamily(nc *nodeClass, sel amiselect.Selection) {
 		c.out.add(Finding{Severity: SevError, Code: codeAMIFamily, Where: nc.at, Subjects: []string{"EC2NodeClass " + nc.Name},
 			Message: fmt.Sprintf("Karpenter writes %s userData (%s), but spec.amiSelectorTerms select %s (%s), a %s image, whose boot agent does not read it, so its nodes never join", family, familySource(nc), a.ID, a.Name, a.Family),
 			Fix:     fmt.Sprintf("select %s images (alias %s@latest), or set spec.amiFamily to %s and write its userData", family, strings.ToLower(string(family)), a.Family)})
-		return
+		return true
 	}
+	return false
 }
 
 // sameOS reports whether an AMI of family a boots userData of family f.
@@ -224,6 +225,9 @@ func (nc *nodeClass) userDataAt(n int) string {
 
 func (c *checker) verdict(u *UserData, subject []string, nc *nodeClass, report userdata.Report) *UserData {
 	u.Verdict, u.Reason = report.Verdict.String(), report.Reason
+	if report.Verdict == userdata.Joins {
+		u.kubelet = &report.Kubelet
+	}
 	for _, t := range report.Taints {
 		u.Taints = append(u.Taints, fmt.Sprintf("%s (%s)", t.Taint, t.Source))
 	}

@@ -29,6 +29,9 @@ const (
 	codeNothingLaunches = "nothing-launches" // error: no type the NodePool allows runs a selected AMI
 	codeCannotLaunch    = "cannot-launch"    // warning (problem 1 for architecture) or notice (accelerated types Karpenter skips)
 
+	// Capacity.
+	codePodTooLarge = "pod-too-large" // warning: no instance type the NodePool launches holds one pod of the -pod size
+
 	// userData.
 	codeUserData       = "userdata"            // error: the node does not join, or registers without a taint it needs
 	codeUnresolved     = "userdata-unresolved" // warning: preflight cannot tell whether the node joins

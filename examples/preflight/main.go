@@ -12,6 +12,7 @@
 //	go run ./examples/preflight path/to/repository
 //	kubectl kustomize overlays/prod | go run ./examples/preflight -o json
 //	go run ./examples/preflight -live -region us-west-2 -k8s 1.33 manifests/
+//	go run ./examples/preflight -pod cpu=2,memory=8Gi -nodes ami-0abc=4,ami-0def -min-age 168h manifests/
 //
 // It needs no Kubernetes libraries and no cluster: manifests are read with
 // ec2select's reader of kubectl's rules (internal/manifest) into
@@ -24,6 +25,9 @@
 //   - check.go: each NodePool with its EC2NodeClass (AMIs, instance types);
 //   - check_userdata.go: the userData, and version-specific bugs;
 //   - check_pools.go: the NodePools of one controller together;
+//   - check_capacity.go: what each NodePool's nodes hold (capacity);
+//   - check_rollout.go: held-back images and the drift plan (-min-age,
+//     -nodes);
 //   - report.go, codes.go, table.go: findings and their output.
 package main
 
@@ -41,11 +45,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 
 	"github.com/ec2select/ec2select/amiselect"
+	"github.com/ec2select/ec2select/capacity"
 	"github.com/ec2select/ec2select/ec2fake"
 	"github.com/ec2select/ec2select/examples/internal/cli"
 )
 
 const defaultK8s = "1.36"
+
+// defaultPod is the -pod size when none is given: a small service's pod.
+const defaultPod = "cpu=500m,memory=1Gi"
 
 func main() { cli.Main(command.Name, run) }
 
@@ -62,8 +70,14 @@ there are none or for "-", and reports:
   - for each NodePool and the EC2NodeClass its nodeClassRef names: the
     AMIs its amiSelectorTerms select, with the instance types each runs,
     the images found but refused (still pending, deprecated...), the
-    instance types that no selected AMI can run, and the userData's
-    verdict (does the node join, with which taints);
+    instance types that no selected AMI can run, the userData's verdict
+    (does the node join, with which taints), and how many pods of the
+    -pod size the smallest and the largest of its types hold, from an
+    estimate of their allocatable under the AMI family and spec.kubelet
+    (package capacity);
+  - with -min-age or -nodes, for each EC2NodeClass: the images a soak
+    time holds back, and for the images nodes run today, whether their
+    nodes drift, why, and to what;
   - the order Karpenter tries the NodePools in, NodePools that take the
     same pods at one weight, and a GPU NodePool that catches every pod.
 
@@ -72,8 +86,9 @@ directory's files are, unless they define a resource twice (alternatives,
 each checked alone). Findings are errors (kubectl or Karpenter refuses, or
 nothing works), warnings (it works, not as written) and notices (what
 preflight cannot check, or Karpenter does on purpose). Without -live the
-embedded catalog of the fake EC2 answers (package ec2fake), and what only
-an account can say is a notice.
+embedded catalog of the fake EC2 answers (package ec2fake): every EKS AMI
+release recorded in the projects' changelogs for Kubernetes 1.29 to 1.36,
+so pinned releases resolve; what only an account can say is a notice.
 
 Exit status: 0 when no finding is at least as severe as -fail-on, 1 when
 one is or AWS fails, 2 for a bad command line or a file that cannot be read.
@@ -87,6 +102,11 @@ type options struct {
 	failOn    Severity
 	karpenter version
 	live      cli.Live
+	rollout   cli.Rollout
+	// fit is what every node must hold: one pod of the -pod size beside
+	// the -daemons; podText and daemonsText are the flags as given.
+	fit                  capacity.FitRequest
+	podText, daemonsText string
 }
 
 func run(ctx context.Context, w io.Writer, args []string) error {
@@ -145,6 +165,10 @@ func parseFlags(w io.Writer, args []string) (opts options, help bool, err error)
 	fs.StringVar(&opts.format, "o", "table", "output `format`: table, or json for CI")
 	failOn := fs.String("fail-on", "error", "the least severe finding that fails the run (exit status 1): error, warning, notice or none")
 	karpenter := fs.String("karpenter", "v1.14.1", "the Karpenter `version` the cluster runs, for warnings about bugs of some releases (the manifests are validated against v1.14.1's CRDs whatever it says)")
+	fs.StringVar(&opts.podText, "pod", defaultPod, "the `requests` of one pod, cpu=…,memory=…[,ephemeral-storage=…], as Kubernetes quantities: each NodePool\n"+
+		"says how many fit its smallest and largest instance types, and warns when none holds one")
+	fs.StringVar(&opts.daemonsText, "daemons", "", "what the DaemonSets' pods request on every node, `cpu=…,memory=…,pods=N` (default: nothing)")
+	opts.rollout.Register(fs)
 	opts.live.Register(fs, "ec2:DescribeImages, ec2:DescribeInstanceTypes and, for ssmParameter terms, ssm:GetParameter")
 	// -o is read before parsing ends, so that a bad flag is JSON too.
 	for i, a := range args {
@@ -171,6 +195,15 @@ func parseFlags(w io.Writer, args []string) (opts options, help bool, err error)
 	}
 	if _, err := amiselect.Queries([]amiselect.Term{{Alias: "al2023@latest"}}, amiselect.QueryOptions{KubernetesVersion: opts.k8s}); err != nil {
 		return opts, false, cli.Usagef("-k8s %q: %w", opts.k8s, err)
+	}
+	if opts.fit.Pod, err = parseResources(opts.podText, false); err != nil {
+		return opts, false, cli.Usagef("-pod %q: %w", opts.podText, err)
+	}
+	if opts.fit.Daemons, err = parseResources(opts.daemonsText, true); err != nil {
+		return opts, false, cli.Usagef("-daemons %q: %w", opts.daemonsText, err)
+	}
+	if err := opts.rollout.Parse(cli.Set(fs)); err != nil {
+		return opts, false, err
 	}
 	if err := opts.live.Check(cli.Set(fs)); err != nil {
 		return opts, false, err
@@ -211,8 +244,11 @@ func (v version) hasFirstAMIBug() bool { return v.major == 1 && v.minor >= 1 && 
 // against AWS, every call bounded by -timeout.
 func checkWith(ctx context.Context, opts options, m manifests, out *findings) (Report, error) {
 	if !opts.live.Enabled {
-		b := ec2fake.NewWithCatalog(ec2fake.Options{})
-		return check(ctx, b, b, "the fake EC2's embedded catalog (use -live for a real account)", opts, m, out)
+		b, err := cli.Offline(ec2fake.Options{})
+		if err != nil {
+			return Report{}, err
+		}
+		return check(ctx, b, b, cli.OfflineSource+" (use -live for a real account)", opts, m, out)
 	}
 	ctx, cancel := opts.live.Context(ctx)
 	defer cancel()

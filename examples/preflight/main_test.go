@@ -57,13 +57,13 @@ func TestManifests(t *testing.T) {
 		}},
 		// v1.14.1 maps a node to its AMI by the node's labels: no #7925.
 		{"firstami", []string{"testdata/firstami.yaml"}, 0, []string{
-			"ami-05062e2492117c9a0  bottlerocket-aws-k8s-1.36-nvidia-x86_64-v1.61.0-9a3f5d07  Bottlerocket  amd64  nvidia    1      g5.xlarge",
+			"ami-09e576e49f154f35d  bottlerocket-aws-k8s-1.36-nvidia-x86_64-v1.61.0-e8b6abbb  Bottlerocket  amd64  nvidia    1      g5.xlarge",
 			"Findings: 0 errors, 0 warnings, 0 notices",
 		}},
 		{"firstami-v1.3", []string{"-karpenter", "v1.3.8", "testdata/firstami.yaml"}, 0, []string{
 			"warning (problem 2) [first-ami]",
 			"Karpenter v1.3.8 files the nodes of 3 instance types under the first selected AMI of their architecture",
-			"2 amd64 types (m5.large, m5.xlarge) would be filed under ami-05062e2492117c9a0 (bottlerocket amd64 nvidia)",
+			"2 amd64 types (m5.large, m5.xlarge) would be filed under ami-09e576e49f154f35d (bottlerocket amd64 nvidia)",
 			"upgrade Karpenter to v1.4.0 or later",
 		}},
 		// Karpenter v1.14 needs only karpenter.sh/unregistered from the
@@ -100,7 +100,7 @@ func TestManifests(t *testing.T) {
 			"NodePool br-custom × EC2NodeClass br-custom: the NodePool allows 22 instance types",
 			"userData (Bottlerocket): joins",
 			"[ami-os-mismatch]: EC2NodeClass br-shell: spec.amiFamily is Custom, so Karpenter passes spec.userData to the node unchanged, and the terms select Bottlerocket AMIs",
-			"[ami-os-mismatch]: EC2NodeClass by-name: Karpenter writes AL2023 userData (spec.amiFamily AL2023), but spec.amiSelectorTerms select ami-023d83e40900bc9ca",
+			"[ami-os-mismatch]: EC2NodeClass by-name: Karpenter writes AL2023 userData (spec.amiFamily AL2023), but spec.amiSelectorTerms select ami-05bcd88648216190f",
 			"warning [al2-recipe]: EC2NodeClass al2-recipe: spec.userData is an AL2 kubelet recipe (it uses /etc/eks/bootstrap.sh)",
 			"error [userdata]: EC2NodeClass ubuntu: spec.amiFamily is Custom and spec.userData is empty",
 			"Findings: 3 errors, 1 warning, 1 notice",
@@ -121,8 +121,46 @@ func TestManifests(t *testing.T) {
 			"testdata/legacy.yaml:12 error [v1beta1-kubelet]: NodePool moved: spec.template.spec.kubelet is where karpenter.sh/v1beta1 kept kubelet settings",
 			"fix: move the settings to spec.kubelet of the EC2NodeClass",
 			`testdata/legacy.yaml:16 error [removed-api]: NodePool old: NodePool "old" is karpenter.sh/v1beta1`,
-			"notice [catalog-cannot-know]: EC2NodeClass pinned: the embedded catalog has no al2023 release v20250715",
-			"fix: run with -live",
+			// The catalog records the release, for other Kubernetes
+			// versions: amazon-eks-ami 81fec2e8 CHANGELOG.md lists
+			// v20250715's AMIs for 1.29 to 1.33 only.
+			"notice [catalog-cannot-know]: EC2NodeClass pinned: the embedded catalog records al2023 release v20250715 for Kubernetes 1.29 to 1.33, not 1.36 (-k8s)",
+			"fix: give -k8s the cluster's version, or run with -live",
+		}},
+		// Pinned releases resolve offline (the catalog's full history);
+		// one the changelog does not record (amazon-eks-ami tag
+		// v20250801, ec2fake/catalog/README.md) is a notice. Bottlerocket
+		// nodes keep ephemeral storage on /dev/xvdb (karpenter-provider-aws
+		// v1.14.1 pkg/providers/amifamily/bottlerocket.go:198-200).
+		{"pinned", []string{"-k8s", "1.33", "testdata/pinned.yaml"}, 0, []string{
+			"ami-0e48cad41abaf395c  amazon-eks-node-al2023-x86_64-standard-1.33-v20250715  AL2023  amd64  standard  10",
+			"ami-01679a573435a99fb  bottlerocket-aws-k8s-1.33-x86_64-v1.39.1-fe9ebb75  Bottlerocket  amd64  standard  11",
+			"capacity under Bottlerocket (spec.kubelet; ephemeral storage 100Gi)",
+			"notice [catalog-cannot-know]: EC2NodeClass unrecorded: the embedded catalog has no al2023 release v20250801 for Kubernetes 1.33",
+			"fix: run with -live (and -region)",
+			"Findings: 0 errors, 0 warnings, 1 notice",
+		}},
+		// A week's soak and the nodes running today: per EC2NodeClass,
+		// the images held back and the drift of the images it accounts
+		// for; an image no class knows drifts whichever launched it.
+		{"rollout", []string{"-k8s", "1.32", "-min-age", "168h", "-now", "2026-07-16T00:00:00Z",
+			"-nodes", "ami-0b315b27118709bc2=4,ami-0b3122f71186d8752=6,ami-051b7ebcf19dd570b=2,ami-082c244df72624ec2=3,ami-0000000000000dead=1,ami-0c0ffee0000000301=2",
+			"testdata/rollout.yaml"}, 0, []string{
+			"held back: ami-0aa06077113319855 amazon-eks-node-al2023-x86_64-standard-1.32-v20260714 until 2026-07-21T16:30:21Z; ami-0b3122f71186d8752 serves meanwhile",
+			"drift plan for the images nodes run (-nodes) that it accounts for: 2 of 3 images drift, 6 of 12 nodes",
+			"ami-051b7ebcf19dd570b  2      yes     release-changed  ami-0b3122f71186d8752  the alias \"al2023@latest\" selects Kubernetes 1.32 images; this one is for Kubernetes 1.31",
+			"ami-0b3122f71186d8752  6      no      none             ami-0aa06077113319855  selected until 2026-07-21T16:30:21Z",
+			"ami-082c244df72624ec2  3      yes     superseded  ami-0bd75fa01055c243b  ami-0bd75fa01055c243b is a newer release (v1.61.0 over v1.60.0)",
+			"ami-0000000000000dead  1      yes     unavailable  -            EC2 does not describe it",
+			"ami-0c0ffee0000000301  2      yes     unmatched    -            it is available, but no EC2NodeClass checked selects or finds it",
+			"next change: 2026-07-21T16:30:21Z",
+		}},
+		// No type the NodePool allows holds a pod of 500 CPUs: the
+		// largest have 384 vCPUs.
+		{"pod-too-large", []string{"-pod", "cpu=500,memory=1Gi", "-daemons", "cpu=200m,memory=300Mi,pods=3", "testdata/clean.yaml"}, 0, []string{
+			`warning [pod-too-large]: NodePool general: with EC2NodeClass "default", none of the 835 instance types the NodePool can launch holds one pod of cpu=500,memory=1Gi (-pod) beside the daemons' cpu=200m,memory=300Mi,pods=3`,
+			"the closest, c8i.96xlarge, lacks cpu by 117330m (needs 500200m, allocatable 382870m; cpu capacity 384: the type's vCPUs)",
+			"Findings: 0 errors, 1 warning, 0 notices",
 		}},
 		// Each kind in its own file, checked together as a directory.
 		{"partial", []string{"testdata/partial"}, 0, []string{
@@ -218,6 +256,21 @@ func TestJSON(t *testing.T) {
 			t.Errorf("JSON lacks %s:\n%s", empty, clean)
 		}
 	}
+	// The rollout and capacity lists too, with -nodes and without.
+	for _, args := range [][]string{{"-o", "json", "testdata/clean.yaml"}, {"-o", "json", "-k8s", "1.32", "-nodes", "ami-0000000000000dead", "-pod", "cpu=1000", "testdata/rollout.yaml"}} {
+		out, err := runArgs(t, "", args...)
+		if err != nil && cli.ExitCode(err) != 1 {
+			t.Fatalf("run(%q) = %v", args, err)
+		}
+		for _, want := range []string{`"nodeClasses": [`, `"unclaimedImages": [`, `"assumes": []`, `"short": [`, `"examples": [`} {
+			if !strings.Contains(out, want) {
+				t.Errorf("run(%q): JSON lacks %s", args, want)
+			}
+		}
+		if strings.Contains(out, "null") {
+			t.Errorf("run(%q): JSON has a null:\n%s", args, out)
+		}
+	}
 	bad, err := runArgs(t, "", "-o", "json", "testdata/missing.yaml")
 	var e struct{ Error string }
 	if cli.ExitCode(err) != 2 || json.Unmarshal([]byte(bad), &e) != nil || !strings.Contains(e.Error, "missing.yaml") {
@@ -289,7 +342,8 @@ func TestInputs(t *testing.T) {
 			}
 		})
 	}
-	for _, args := range [][]string{{filepath.Join(dir, "missing.yaml")}, {"-k8s", "v1.32"}, {"-fail-on", "fatal"}, {"-karpenter", "v0.37.0"}} {
+	for _, args := range [][]string{{filepath.Join(dir, "missing.yaml")}, {"-k8s", "v1.32"}, {"-fail-on", "fatal"}, {"-karpenter", "v0.37.0"},
+		{"-pod", "cpu=1,cpu=2"}, {"-pod", "pods=3"}, {"-daemons", "gpu=1"}, {"-pod", "memory=lots"}, {"-nodes", "i-0123"}, {"-min-age", "-1h"}, {"-now", "today"}} {
 		out, err := runArgs(t, "", args...)
 		if cli.ExitCode(err) != 2 || out != "" {
 			t.Errorf("run(%q) = %v, exit %d, output %q; want exit 2 and no report", args, err, cli.ExitCode(err), out)

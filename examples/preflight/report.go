@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/ec2select/ec2select/userdata"
 )
 
 // Severity says what a finding means for the manifests:
@@ -38,19 +40,26 @@ func (s Severity) rank() int {
 // Report is everything preflight found; -o json prints it as is, with an
 // empty list as [] (never null).
 type Report struct {
-	Source            string    `json:"source"`
-	KubernetesVersion string    `json:"kubernetesVersion"`
-	KarpenterVersion  string    `json:"karpenterVersion"`
-	InstanceTypes     int       `json:"instanceTypes"`
-	Files             []string  `json:"files"`
-	Pairs             []Pair    `json:"pairs"`
-	Order             []Ordered `json:"nodePoolOrder"`
-	Overlaps          []Overlap `json:"overlaps"`
-	Findings          []Finding `json:"findings"`
-	Skipped           []string  `json:"skipped"`
-	Errors            int       `json:"errors"`
-	Warnings          int       `json:"warnings"`
-	Notices           int       `json:"notices"`
+	Source            string   `json:"source"`
+	KubernetesVersion string   `json:"kubernetesVersion"`
+	KarpenterVersion  string   `json:"karpenterVersion"`
+	InstanceTypes     int      `json:"instanceTypes"`
+	Files             []string `json:"files"`
+	Pairs             []Pair   `json:"pairs"`
+	// NodeClasses and Unclaimed are the rollout (-min-age, -nodes): per
+	// EC2NodeClass checked, the images held back and the drift plan of
+	// the images nodes run that it accounts for; and the running images
+	// no EC2NodeClass checked accounts for. Empty without those flags.
+	NodeClasses []NodeClassRollout `json:"nodeClasses"`
+	Unclaimed   []Drift            `json:"unclaimedImages"`
+	nodes       bool               // -nodes was given
+	Order       []Ordered          `json:"nodePoolOrder"`
+	Overlaps    []Overlap          `json:"overlaps"`
+	Findings    []Finding          `json:"findings"`
+	Skipped     []string           `json:"skipped"`
+	Errors      int                `json:"errors"`
+	Warnings    int                `json:"warnings"`
+	Notices     int                `json:"notices"`
 }
 
 // Pair is one NodePool with the EC2NodeClass its nodeClassRef names.
@@ -62,6 +71,92 @@ type Pair struct {
 	InstanceTypes int            `json:"instanceTypes"` // the NodePool allows
 	CannotLaunch  []Unlaunchable `json:"cannotLaunch"`
 	UserData      *UserData      `json:"userData,omitempty"`
+	Capacity      *Capacity      `json:"capacity,omitempty"`
+}
+
+// Capacity is what the nodes of a NodePool's instance types hold: an
+// estimate of each type's allocatable (package capacity), and how many
+// pods of the -pod size fit beside the -daemons.
+type Capacity struct {
+	// Family is the AMI family whose boot software the estimate models;
+	// Kubelet names the configuration it takes, Volume the ephemeral
+	// storage.
+	Family  string `json:"family"`
+	Kubelet string `json:"kubelet"`
+	Volume  string `json:"volume,omitempty"`
+	Pod     string `json:"pod"`
+	Daemons string `json:"daemons"`
+	// InstanceTypes is how many types a selected AMI runs; HoldNone those
+	// of them that hold no pod of the -pod size; Unjudged those whose
+	// pods capacity the estimate cannot know.
+	InstanceTypes int      `json:"instanceTypes"`
+	HoldNone      Examples `json:"holdNone"`
+	Unjudged      int      `json:"unjudged"`
+	// Smallest and Largest are the types of fewest and most vCPUs (then
+	// memory) among the judged.
+	Smallest *TypeFit `json:"smallest,omitempty"`
+	Largest  *TypeFit `json:"largest,omitempty"`
+	// Assumes is what the estimate could not know and assumed.
+	Assumes []string `json:"assumes"`
+	// Unresolved is why there is no estimate.
+	Unresolved string `json:"unresolved,omitempty"`
+}
+
+// TypeFit is one instance type's allocatable and the pods it holds.
+type TypeFit struct {
+	InstanceType string `json:"instanceType"`
+	CPU          string `json:"cpu"`
+	Memory       string `json:"memory"`
+	Pods         int64  `json:"pods"`
+	// MaxPodsFrom is the source of the pods capacity: the family's rule,
+	// the user's kubelet configuration, the kubelet's default.
+	MaxPodsFrom string `json:"maxPodsFrom"`
+	Holds       int64  `json:"holds"`
+	// LimitedBy is the resource that runs out first; Short, when Holds is
+	// 0, what each short resource lacks and why.
+	LimitedBy string   `json:"limitedBy"`
+	Short     []string `json:"short"`
+}
+
+// Examples is a count and the first few names.
+type Examples struct {
+	Count    int      `json:"count"`
+	Examples []string `json:"examples"`
+}
+
+// NodeClassRollout is the rollout of one EC2NodeClass: the images a soak
+// time holds back, and what happens to the nodes running each image it
+// accounts for.
+type NodeClassRollout struct {
+	NodeClass string     `json:"nodeClass"`
+	Where     string     `json:"where"`
+	HeldBack  []HeldBack `json:"heldBack"`
+	Drift     []Drift    `json:"drift"`
+	// NextChange is when the selection next changes by itself (RFC 3339),
+	// "" when nothing is held back.
+	NextChange string `json:"nextChange"`
+}
+
+// HeldBack is an image younger than -min-age, and the AMI that serves its
+// role meanwhile.
+type HeldBack struct {
+	ID         string `json:"id"`
+	Name       string `json:"name"`
+	EligibleAt string `json:"eligibleAt"`
+	Serving    string `json:"serving"`
+	Reason     string `json:"reason"`
+}
+
+// Drift is what happens to the nodes running one image.
+type Drift struct {
+	ImageID     string `json:"imageID"`
+	Name        string `json:"name"`
+	Nodes       int    `json:"nodes"`
+	Drifts      bool   `json:"drifts"`
+	Reason      string `json:"reason"`
+	Replacement string `json:"replacement"`
+	ReplacedAt  string `json:"replacedAt"`
+	Detail      string `json:"detail"`
 }
 
 type AMIRow struct {
@@ -93,6 +188,9 @@ type UserData struct {
 	Reason   string   `json:"reason,omitempty"`
 	Taints   []string `json:"taints"`
 	Problems []string `json:"problems"`
+	// kubelet is the kubelet configuration the userData hands the
+	// kubelet, when the node joins: for the capacity estimate.
+	kubelet *userdata.KubeletConfig
 }
 
 // Ordered is one NodePool in the order its controller tries them.
@@ -233,6 +331,21 @@ func (r *Report) nonNil() {
 	if r.Skipped == nil {
 		r.Skipped = []string{}
 	}
+	if r.NodeClasses == nil {
+		r.NodeClasses = []NodeClassRollout{}
+	}
+	if r.Unclaimed == nil {
+		r.Unclaimed = []Drift{}
+	}
+	for i := range r.NodeClasses {
+		n := &r.NodeClasses[i]
+		if n.HeldBack == nil {
+			n.HeldBack = []HeldBack{}
+		}
+		if n.Drift == nil {
+			n.Drift = []Drift{}
+		}
+	}
 	for i := range r.Pairs {
 		p := &r.Pairs[i]
 		if p.AMIs == nil {
@@ -247,6 +360,19 @@ func (r *Report) nonNil() {
 		for j := range p.AMIs {
 			if p.AMIs[j].Examples == nil {
 				p.AMIs[j].Examples = []string{}
+			}
+		}
+		if c := p.Capacity; c != nil {
+			if c.HoldNone.Examples == nil {
+				c.HoldNone.Examples = []string{}
+			}
+			if c.Assumes == nil {
+				c.Assumes = []string{}
+			}
+			for _, t := range []*TypeFit{c.Smallest, c.Largest} {
+				if t != nil && t.Short == nil {
+					t.Short = []string{}
+				}
 			}
 		}
 		if u := p.UserData; u != nil {
