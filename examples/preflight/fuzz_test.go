@@ -27,3 +27,22 @@ func FuzzReadManifests(f *testing.F) {
 		}
 	})
 }
+
+// -pod and -daemons: never a panic, and what parses is written back as
+// the same amounts.
+func FuzzParseResources(f *testing.F) {
+	for _, s := range []string{defaultPod, "cpu=150m,memory=300Mi,pods=4", "ephemeral-storage=1e3", "cpu", "cpu=1,cpu=2", "memory=-1", "cpu=9223372036854775807"} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, s string, pods bool) {
+		q, err := parseResources(s, pods)
+		if err != nil {
+			return
+		}
+		again, err := parseResources(formatResources(q, pods), pods)
+		if err != nil || again != q {
+			t.Fatalf("parseResources(%q) = %v, but its formatting %q reads as %v, %v", s, q, formatResources(q, pods), again, err)
+		}
+	})
+}

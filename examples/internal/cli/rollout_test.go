@@ -70,3 +70,28 @@ func TestRolloutSelectOptions(t *testing.T) {
 		t.Errorf("zero Rollout's SelectOptions = %+v; want the zero value", so)
 	}
 }
+
+// -nodes: never a panic; what parses has an entry per comma-separated
+// field, in order, each the field's id with a count of 0 or more. The id
+// rule is amiSelectorTerms' (it contains "ami-"; fixture ids such as
+// "ami-id-amd64" pass), not EC2's hex form.
+func FuzzParseNodes(f *testing.F) {
+	for _, s := range []string{"ami-0abc=3,ami-0def", "ami-0abc=-1", "i-0123", ",", "ami-0abc==3", "ami-0abc=99999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		nodes, err := ParseNodes(s)
+		if err != nil {
+			return
+		}
+		if len(nodes) != strings.Count(s, ",")+1 {
+			t.Fatalf("ParseNodes(%q) = %d entries", s, len(nodes))
+		}
+		for i, f := range strings.Split(s, ",") {
+			id, _, _ := strings.Cut(strings.TrimSpace(f), "=")
+			if n := nodes[i]; n.Nodes < 0 || n.ImageID != id || !strings.Contains(id, "ami-") {
+				t.Fatalf("ParseNodes(%q) entry %d = %+v from %q", s, i+1, n, f)
+			}
+		}
+	})
+}
