@@ -48,7 +48,7 @@ const (
 	ImageTeamBaseDisabled = "ami-0c0ffee0000000201"
 )
 
-//go:generate go run ./internal/gencatalog -page catalog/upstream/karpenter-v1.14-instance-types.md -base-types catalog/upstream/first-wave-instance-types.json -base-images catalog/upstream/first-wave-images.json -image-spec catalog/upstream/images.spec -history catalog/upstream -out catalog -network catalog/upstream/moto-instance-types-network.jsonl -nodeadm catalog/upstream/nodeadm-instance-info.jsonl -vpc-limits catalog/upstream/karpenter-v1.14.1-vpc-limits.tsv -eni-max-pods catalog/upstream/eni-max-pods.txt
+//go:generate go run ./internal/gencatalog -page catalog/upstream/karpenter-v1.14-instance-types.md -base-types catalog/upstream/first-wave-instance-types.json -base-images catalog/upstream/first-wave-images.json -image-spec catalog/upstream/images.spec -history catalog/upstream -out catalog -network catalog/upstream/moto-instance-types-network.jsonl -nodeadm ../capacity/upstream/al2023-instance-info.txt -vpc-limits catalog/upstream/karpenter-v1.14.1-vpc-limits.tsv -eni-max-pods ../capacity/upstream/al2-eni-max-pods.txt
 
 //go:embed catalog/images.tsv
 var catalogImages string
