@@ -89,10 +89,13 @@
 // before [Options.Now]; deprecated images are left out unless
 // IncludeDeprecated is set, the caller owns them, or they were asked for by
 // ID. Images in state "disabled" are left out unless IncludeDisabled is set,
-// even when asked for by ID. ImageIds must look like AMI IDs
-// (InvalidAMIID.Malformed) and exist (InvalidAMIID.NotFound, naming every
-// missing ID); an existing image the caller may not see is silently left
-// out. DryRun validates the request, then fails with DryRunOperation (HTTP
+// even when asked for by ID. ImageIds must look like the AMI IDs EC2
+// issues, "ami-" and 8 or 17 lowercase hex digits (InvalidAMIID.Malformed),
+// and exist (InvalidAMIID.NotFound, naming every missing ID); an existing
+// image the caller may not see is silently left out. A test may store an
+// image under a fixture ID EC2 would not issue ("ami-id-amd64",
+// [Backend.PutImage]); ImageIds refuses that ID as EC2 would, and the
+// image-id filter, which validates nothing, finds it. DryRun validates the request, then fails with DryRunOperation (HTTP
 // 412).
 //
 // # Pages
