@@ -207,9 +207,11 @@ func (l *linter) bottlerocketModel(settings map[string]any, findings []bottleroc
 		case bottlerocket.Variant:
 			l.add(CodeVariantSetting, br.line(f.Path[1:]...), "use it only with "+f.Detail+" AMIs",
 				"%s exists only in the %s variants; the others refuse it and the node never joins", f.Key(), f.Detail)
+			l.scopeLast(AMIScope{ExceptVariant: bottlerocket.VariantName(f.Detail)})
 		case bottlerocket.Since:
 			l.add(CodeVariantSetting, br.line(f.Path[1:]...), "use it only with Bottlerocket "+f.Detail+" or later",
 				"%s exists from Bottlerocket %s on; older releases refuse it and the node never joins", f.Key(), f.Detail)
+			l.scopeLast(AMIScope{Before: f.Detail})
 		}
 	}
 	if len(steps) > 0 {

@@ -113,6 +113,40 @@ func TestLintBottlerocketModel(t *testing.T) {
 	}
 }
 
+// TestLintBottlerocketScope: a setting only some AMIs of the family have
+// is a problem scoped to the others, so a caller that knows the images its
+// nodes boot can tell whether it arises: kubelet-device-plugins only off
+// the NVIDIA variants (bottlerocket@80378023
+// sources/settings-plugins/aws-k8s-nvidia/src/lib.rs L29),
+// container-runtime-plugins only before 1.44.0 (its settings migration,
+// see internal/bottlerocket's model).
+func TestLintBottlerocketScope(t *testing.T) {
+	t.Parallel()
+	base := "[settings.kubernetes]\ncluster-name = 'c'\napi-server = 'https://x'\n[settings.kubernetes.node-taints]\n'karpenter.sh/unregistered' = [':NoExecute']\n"
+	tests := []struct {
+		name, doc string
+		want      []AMIScope
+	}{
+		{"device plugins", base + "[settings.kubelet-device-plugins.nvidia]\ndevice-sharing-strategy = 'time-slicing'\n",
+			[]AMIScope{{ExceptVariant: "nvidia"}}},
+		{"soci", base + "[settings.container-runtime-plugins.soci-snapshotter]\npull-mode = 'parallel-pull-unpack'\n",
+			[]AMIScope{{Before: "1.44.0"}}},
+		{"every AMI", base + "[settings.kubelet-device-plugin.nvidia]\nx = 1\n", []AMIScope{{}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := mustLint(t, compat.Bottlerocket, []byte(tt.doc), nil)
+			var got []AMIScope
+			for _, p := range r.Problems {
+				got = append(got, p.AMIs)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("scopes (-want +got):\n%s\n%s", diff, r)
+			}
+		})
+	}
+}
+
 // TestLintBottlerocketKubelet: the kubelet settings Bottlerocket writes
 // into the kubelet's configuration are the report's kubelet view, each
 // pointing at its key's line, not at a comment that mentions it.

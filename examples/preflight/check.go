@@ -115,7 +115,7 @@ func (c *checker) unit(ctx context.Context, u *unit) error {
 			if _, err := c.class(ctx, nc); err != nil { // its NodePool's refusal is the finding
 				return err
 			}
-			c.userData(nil, nc, c.classes[nc])
+			c.userData(nil, nc, c.classes[nc], c.classes[nc].sel.AMIs)
 			continue
 		}
 		c.out.add(Finding{Severity: SevNotice, Code: codeUnusedNodeClass, Where: nc.at, Subjects: []string{"EC2NodeClass " + nc.Name},
@@ -125,7 +125,7 @@ func (c *checker) unit(ctx context.Context, u *unit) error {
 		if err != nil {
 			return err
 		}
-		c.userData(nil, nc, cc)
+		c.userData(nil, nc, cc, cc.sel.AMIs)
 	}
 	for _, gk := range []string{groupKindEC2NodeClass, groupKindAutoMode} {
 		c.pools(u, gk, byController[gk], allowed)
@@ -318,7 +318,7 @@ func (c *checker) pair(np *nodePool, nc *nodeClass, cc *classCheck, allowed []co
 		p.Refused = append(p.Refused, Refused{r.ImageID, r.Name, r.Reason})
 	}
 	if !cc.known || len(cc.sel.AMIs) == 0 {
-		p.UserData = c.userData(np, nc, cc)
+		p.UserData = c.userData(np, nc, cc, cc.sel.AMIs)
 		return p
 	}
 	m := amiselect.Map(allowed, cc.sel.AMIs)
@@ -331,7 +331,11 @@ func (c *checker) pair(np *nodePool, nc *nodeClass, cc *classCheck, allowed []co
 	}
 	c.unmapped(&p, np, nc, allowed, m, cc.sel.AMIs)
 	c.firstAMI(np, nc, cc.sel.AMIs, m)
-	p.UserData = c.userData(np, nc, cc)
+	booted := make([]amiselect.AMI, len(m.Groups))
+	for i, g := range m.Groups {
+		booted[i] = g.AMI
+	}
+	p.UserData = c.userData(np, nc, cc, booted)
 	return p
 }
 

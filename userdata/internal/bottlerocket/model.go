@@ -88,6 +88,15 @@ type namespace struct {
 // lacks them).
 const nvidiaVariants = "aws-k8s-*-nvidia"
 
+// VariantName is the variant a Variant finding's Detail names, as AMI
+// names spell it ("nvidia" for aws-k8s-*-nvidia), or "" for none.
+func VariantName(detail string) string {
+	if detail == nvidiaVariants {
+		return "nvidia"
+	}
+	return ""
+}
+
 func fields(level level, kv ...any) *node {
 	n := &node{level: level, fields: make(map[string]*node, len(kv)/2)}
 	for i := 0; i < len(kv); i += 2 {
