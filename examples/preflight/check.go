@@ -132,7 +132,7 @@ func (c *checker) find(f Finding) {
 
 // check runs every check over m.
 func check(ctx context.Context, client ec2API, ssm amiselect.SSMClient, source, k8s string, m manifests) (Report, error) {
-	types, err := instanceTypes(ctx, client)
+	types, _, err := compat.LoadInstanceTypes(ctx, client, nil) // the others (mac, i386) run no EKS node
 	if err != nil {
 		return Report{}, err
 	}
@@ -186,24 +186,6 @@ func checkTerms(m manifests, k8s string) error {
 		}
 	}
 	return nil
-}
-
-func instanceTypes(ctx context.Context, client ec2.DescribeInstanceTypesAPIClient) ([]compat.InstanceType, error) {
-	var types []compat.InstanceType
-	pages := ec2.NewDescribeInstanceTypesPaginator(client, &ec2.DescribeInstanceTypesInput{})
-	for pages.HasMorePages() {
-		page, err := pages.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("describing instance types: %w", err)
-		}
-		for _, info := range page.InstanceTypes {
-			if it, err := compat.InstanceTypeFromEC2(info); err == nil {
-				types = append(types, it) // the others (mac, i386) run no EKS node
-			}
-		}
-	}
-	sort.Slice(types, func(i, j int) bool { return types[i].Name < types[j].Name })
-	return types, nil
 }
 
 // wildcards reports problem 4: Karpenter refuses a NodePool with a wildcard
