@@ -64,17 +64,9 @@ func (n LabelNote) String() string {
 // The error, for a missing or invalid instance-type or kubernetes.io/arch
 // label, names the label, its value and what would be valid.
 func ReadInstanceTypeLabels(labels map[string]string) (InstanceType, []LabelNote, error) {
-	var t InstanceType
-	for i := range wellKnown.rows {
-		if r := &wellKnown.rows[i]; r.missing == required {
-			v, ok := lookupLabel(labels, r.label)
-			if !ok {
-				return InstanceType{}, nil, fmt.Errorf("compat: labels have no %s; an instance type cannot be mapped without it (label it, or build the type with InstanceTypeFromEC2)", r.label)
-			}
-			if err := r.set(&t, v); err != nil {
-				return InstanceType{}, nil, fmt.Errorf("compat: label %s=%q: %w", r.label, v, err)
-			}
-		}
+	t, err := readRequired(labels)
+	if err != nil {
+		return InstanceType{}, nil, err
 	}
 	var notes []LabelNote
 	name, err := ParseInstanceTypeName(t.Name)
@@ -99,6 +91,26 @@ func ReadInstanceTypeLabels(labels map[string]string) (InstanceType, []LabelNote
 	notes = append(notes, deviceNotes(&t, labels)...)
 	slices.SortStableFunc(notes, func(a, b LabelNote) int { return strings.Compare(a.Key, b.Key) })
 	return t, notes, nil
+}
+
+// readRequired reads the labels an instance type cannot do without, first:
+// the other labels' setters may read them (os reads the architecture).
+func readRequired(labels map[string]string) (InstanceType, error) {
+	var t InstanceType
+	for i := range wellKnown.rows {
+		r := &wellKnown.rows[i]
+		if r.missing != required {
+			continue
+		}
+		v, ok := lookupLabel(labels, r.label)
+		if !ok {
+			return InstanceType{}, fmt.Errorf("compat: labels have no %s; an instance type cannot be mapped without it (label it, or build the type with InstanceTypeFromEC2)", r.label)
+		}
+		if err := r.set(&t, v); err != nil {
+			return InstanceType{}, fmt.Errorf("compat: label %s=%q: %w", r.label, v, err)
+		}
+	}
+	return t, nil
 }
 
 // readLabel sets r's fact from its label, or from the parsed name for the
