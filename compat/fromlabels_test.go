@@ -2,6 +2,7 @@ package compat
 
 import (
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -219,6 +220,50 @@ func TestReadInstanceTypeLabelsNotes(t *testing.T) {
 			}
 			if plain, err := InstanceTypeFromLabels(labels); err != nil || !cmp.Equal(plain, got) {
 				t.Errorf("InstanceTypeFromLabels = %+v, %v; want ReadInstanceTypeLabels' type", plain, err)
+			}
+		})
+	}
+}
+
+// TestKarpenterCoreFakeInstanceTypes: the labels Karpenter core's fake
+// instance types pin (kubernetes-sigs/karpenter v1.14.1 6e7eab7a0f48,
+// pkg/cloudprovider/fake/instancetype.go:163-186: a name, an architecture,
+// an os only when there is one, a zone and capacity type only when one
+// offering, and the fake's own size, special and integer keys;
+// cloudprovider.go:233-264 and instancetype.go:369-425 name them) all
+// convert, and map onto the standard AMI of their architecture as
+// Karpenter maps them: they have no GPU and no accelerator.
+func TestKarpenterCoreFakeInstanceTypes(t *testing.T) {
+	tests := []struct {
+		labels map[string]string
+		os     []string
+	}{
+		{map[string]string{LabelInstanceType: "default-instance-type", LabelArch: ArchAMD64, "size": "small", "integer": "4"}, []string{OSLinux, OSWindows}},
+		{map[string]string{LabelInstanceType: "arm-instance-type", LabelArch: ArchARM64, "size": "large", "special": "optional", "integer": "16"}, []string{OSLinux}},
+		{map[string]string{LabelInstanceType: "fake-it-3", LabelArch: ArchAMD64, "size": "small", "integer": "4"}, []string{OSLinux, OSWindows}},
+		{map[string]string{LabelInstanceType: "16-cpu-64-mem-arm64-windows-test-zone-1-spot", LabelArch: ArchARM64, LabelOS: OSWindows,
+			LabelZone: "test-zone-1", LabelCapacityType: "spot", "size": "large", "special": "optional", "integer": "16"}, []string{OSLinux}},
+		{map[string]string{LabelInstanceType: "1-cpu-1-mem-amd64-linux-test-zone-2-on-demand", LabelArch: ArchAMD64, LabelOS: OSLinux,
+			LabelZone: "test-zone-2", LabelCapacityType: "on-demand", "size": "small", "integer": "1"}, []string{OSLinux, OSWindows}},
+	}
+	for _, tt := range tests {
+		name := tt.labels[LabelInstanceType]
+		t.Run(name, func(t *testing.T) {
+			it, notes, err := ReadInstanceTypeLabels(tt.labels)
+			if err != nil {
+				t.Fatalf("ReadInstanceTypeLabels: %v", err)
+			}
+			if it.Name != name || it.Arch != tt.labels[LabelArch] || !slices.Equal(it.OS, tt.os) || it.HasGPU() || it.HasAccelerator() {
+				t.Errorf("got %s %s %v (GPU %t, accelerator %t); want %s %s %v, neither", it.Name, it.Arch, it.OS, it.HasGPU(), it.HasAccelerator(), name, tt.labels[LabelArch], tt.os)
+			}
+			if len(notes) == 0 || notes[len(notes)-1].Key != LabelInstanceType {
+				t.Errorf("notes %v; want them to say the name is no EC2 name, among others", notes)
+			}
+			for _, arch := range []string{ArchAMD64, ArchARM64} {
+				standard := standardVariant().Intersect(MustRequirements(req(LabelArch, In, arch)))
+				if _, conflict := it.Conflict(standard); conflict != (arch != it.Arch) {
+					t.Errorf("the standard %s AMI: conflict %t; want %t", arch, conflict, arch != it.Arch)
+				}
 			}
 		})
 	}
