@@ -47,7 +47,7 @@ type classCheck struct {
 
 // check runs every check over m.
 func check(ctx context.Context, client ec2API, ssm amiselect.SSMClient, source string, opts options, m manifests, out *findings) (Report, error) {
-	types, err := instanceTypes(ctx, client)
+	types, _, err := compat.LoadInstanceTypes(ctx, client, nil) // the others (mac, i386) run no EKS node
 	if err != nil {
 		return Report{}, err
 	}
@@ -150,24 +150,6 @@ func (c *checker) class(ctx context.Context, nc *nodeClass) (*classCheck, error)
 	}
 	c.amiFamily(nc, sel)
 	return cc, nil
-}
-
-func instanceTypes(ctx context.Context, client ec2.DescribeInstanceTypesAPIClient) ([]compat.InstanceType, error) {
-	var types []compat.InstanceType
-	pages := ec2.NewDescribeInstanceTypesPaginator(client, &ec2.DescribeInstanceTypesInput{})
-	for pages.HasMorePages() {
-		page, err := pages.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("describing instance types: %w", err)
-		}
-		for _, info := range page.InstanceTypes {
-			if it, err := compat.InstanceTypeFromEC2(info); err == nil {
-				types = append(types, it) // the others (mac, i386) run no EKS node
-			}
-		}
-	}
-	sort.Slice(types, func(i, j int) bool { return types[i].Name < types[j].Name })
-	return types, nil
 }
 
 // allowed is the catalog's types that np's requirements admit. Keys an
