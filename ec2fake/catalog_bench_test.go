@@ -24,7 +24,7 @@ func BenchmarkNewWithCatalog(b *testing.B) {
 }
 
 // BenchmarkFullCatalog is the cost of one FullCatalog call (1366 instance
-// types, 3817 images).
+// types, 4105 images).
 func BenchmarkFullCatalog(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {

@@ -89,10 +89,13 @@
 // before [Options.Now]; deprecated images are left out unless
 // IncludeDeprecated is set, the caller owns them, or they were asked for by
 // ID. Images in state "disabled" are left out unless IncludeDisabled is set,
-// even when asked for by ID. ImageIds must look like AMI IDs
-// (InvalidAMIID.Malformed) and exist (InvalidAMIID.NotFound, naming every
-// missing ID); an existing image the caller may not see is silently left
-// out. DryRun validates the request, then fails with DryRunOperation (HTTP
+// even when asked for by ID. ImageIds must look like the AMI IDs EC2
+// issues, "ami-" and 8 or 17 lowercase hex digits (InvalidAMIID.Malformed),
+// and exist (InvalidAMIID.NotFound, naming every missing ID); an existing
+// image the caller may not see is silently left out. A test may store an
+// image under a fixture ID EC2 would not issue ("ami-id-amd64",
+// [Backend.PutImage]); ImageIds refuses that ID as EC2 would, and the
+// image-id filter, which validates nothing, finds it. DryRun validates the request, then fails with DryRunOperation (HTTP
 // 412).
 //
 // # Pages
@@ -260,11 +263,12 @@
 // DeprecationTime is unset on public images so results do not change with
 // the wall clock.
 //
-// Full history (3,817 images): every AL2023 and AL2 AMI in amazon-eks-ami's
+// Full history (4,105 images): every AL2023 and AL2 AMI in amazon-eks-ami's
 // changelog for Kubernetes 1.29 to 1.36 (v20240117 to v20260714, the
 // abandoned releases left out), Bottlerocket v1.18.0 to v1.61.0 with the
-// variants each release carried, the recorded Windows releases, and the
-// custom images below.
+// variants each release carried, the Windows releases the EKS user guide
+// lists (Server 2019 and 2022, Core and Full, 1.29 to 1.34, up to
+// 2026.01.22; Server 2025 Core for 1.35), and the custom images below.
 //
 // Custom images, owned by [DefaultAccountID] and private, family
 // team-base-al2023-* (tags team=platform, image-family=team-base-al2023):

@@ -3,6 +3,7 @@ package ec2fake_test
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -17,8 +18,8 @@ import (
 
 func TestFullCatalogLoads(t *testing.T) {
 	images, types := ec2fake.FullCatalog()
-	if len(images) != 3817 {
-		t.Errorf("FullCatalog has %d images; want 3817", len(images))
+	if len(images) != 4105 {
+		t.Errorf("FullCatalog has %d images; want 4105", len(images))
 	}
 	if err := ec2fake.New(ec2fake.Options{}).Load(images, types); err != nil {
 		t.Fatalf("FullCatalog does not load: %v", err)
@@ -145,6 +146,89 @@ func TestFullCatalogResolvesPinnedReleases(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// The Windows releases FullCatalog records, per Server year, edition and
+// Kubernetes version: every row of the EKS user guide's tables for 1.29-1.34
+// (awsdocs/amazon-eks-user-guide latest/ug/nodes/eks-ami-versions-windows.adoc
+// at 178d2ee7, from 1.29-2024.01.09 to 2026.01.22), and the Server 2025 Core
+// table for 1.35 (docs.amazonaws.cn's copy of the page); see
+// catalog/upstream/windows-ami-releases.tsv.
+var windowsReleases = map[string]int{
+	"2019 Core 1.29": 27, "2019 Core 1.30": 22, "2019 Core 1.31": 19, "2019 Core 1.32": 13, "2019 Core 1.33": 9, "2019 Core 1.34": 5,
+	"2019 Full 1.29": 27, "2019 Full 1.30": 22, "2019 Full 1.31": 19, "2019 Full 1.32": 13, "2019 Full 1.33": 9, "2019 Full 1.34": 5,
+	"2022 Core 1.29": 27, "2022 Core 1.30": 22, "2022 Core 1.31": 19, "2022 Core 1.32": 13, "2022 Core 1.33": 9, "2022 Core 1.34": 5,
+	"2022 Full 1.29": 27, "2022 Full 1.30": 22, "2022 Full 1.31": 19, "2022 Full 1.32": 13, "2022 Full 1.33": 9, "2022 Full 1.34": 5,
+	"2025 Core 1.35": 3,
+}
+
+var windowsName = regexp.MustCompile(`^Windows_Server-(2019|2022|2025)-English-(Core|Full)-EKS_Optimized-(1\.[0-9]+)-([0-9]{4})\.([0-9]{2})\.([0-9]{2})$`)
+
+// Every Windows image of FullCatalog is a recorded release, dated on the
+// day its name carries (the AMI version is K-YYYY.MM.DD, the release date:
+// eks-ami-versions-windows.adoc), and each table is complete.
+func TestFullCatalogWindowsReleases(t *testing.T) {
+	images, _ := ec2fake.FullCatalog()
+	got := map[string]int{}
+	for _, img := range images {
+		if img.Platform != "windows" { // EC2 writes it in lower case
+			continue
+		}
+		m := windowsName.FindStringSubmatch(*img.Name)
+		if m == nil {
+			t.Errorf("%s: not an EKS-optimized Windows AMI name with a dotted release date", *img.Name)
+			continue
+		}
+		got[m[1]+" "+m[2]+" "+m[3]]++
+		if day := strings.Join(m[4:7], "-"); !strings.HasPrefix(*img.CreationDate, day+"T") {
+			t.Errorf("%s was created %s, not on its release day %s", *img.Name, *img.CreationDate, day)
+		}
+	}
+	if diff := cmp.Diff(windowsReleases, got); diff != "" {
+		t.Errorf("Windows releases per Server, edition and Kubernetes version (-recorded +FullCatalog):\n%s", diff)
+	}
+}
+
+// windowsY@latest (Server Y Core, amiselect/doc.go) resolves, by name and
+// through SSM's ami-windows-latest parameter, to the newest recorded
+// release for each Kubernetes version it shipped for, and to nothing where
+// none is recorded (Server 2019/2022 for 1.35; Server 2025 before 1.35).
+func TestFullCatalogResolvesWindowsLatest(t *testing.T) {
+	b := ec2fake.New(ec2fake.Options{})
+	if err := b.Load(ec2fake.FullCatalog()); err != nil {
+		t.Fatal(err)
+	}
+	srv := ec2fake.NewServer(b)
+	defer srv.Close()
+	ec2c, ssmc := ec2fake.NewClient(srv.URL), ec2fake.NewSSMClient(srv.URL)
+	for _, tc := range []struct{ alias, k8s, want string }{
+		{"windows2019@latest", "1.29", "Windows_Server-2019-English-Core-EKS_Optimized-1.29-2026.01.22"},
+		{"windows2019@latest", "1.34", "Windows_Server-2019-English-Core-EKS_Optimized-1.34-2026.01.22"},
+		{"windows2022@latest", "1.30", "Windows_Server-2022-English-Core-EKS_Optimized-1.30-2026.01.22"},
+		{"windows2022@latest", "1.33", "Windows_Server-2022-English-Core-EKS_Optimized-1.33-2026.01.22"},
+		{"windows2025@latest", "1.35", "Windows_Server-2025-English-Core-EKS_Optimized-1.35-2026.04.18"},
+		{"windows2022@latest", "1.35", ""},
+		{"windows2019@latest", "1.36", ""},
+	} {
+		t.Run(tc.alias+"/"+tc.k8s, func(t *testing.T) {
+			for _, source := range []amiselect.AliasSource{amiselect.AliasByName, amiselect.AliasBySSM} {
+				sel, err := amiselect.Resolve(context.Background(), ec2c, []amiselect.Term{{Alias: tc.alias}},
+					amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: tc.k8s}, SSM: ssmc, Aliases: source})
+				var names []string
+				for _, a := range sel.AMIs {
+					names = append(names, a.Name)
+				}
+				switch {
+				case tc.want == "" && len(names) != 0:
+					t.Errorf("%s: %v; want no AMI (none recorded)", source, names)
+				case tc.want != "" && err != nil:
+					t.Errorf("%s: %v", source, err)
+				case tc.want != "" && !slices.Equal(names, []string{tc.want}):
+					t.Errorf("%s: %v; want [%s]", source, names, tc.want)
+				}
+			}
+		})
 	}
 }
 

@@ -437,7 +437,8 @@ func TestPutParameterRejects(t *testing.T) {
 		{"space", "/team/my ami", "ami-12345678", `ec2fake: PutParameter("/team/my ami"): name may hold only letters, digits, "._-" and, after a leading "/", "/" between levels`},
 		{"empty", "", "ami-12345678", `ec2fake: PutParameter(""): name must be 1-1011 characters`},
 		{"too deep", strings.Repeat("/a", 16), "ami-12345678", `ec2fake: PutParameter("` + strings.Repeat("/a", 16) + `"): name has more than 15 levels`},
-		{"value not an AMI", "/team/ami", "ubuntu", `ec2fake: PutParameter("/team/ami"): value "ubuntu" is not an AMI ID; use "ami-" followed by 8 or 17 lowercase hex digits`},
+		{"value not an AMI", "/team/ami", "ubuntu", `ec2fake: PutParameter("/team/ami"): value "ubuntu" is not an AMI ID; use "ami-" followed by letters, digits or hyphens, such as "ami-0123456789abcdef0" or "ami-id-amd64"`},
+		{"value with a wildcard", "/team/ami", "ami-*", `ec2fake: PutParameter("/team/ami"): value "ami-*" is not an AMI ID; use "ami-" followed by letters, digits or hyphens, such as "ami-0123456789abcdef0" or "ami-id-amd64"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

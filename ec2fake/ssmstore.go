@@ -166,10 +166,12 @@ func checkWritableName(name string) *apiError {
 	return nil
 }
 
-// PutParameter stores a custom String parameter whose value is an AMI ID,
-// the kind an EC2NodeClass ssmParameter term names, replacing any parameter
-// of that name (its Version goes up by one, as with Overwrite in SSM). The
-// name follows SSM's rules: letters, digits and "._-", "/" only as a
+// PutParameter stores a custom String parameter (data type text) whose
+// value is an AMI ID, the kind an EC2NodeClass ssmParameter term names:
+// EC2's IDs or fixture IDs as [Backend.PutImage] takes them (Karpenter's
+// fake SSM hands out "ami-" and 16 mixed-case alphanumerics). It replaces
+// any parameter of that name (its Version goes up by one, as with
+// Overwrite in SSM). The name follows SSM's rules: letters, digits and "._-", "/" only as a
 // hierarchy separator after a leading "/", at most 15 levels and 1011
 // characters, not beginning with the reserved "aws" or "ssm" (in any case,
 // with or without the slash) — public parameters come from the images.
@@ -179,8 +181,8 @@ func (b *Backend) PutParameter(name, value string) error {
 	if err := checkCustomParameterName(name); err != nil {
 		return fmt.Errorf("ec2fake: PutParameter(%q): %w", name, err)
 	}
-	if !amiIDPattern.MatchString(value) {
-		return fmt.Errorf("ec2fake: PutParameter(%q): value %q is not an AMI ID; use \"ami-\" followed by 8 or 17 lowercase hex digits", name, value)
+	if !fixtureAMIIDPattern.MatchString(value) {
+		return fmt.Errorf("ec2fake: PutParameter(%q): value %q is not an AMI ID; use \"ami-\" followed by letters, digits or hyphens, such as \"ami-0123456789abcdef0\" or \"ami-id-amd64\"", name, value)
 	}
 	v := parameterVersion{value: value, typ: ssmtypes.ParameterTypeString, dataType: parameterDataTypeText, tier: ssmtypes.ParameterTierStandard, modified: b.clock().UTC()}
 	b.mu.Lock()

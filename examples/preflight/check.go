@@ -52,7 +52,7 @@ type classCheck struct {
 
 // check runs every check over m.
 func check(ctx context.Context, client ec2API, ssm amiselect.SSMClient, source string, opts options, m manifests, out *findings) (Report, error) {
-	types, err := instanceTypes(ctx, client)
+	types, _, err := compat.LoadInstanceTypes(ctx, client, nil) // the others (mac, i386) run no EKS node
 	if err != nil {
 		return Report{}, err
 	}
@@ -123,7 +123,7 @@ func (c *checker) unit(ctx context.Context, u *unit) error {
 			if _, err := c.class(ctx, nc); err != nil { // its NodePool's refusal is the finding
 				return err
 			}
-			c.userData(nil, nc, c.classes[nc])
+			c.userData(nil, nc, c.classes[nc], c.classes[nc].sel.AMIs)
 			continue
 		}
 		c.out.add(Finding{Severity: SevNotice, Code: codeUnusedNodeClass, Where: nc.at, Subjects: []string{"EC2NodeClass " + nc.Name},
@@ -133,7 +133,7 @@ func (c *checker) unit(ctx context.Context, u *unit) error {
 		if err != nil {
 			return err
 		}
-		c.userData(nil, nc, cc)
+		c.userData(nil, nc, cc, cc.sel.AMIs)
 	}
 	for _, gk := range []string{groupKindEC2NodeClass, groupKindAutoMode} {
 		c.pools(u, gk, byController[gk], allowed)
@@ -161,24 +161,6 @@ func (c *checker) class(ctx context.Context, nc *nodeClass) (*classCheck, error)
 	}
 	cc.mismatch = c.amiFamily(nc, sel)
 	return cc, nil
-}
-
-func instanceTypes(ctx context.Context, client ec2.DescribeInstanceTypesAPIClient) ([]compat.InstanceType, error) {
-	var types []compat.InstanceType
-	pages := ec2.NewDescribeInstanceTypesPaginator(client, &ec2.DescribeInstanceTypesInput{})
-	for pages.HasMorePages() {
-		page, err := pages.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("describing instance types: %w", err)
-		}
-		for _, info := range page.InstanceTypes {
-			if it, err := compat.InstanceTypeFromEC2(info); err == nil {
-				types = append(types, it) // the others (mac, i386) run no EKS node
-			}
-		}
-	}
-	sort.Slice(types, func(i, j int) bool { return types[i].Name < types[j].Name })
-	return types, nil
 }
 
 // allowed is the catalog's types that np's requirements admit. Keys an
@@ -383,7 +365,7 @@ func (c *checker) pair(np *nodePool, nc *nodeClass, cc *classCheck, allowed []co
 		p.Refused = append(p.Refused, Refused{r.ImageID, r.Name, r.Reason})
 	}
 	if !cc.known || len(cc.sel.AMIs) == 0 {
-		p.UserData = c.userData(np, nc, cc)
+		p.UserData = c.userData(np, nc, cc, cc.sel.AMIs)
 		return p
 	}
 	m := amiselect.Map(allowed, cc.sel.AMIs)
@@ -396,7 +378,7 @@ func (c *checker) pair(np *nodePool, nc *nodeClass, cc *classCheck, allowed []co
 	}
 	c.unmapped(&p, np, nc, allowed, m, cc.sel.AMIs)
 	c.firstAMI(np, nc, cc.sel.AMIs, m)
-	p.UserData = c.userData(np, nc, cc)
+	p.UserData = c.userData(np, nc, cc, booted(m))
 	p.Capacity = c.capacity(np, nc, cc, m, p.UserData)
 	return p
 }
@@ -665,4 +647,16 @@ func (u *unit) named(nc *nodeClass) bool {
 		}
 	}
 	return false
+}
+
+// booted are the images a NodePool's new nodes boot: the AMI of each group
+// of its mapping. The selection behind the mapping already holds back the
+// images -min-age soaks, so the scoped userData problems (arisesOn) and the
+// capacity estimates judge the same images a launch would use.
+func booted(m amiselect.Mapping) []amiselect.AMI {
+	out := make([]amiselect.AMI, len(m.Groups))
+	for i, g := range m.Groups {
+		out[i] = g.AMI
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ec2select/ec2select/amiselect"
@@ -108,8 +109,10 @@ func al2Recipe(ud string) string {
 // as Karpenter would (for Custom it adds nothing), and lints the result:
 // the node must join, and the taints the kubelet really registers must
 // include those Karpenter needs at registration (see requiredTaints;
-// problem 3). np is nil for an EC2NodeClass no NodePool names.
-func (c *checker) userData(np *nodePool, nc *nodeClass, cc *classCheck) *UserData {
+// problem 3). np is nil for an EC2NodeClass no NodePool names. booted are
+// the images its nodes boot: the AMIs its NodePool's types map to, or every
+// selected AMI.
+func (c *checker) userData(np *nodePool, nc *nodeClass, cc *classCheck, booted []amiselect.AMI) *UserData {
 	family := lintFamily(nc, cc.sel.AMIs)
 	where := nc.at
 	subject := []string{"EC2NodeClass " + nc.Name}
@@ -170,7 +173,7 @@ func (c *checker) userData(np *nodePool, nc *nodeClass, cc *classCheck) *UserDat
 	if np != nil {
 		c.unsynced(np, nc, report)
 	}
-	return c.verdict(u, subject, nc, report)
+	return c.verdict(u, subject, nc, report, booted)
 }
 
 // renderAndLint renders the userData as Karpenter would and lints it.
@@ -223,7 +226,7 @@ func (nc *nodeClass) userDataAt(n int) string {
 	return fmt.Sprintf("%s:%d", nc.doc.file, nc.userDataLine+n-1)
 }
 
-func (c *checker) verdict(u *UserData, subject []string, nc *nodeClass, report userdata.Report) *UserData {
+func (c *checker) verdict(u *UserData, subject []string, nc *nodeClass, report userdata.Report, booted []amiselect.AMI) *UserData {
 	u.Verdict, u.Reason = report.Verdict.String(), report.Reason
 	if report.Verdict == userdata.Joins {
 		u.kubelet = &report.Kubelet
@@ -238,6 +241,9 @@ func (c *checker) verdict(u *UserData, subject []string, nc *nodeClass, report u
 		u.Problems = append(u.Problems, p.String())
 		if p.Code == userdata.CodeUnresolved || equalsForm && p.Code == userdata.CodeRequiredTaintMissing {
 			continue // said once, below or by the =-form finding
+		}
+		if !arisesOn(p.AMIs, booted) {
+			continue // a setting every image the nodes boot has
 		}
 		sev, problem := SevError, 0
 		if p.Severity != userdata.SeverityError {
@@ -264,6 +270,53 @@ func (c *checker) verdict(u *UserData, subject []string, nc *nodeClass, report u
 			Fix:     "make spec.userData's boot path one the analysis can follow, or let the AMI family's own userData join the node"})
 	}
 	return u
+}
+
+// arisesOn reports whether a problem scoped to some AMIs of the family
+// arises on any of the images the nodes boot. An unscoped problem, no
+// known image, or an image whose release is not known counts as arising:
+// what cannot be shown not to break is reported.
+func arisesOn(s userdata.AMIScope, booted []amiselect.AMI) bool {
+	if !s.Scoped() || len(booted) == 0 {
+		return true
+	}
+	for _, a := range booted {
+		if s.ExceptVariant != "" && a.Variant.String() != s.ExceptVariant {
+			return true
+		}
+		if s.Before != "" && !releaseAtLeast(a.Release, s.Before) {
+			return true
+		}
+	}
+	return false
+}
+
+// releaseAtLeast reports whether a Bottlerocket release ("v1.46.0") is
+// known to be min ("1.44.0") or later.
+func releaseAtLeast(release, min string) bool {
+	r, ok := semver(strings.TrimPrefix(release, "v"))
+	m, okMin := semver(strings.TrimPrefix(min, "v"))
+	if !ok || !okMin {
+		return false
+	}
+	return slices.Compare(r, m) >= 0
+}
+
+// semver reads "major.minor.patch".
+func semver(v string) ([]int, bool) {
+	parts := strings.Split(v, ".")
+	if len(parts) != 3 {
+		return nil, false
+	}
+	out := make([]int, 3)
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return nil, false
+		}
+		out[i] = n
+	}
+	return out, true
 }
 
 // requiredTaints are the taints the kubelet itself must register for

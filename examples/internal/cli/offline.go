@@ -19,7 +19,7 @@ const OfflineSource = "the fake EC2's embedded catalog, every EKS AMI release re
 // to any recorded release (al2023@v20250715, bottlerocket@v1.39.1)
 // resolves as EC2 would resolve it. The history records Windows releases
 // for some Kubernetes versions only (ec2fake/catalog/README.md: Server 2019
-// and 2022 for 1.29 to 1.31, Server 2025 Core for 1.35), and Windows
+// and 2022 for 1.29 to 1.34, Server 2025 Core for 1.35), and Windows
 // aliases take only "latest"; for each Windows image line (version,
 // edition, Kubernetes version) the history lacks, the small default
 // catalog's images of it are added, as the catalog's README advises, so

@@ -35,9 +35,9 @@ func TestOffline(t *testing.T) {
 		// Not recorded for 1.36, nor in the changelog at all.
 		{"al2023@v20250715", "1.36", nil},
 		{"al2023@v20250801", "1.33", nil},
-		// The history records Windows Server 2022 for 1.29 to 1.31: its
-		// newest, 2024.11.12, and none of the default catalog's.
-		{"windows2022@latest", "1.31", []string{"Windows_Server-2022-English-Core-EKS_Optimized-1.31-2024.11.12"}},
+		// The history records Windows Server 2022 for 1.29 to 1.34: its
+		// newest, 2026.01.22, and none of the default catalog's.
+		{"windows2022@latest", "1.31", []string{"Windows_Server-2022-English-Core-EKS_Optimized-1.31-2026.01.22"}},
 		// It records none for 1.36: the default catalog's.
 		{"windows2022@latest", "1.36", []string{"Windows_Server-2022-English-Core-EKS_Optimized-1.36-2026.11.12"}},
 		{"windows2025@latest", "1.36", []string{"Windows_Server-2025-English-Core-EKS_Optimized-1.36-2026.11.12"}},
