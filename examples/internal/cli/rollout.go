@@ -22,23 +22,32 @@ type Rollout struct {
 	// Nodes is -nodes, in the order given; nil when not given.
 	Nodes []amiselect.Running
 
-	now, nodes string
+	minAge, now, nodes string
 }
 
 // Register adds -min-age, -now and -nodes to fs.
 func (r *Rollout) Register(fs *flag.FlagSet) {
-	fs.DurationVar(&r.MinAge, "min-age", 0, "soak time: a new image waits until it is `duration` old (e.g. 168h) while an older one of its\n"+
+	fs.StringVar(&r.minAge, "min-age", "", "soak time: a new image waits until it is `duration` old (e.g. 168h) while an older one of its\n"+
 		"role serves; the images held back are listed with when each comes of age (default: none)")
 	fs.StringVar(&r.nodes, "nodes", "", "the images nodes run today, comma-separated `ami-id[=count]`: show for each whether its\n"+
 		"nodes drift under the selection, why, and to what")
 	fs.StringVar(&r.now, "now", "", "judge deprecation and age at `time` (RFC 3339, e.g. 2026-07-16T00:00:00Z) instead of now")
 }
 
-// Parse reads -now and -nodes and checks -min-age; set is [Set] of the
-// flag set. Errors are *[UsageError]s.
+// Parse reads -min-age, -now and -nodes; set is [Set] of the flag set.
+// Errors are *[UsageError]s.
 func (r *Rollout) Parse(set map[string]bool) error {
-	if r.MinAge < 0 {
-		return Usagef("-min-age %v is negative; give a soak time of 0 or more, such as 168h", r.MinAge)
+	if set["min-age"] {
+		// Go's duration syntax, as Karpenter's durations (expireAfter,
+		// consolidateAfter) take it: no days.
+		d, err := time.ParseDuration(r.minAge)
+		if err != nil {
+			return Usagef("-min-age %q is not a duration; write hours, minutes or seconds, such as 168h for a week", r.minAge)
+		}
+		if d < 0 {
+			return Usagef("-min-age %v is negative; give a soak time of 0 or more, such as 168h", d)
+		}
+		r.MinAge = d
 	}
 	if set["now"] {
 		t, err := time.Parse(time.RFC3339, r.now)

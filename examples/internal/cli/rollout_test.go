@@ -24,6 +24,7 @@ func TestRollout(t *testing.T) {
 			Rollout{MinAge: 168 * time.Hour, Now: time.Date(2026, 7, 16, 0, 0, 0, 0, time.UTC),
 				Nodes: []amiselect.Running{{ImageID: "ami-0abc", Nodes: 3}, {ImageID: "ami-0def"}, {ImageID: "ami-0abc"}}}, ""},
 		{"negative", []string{"-min-age", "-1h"}, Rollout{}, "-min-age -1h0m0s is negative"},
+		{"days", []string{"-min-age", "7d"}, Rollout{}, `-min-age "7d" is not a duration; write hours, minutes or seconds, such as 168h`},
 		{"date only", []string{"-now", "2026-07-16"}, Rollout{}, `-now "2026-07-16" is not an RFC 3339 time`},
 		{"not an id", []string{"-nodes", "ami-0abc=3,i-0123"}, Rollout{}, `-nodes "ami-0abc=3,i-0123": entry 2: "i-0123" is not an AMI id`},
 		{"bad count", []string{"-nodes", "ami-0abc=three"}, Rollout{}, `entry 1: count "three" is not a number of nodes`},
