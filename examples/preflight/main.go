@@ -167,7 +167,8 @@ func parseFlags(w io.Writer, args []string) (opts options, help bool, err error)
 	karpenter := fs.String("karpenter", "v1.14.1", "the Karpenter `version` the cluster runs, for warnings about bugs of some releases (the manifests are validated against v1.14.1's CRDs whatever it says)")
 	fs.StringVar(&opts.podText, "pod", defaultPod, "the `requests` of one pod, cpu=…,memory=…[,ephemeral-storage=…], as Kubernetes quantities: each NodePool\n"+
 		"says how many fit its smallest and largest instance types, and warns when none holds one")
-	fs.StringVar(&opts.daemonsText, "daemons", "", "what the DaemonSets' pods request on every node, `cpu=…,memory=…,pods=N` (default: nothing)")
+	fs.StringVar(&opts.daemonsText, "daemons", "", "what the DaemonSets' pods on every node request together, and how many they are: `requests` such as\n"+
+		"cpu=200m,memory=300Mi,pods=3 (default: nothing)")
 	opts.rollout.Register(fs)
 	opts.live.Register(fs, "ec2:DescribeImages, ec2:DescribeInstanceTypes and, for ssmParameter terms, ssm:GetParameter")
 	// -o is read before parsing ends, so that a bad flag is JSON too.
