@@ -42,12 +42,22 @@ type corpusEntry struct {
 	// whole userData), karpenter (custom userData merged by Karpenter
 	// v1.14.1) or eks-mng (merged by EKS managed node groups).
 	Usage string `json:"usage"`
+	// AMI is the image the document is sent to, when its source says
+	// (Lint is told it with [AMI]); the expected outcome is for that AMI.
+	AMI *corpusAMI `json:"ami,omitempty"`
 	// Required are the taints the controller requires, key[=value]:Effect.
 	Required []string     `json:"required"`
 	Source   corpusSource `json:"source"`
 	// Edits says what was changed from the published text, and why.
 	Edits  string       `json:"edits"`
 	Expect corpusExpect `json:"expect"`
+}
+
+// corpusAMI names an AMI as amiselect does: its variant ("standard",
+// "nvidia", "neuron") and release ("v1.50.0").
+type corpusAMI struct {
+	Variant string `json:"variant,omitempty"`
+	Release string `json:"release,omitempty"`
 }
 
 type corpusSource struct {
@@ -185,7 +195,11 @@ func checkCorpusEntry(t *testing.T, name string, e corpusEntry) corpusOutcome {
 		}
 		required = append(required, taint)
 	}
-	report, err := Lint(family, data, required)
+	var opts []LintOption
+	if e.AMI != nil {
+		opts = append(opts, AMI(e.AMI.Variant, e.AMI.Release))
+	}
+	report, err := Lint(family, data, required, opts...)
 	if err != nil {
 		t.Fatalf("%s: Lint: %v", name, err)
 	}
@@ -298,6 +312,11 @@ func validCorpusEntry(e corpusEntry) error {
 	}
 	if e.Expect.Verdict != "joins" && len(e.Expect.Taints) > 0 {
 		return fmt.Errorf("expect.taints are only for joins")
+	}
+	if e.AMI != nil {
+		if err := (amiOption{e.AMI.Variant, e.AMI.Release}).check(); err != nil || *e.AMI == (corpusAMI{}) {
+			return fmt.Errorf("ami %+v: want amiselect's variant (standard, nvidia, neuron) or a release", *e.AMI)
+		}
 	}
 	if !slices.Contains([]string{"", "a", "b", "c"}, e.Expect.KnownWrong) {
 		return fmt.Errorf("expect.knownWrong %q: want a, b or c", e.Expect.KnownWrong)

@@ -18,8 +18,10 @@
 //   - Reading: [Lint] returns a [Report]: a [Verdict] ([Joins],
 //     [NeverJoins], [Unresolved]), each [RegisteredTaint], the effective
 //     kubelet ([KubeletSource]) and every [Problem] with its [Code]. What
-//     it follows is on Lint; a [LintOption] ([KubernetesVersion]) names
-//     the kubelet release whose flags and feature gates apply.
+//     it follows is on Lint. A [LintOption] tells it more about the
+//     node: [KubernetesVersion] the kubelet release whose flags and
+//     feature gates apply, [AMI] the image that decides problems scoped
+//     to some AMIs ([AMIScope]).
 //   - Errors: [*LintError] (Custom userData that fails lint).
 //
 // # Where things live

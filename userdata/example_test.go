@@ -135,3 +135,33 @@ spec:
 	// "": unresolved
 	//   spec.kubelet.config.featureGates sets the feature gates of the kubelet: in Kubernetes 1.33–1.36 the kubelet has no feature gate DisableKubeletCloudCredentialProviders ("unrecognized feature gate"), so that kubelet exits; the other releases the AMI may run (1.28–1.32) start
 }
+
+// A Bottlerocket setting only the NVIDIA variants have: Lint warns, scoped
+// to the other variants, until it is told the AMI.
+func ExampleAMI() {
+	userData := []byte(`[settings.kubernetes]
+cluster-name = 'my-cluster'
+api-server = 'https://ABCDEF.gr7.us-west-2.eks.amazonaws.com'
+[settings.kubernetes.node-taints]
+'karpenter.sh/unregistered' = [':NoExecute']
+[settings.kubelet-device-plugins.nvidia]
+device-sharing-strategy = 'time-slicing'
+`)
+	for _, variant := range []string{"", "nvidia", "standard"} {
+		report, err := userdata.Lint(compat.Bottlerocket, userData, nil, userdata.AMI(variant, "v1.50.0"))
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%q: %v\n", variant, report.Verdict)
+		for _, p := range report.Problems {
+			fmt.Printf("  %s %s (scoped: %v)\n", p.Severity, p.Code, p.AMIs.Scoped())
+		}
+	}
+	// Output:
+	// "": joins
+	//   warning variant-setting (scoped: true)
+	// "nvidia": joins
+	// "standard": never-joins
+	//   error refused-setting (scoped: false)
+}

@@ -66,7 +66,8 @@ const maxDecompressed = 1 << 20
 // where a fact the releases disagree on makes the verdict [Unresolved].
 //
 // Lint returns an error only for an unknown family, invalid required
-// taints, a Kubernetes version that is not a minor version, or gzip data
+// taints, a Kubernetes version that is not a minor version, an AMI
+// variant it does not know, or gzip data
 // it cannot decompress; everything else is in the [Report].
 func Lint(family compat.AMIFamily, userData []byte, required []Taint, opts ...LintOption) (Report, error) {
 	if !family.Valid() {
@@ -75,14 +76,23 @@ func Lint(family compat.AMIFamily, userData []byte, required []Taint, opts ...Li
 	if err := validateTaintList("required taints", required); err != nil {
 		return Report{}, err
 	}
-	minor := 0
+	minor, image := 0, amiOption{}
 	for _, o := range opts {
-		if v, ok := o.(kubernetesVersion); ok && v != "" {
-			m, err := kubelet.ParseMinor(string(v))
+		switch o := o.(type) {
+		case kubernetesVersion:
+			if o == "" {
+				continue
+			}
+			m, err := kubelet.ParseMinor(string(o))
 			if err != nil {
 				return Report{}, fmt.Errorf("userdata: %v", err)
 			}
 			minor = m
+		case amiOption:
+			if err := o.check(); err != nil {
+				return Report{}, err
+			}
+			image = o
 		}
 	}
 	text, rawSize, err := decodeUserData(userData)
@@ -98,6 +108,7 @@ func Lint(family compat.AMIFamily, userData []byte, required []Taint, opts ...Li
 		family = detectFamily(text)
 	}
 	l.forRelease(family, minor)
+	l.ami = image
 	var b boot
 	switch family {
 	case compat.AL2:
@@ -113,7 +124,7 @@ func Lint(family compat.AMIFamily, userData []byte, required []Taint, opts ...Li
 }
 
 // A LintOption tells [Lint] something about the node beyond its userData.
-// The options are [KubernetesVersion].
+// The options are [KubernetesVersion] and [AMI].
 type LintOption interface{ lintOption() }
 
 type kubernetesVersion string
@@ -175,3 +186,18 @@ func detectFamily(text []byte) compat.AMIFamily {
 	}
 	return compat.AL2
 }
+
+func (amiOption) lintOption() {}
+
+// AMI says which image the node boots: its variant as amiselect's
+// Variant.String names it ("standard", "nvidia", "neuron"; "" or
+// "unspecified" when unknown) and its release as amiselect's AMI.Release
+// spells it ("v1.46.0" for Bottlerocket; "" when unknown). Lint then
+// decides the problems that arise only on some AMIs of the family
+// ([Problem].AMIs): one whose scope leaves the AMI out is not reported,
+// and one that arises on it is certain, with the verdict it implies (a
+// Bottlerocket setting the AMI's variant or release does not have:
+// [NeverJoins], [CodeRefusedSetting]). A scope the AMI does not settle (a
+// release Lint cannot compare, an unknown variant) stays a scoped
+// warning, as without the option.
+func AMI(variant, release string) LintOption { return amiOption{variant, release} }

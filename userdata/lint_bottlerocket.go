@@ -203,15 +203,29 @@ func (l *linter) bottlerocketModel(settings map[string]any, findings []bottleroc
 		}
 	}
 	for _, f := range findings {
+		var scope AMIScope
+		var fix, only, others string
 		switch f.Kind {
 		case bottlerocket.Variant:
-			l.add(CodeVariantSetting, br.line(f.Path[1:]...), "use it only with "+f.Detail+" AMIs",
-				"%s exists only in the %s variants; the others refuse it and the node never joins", f.Key(), f.Detail)
-			l.scopeLast(AMIScope{ExceptVariant: bottlerocket.VariantName(f.Detail)})
+			scope = AMIScope{ExceptVariant: bottlerocket.VariantName(f.Detail)}
+			fix, only, others = "use it only with "+f.Detail+" AMIs", "exists only in the "+f.Detail+" variants", "the others"
 		case bottlerocket.Since:
-			l.add(CodeVariantSetting, br.line(f.Path[1:]...), "use it only with Bottlerocket "+f.Detail+" or later",
-				"%s exists from Bottlerocket %s on; older releases refuse it and the node never joins", f.Key(), f.Detail)
-			l.scopeLast(AMIScope{Before: f.Detail})
+			scope = AMIScope{Before: f.Detail}
+			fix, only, others = "use it only with Bottlerocket "+f.Detail+" or later", "exists from Bottlerocket "+f.Detail+" on", "older releases"
+		default:
+			continue
+		}
+		line := br.line(f.Path[1:]...)
+		switch arises, known := l.ami.arises(scope); {
+		case known && !arises:
+			// The AMI has the setting.
+		case known:
+			l.add(CodeRefusedSetting, line, fix,
+				"%s %s, and the AMI (%s) is not one of them: the settings API refuses it, so early-boot-config fails and the node never joins", f.Key(), only, l.ami)
+			return boot{}, true
+		default:
+			l.add(CodeVariantSetting, line, fix, "%s %s; %s refuse it and the node never joins", f.Key(), only, others)
+			l.scopeLast(scope)
 		}
 	}
 	if len(steps) > 0 {

@@ -24,6 +24,8 @@ type linter struct {
 	releases kubelet.Releases
 	// minor is the Kubernetes minor version Lint was given, 0 if none.
 	minor int
+	// ami is the image Lint was told the node boots ([AMI]).
+	ami amiOption
 }
 
 // forRelease sets the kubelet releases the node of family f may run: the

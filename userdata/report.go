@@ -2,6 +2,8 @@ package userdata
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -167,4 +169,76 @@ func location(part string, line int) string {
 		return fmt.Sprintf("line %d: ", line)
 	}
 	return ""
+}
+
+// amiOption is the image [AMI] names.
+type amiOption struct{ variant, release string }
+
+// String describes the AMI as problems name it: "variant standard,
+// release v1.40.0".
+func (o amiOption) String() string {
+	var parts []string
+	if o.variant != "" {
+		parts = append(parts, "variant "+o.variant)
+	}
+	if o.release != "" {
+		parts = append(parts, "release "+o.release)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (o amiOption) check() error {
+	switch o.variant {
+	case "", "unspecified", "standard", "nvidia", "neuron":
+		return nil
+	}
+	return fmt.Errorf("userdata: AMI variant %q is not one amiselect names; use standard, nvidia, neuron, or \"\" when it is not known", o.variant)
+}
+
+// arises reports whether a problem scoped to s arises on the AMI, and
+// whether the AMI's variant and release settle that.
+func (o amiOption) arises(s AMIScope) (arises, known bool) {
+	if s.ExceptVariant != "" {
+		if o.variant == "" || o.variant == "unspecified" {
+			return false, false
+		}
+		if o.variant == s.ExceptVariant {
+			return false, true
+		}
+	}
+	if s.Before != "" {
+		older, ok := releaseBefore(o.release, s.Before)
+		if !ok {
+			return false, false
+		}
+		return older, true
+	}
+	return true, true
+}
+
+// releaseBefore compares two Bottlerocket releases, "v1.46.0" or
+// "1.46.0": whether a is older than b, and whether both are releases.
+func releaseBefore(a, b string) (before, ok bool) {
+	pa, okA := releaseNumbers(a)
+	pb, okB := releaseNumbers(b)
+	if !okA || !okB {
+		return false, false
+	}
+	return slices.Compare(pa, pb) < 0, true
+}
+
+func releaseNumbers(s string) ([]int, bool) {
+	parts := strings.Split(strings.TrimPrefix(s, "v"), ".")
+	if len(parts) != 3 {
+		return nil, false
+	}
+	out := make([]int, 3)
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || p == "" || p[0] == '+' {
+			return nil, false
+		}
+		out[i] = n
+	}
+	return out, true
 }
