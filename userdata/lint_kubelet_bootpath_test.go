@@ -368,9 +368,10 @@ func TestBootPathKubeletVersions(t *testing.T) {
 	// k8s.io/component-base@v0.35.3 featuregate/feature_gate.go L384-389
 	// returns "unrecognized feature gate" on a name it does not know.
 	gate := mime(nodeConfigPart(nodeConfig(karpenterKubelet + "      featureGates:\n        DisableKubeletCloudCredentialProviders: true\n")))
-	// --container-runtime: a flag up to v1.26.15
-	// (pkg/kubelet/config/flags.go@v1.26.15 L54), gone in v1.27.16; the
-	// kubelet exits on an unknown flag (server.go@v1.35.3 L182-184).
+	// --container-runtime: a flag in v1.24.17 (pkg/kubelet/config/flags.go L54),
+	// gone in v1.28.15 (upstream/kubelet-flags.txt, dumped from each
+	// release); the kubelet exits on an unknown flag (server.go@v1.35.3
+	// L182-184).
 	runtime := "#!/bin/bash\nset -ex\n" + join("--container-runtime=remote "+withRequired) + "\n"
 	// containerfs.available: an eviction signal from v1.29
 	// (pkg/kubelet/eviction/helpers.go signalToResource; not in v1.28.15).
@@ -391,9 +392,9 @@ func TestBootPathKubeletVersions(t *testing.T) {
 		{"gate removed in 1.33, on 1.36", gate, "1.36", "featureGates:", compat.AL2023, userdata.NeverJoins},
 		{"gate removed in 1.33, on 1.31", gate, "1.31", "", compat.AL2023, joins},
 		{"gate removed in 1.33, version unknown", gate, "", "featureGates:", compat.AL2023, userdata.Unresolved},
-		{"flag removed in 1.27, on 1.26", runtime, "1.26", "", compat.AL2, joins},
-		{"flag removed in 1.27, on 1.27", runtime, "1.27", "/etc/eks/bootstrap.sh", compat.AL2, userdata.NeverJoins},
-		{"flag removed in 1.27, version unknown", runtime, "", "/etc/eks/bootstrap.sh", compat.AL2, userdata.Unresolved},
+		{"flag removed by 1.28, on 1.24", runtime, "1.24", "", compat.AL2, joins},
+		{"flag removed by 1.28, on 1.28", runtime, "1.28", "/etc/eks/bootstrap.sh", compat.AL2, userdata.NeverJoins},
+		{"flag removed by 1.28, version unknown", runtime, "", "/etc/eks/bootstrap.sh", compat.AL2, userdata.Unresolved},
 		{"signal from 1.29, on 1.29", containerfs, "1.29", "", compat.AL2023, joins},
 		{"signal from 1.29, on 1.28", containerfs, "1.28", "evictionHard:", compat.AL2023, userdata.NeverJoins},
 		{"signal from 1.29, version unknown", containerfs, "", "evictionHard:", compat.AL2023, userdata.Unresolved},
