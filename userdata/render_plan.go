@@ -278,7 +278,7 @@ func (p *plan) kubeletFlags() ([]string, error) {
 // bootstrap.sh splits its one --dns-cluster-ip on ','
 // (templates/al2/runtime/bootstrap.sh@0ab84280 L488), so the entries are
 // joined with ',' and none may hold one; Start-EKSBootstrap.ps1 takes one
-// -DNSClusterIP; Bottlerocket's settings model types cluster-dns-ip as IP
+// -DNSClusterIP, an IP address; Bottlerocket's settings model types cluster-dns-ip as IP
 // addresses (bottlerocket-os/bottlerocket-settings-sdk@25e4241f
 // bottlerocket-settings-models/modeled-types/src/kubernetes.rs
 // KubernetesClusterDnsIp: an IpAddr or a list of them) and refuses the
@@ -290,6 +290,11 @@ func checkDNSForFamily(f compat.AMIFamily, dns []string) error {
 			return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS[%d] %q contains ','; bootstrap.sh splits --dns-cluster-ip on ',', so list each address as its own entry", i, s)
 		case f == compat.Bottlerocket && (err != nil || a.Zone() != ""):
 			return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS[%d] %q is not an IP address; Bottlerocket's settings take only IP addresses for cluster-dns-ip and refuse the settings otherwise, so write it like 10.100.0.10", i, s)
+		case f.IsWindows() && (err != nil || a.Zone() != ""):
+			// Start-EKSBootstrap.ps1 is not published, so what it makes of
+			// other text is not known, and text such as "</powershell>"
+			// would end the script's block.
+			return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS[%d] %q is not an IP address; Render passes only an IP address to Start-EKSBootstrap.ps1 -DNSClusterIP, so write it like 10.100.0.10", i, s)
 		}
 	}
 	if len(dns) > 1 && f.IsWindows() {

@@ -36,6 +36,7 @@ func TestRenderValidation(t *testing.T) {
 		{"DNS empty", compat.AL2023, func(c *Config) { c.Kubelet.ClusterDNS = []string{" "} }, "Config.Kubelet.ClusterDNS[0] is empty"},
 		{"DNS vs CIDR", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"fd00::a"} }, "different IP families"},
 		{"AL2 DNS with a comma", compat.AL2, func(c *Config) { c.Kubelet.ClusterDNS = []string{"10.0.0.10,10.0.0.11"} }, "contains ','"},
+		{"Windows DNS not an IP", compat.Windows2022, func(c *Config) { c.Kubelet.ClusterDNS = []string{"</powershell>"} }, "Config.Kubelet.ClusterDNS[0]"},
 		{"Windows one DNS", compat.Windows2022, func(c *Config) { c.Kubelet.ClusterDNS = []string{"10.0.0.10", "10.0.0.11"} }, "-DNSClusterIP"},
 		{"max pods", compat.AL2, func(c *Config) { c.Kubelet.MaxPods = ptr[int32](-1) }, "Config.Kubelet.MaxPods"},
 		{"bad taint", compat.AL2, func(c *Config) { c.Taints = []Taint{{Key: "a", Value: "b c", Effect: NoSchedule}} }, "Config.Taints[0]"},
