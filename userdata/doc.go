@@ -17,7 +17,8 @@
 //     output of at most [MaxSize] bytes.
 //   - Reading: [Lint] returns a [Report]: a [Verdict] ([Joins],
 //     [NeverJoins], [Unresolved]), each [RegisteredTaint], the effective
-//     kubelet ([KubeletSource]) and every [Problem] with its [Code]. What
+//     kubelet ([KubeletSource]; [Report.UserKubelet] the part the
+//     userData sets) and every [Problem] with its [Code]. What
 //     it follows is on Lint. A [LintOption] tells it more about the
 //     node: [KubernetesVersion] the kubelet release whose flags and
 //     feature gates apply, [AMI] the image that decides problems scoped

@@ -165,3 +165,34 @@ device-sharing-strategy = 'time-slicing'
 	// "standard": never-joins
 	//   error refused-setting (scoped: false)
 }
+
+// Report.Kubelet is what the kubelet gets, nodeadm's own entries
+// included; UserKubelet is what the userData sets.
+func ExampleReport_UserKubelet() {
+	userData := []byte(`apiVersion: node.eks.aws/v1alpha1
+kind: NodeConfig
+spec:
+  cluster:
+    name: my-cluster
+    apiServerEndpoint: https://ABCDEF.gr7.us-west-2.eks.amazonaws.com
+    certificateAuthority: Y2E=
+    cidr: 10.100.0.0/16
+  kubelet:
+    config:
+      evictionHard:
+        memory.available: 200Mi
+`)
+	report, err := userdata.Lint(compat.AL2023, userData, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(report.Verdict)
+	fmt.Println("kubelet:", report.Kubelet.EvictionHard, report.Kubelet.ClusterDNS)
+	user := report.UserKubelet()
+	fmt.Println("userData:", user.EvictionHard, user.ClusterDNS)
+	// Output:
+	// joins
+	// kubelet: map[memory.available:200Mi nodefs.available:10% nodefs.inodesFree:5%] [10.100.0.10]
+	// userData: map[memory.available:200Mi] []
+}

@@ -491,6 +491,70 @@ type KubeletSource struct {
 // computes from the instance.
 const computedAtBoot = ", computed at boot"
 
+// The boot agents' own kubelet configuration, as sources name it: what
+// they write whatever the userData says.
+const (
+	al2ConfigJSON          = "bootstrap.sh's kubelet-config.json"
+	nodeadmConfigJSON      = "nodeadm's config.json"
+	bottlerocketKubeletCfg = "Bottlerocket's kubelet config template"
+)
+
+// agentSource reports whether a source's From is a boot agent's own
+// configuration.
+func agentSource(from string) bool {
+	for _, a := range []string{al2ConfigJSON, nodeadmConfigJSON, bottlerocketKubeletCfg} {
+		if strings.HasPrefix(from, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// userPart returns the fields and map entries of cfg whose sources are not
+// a boot agent's own ([agentSource]).
+func userPart(cfg KubeletConfig, sources []KubeletSource) KubeletConfig {
+	var out KubeletConfig
+	byField := map[string][]KubeletSource{}
+	for _, s := range sources {
+		if !agentSource(s.From) {
+			byField[s.Field] = append(byField[s.Field], s)
+		}
+	}
+	for _, field := range slices.Sorted(maps.Keys(byField)) {
+		copyField(&out, cfg, field)
+		var keys []string
+		for _, s := range byField[field] {
+			if s.Keys == nil {
+				keys = nil
+				break
+			}
+			keys = append(keys, s.Keys...)
+		}
+		if keys == nil {
+			continue
+		}
+		if i := slices.IndexFunc(kubeletFields, func(f kubeletField) bool { return f.field == field }); i >= 0 {
+			switch m := kubeletFields[i].at(&out).(type) {
+			case *map[string]string:
+				*m = keepKeys(*m, keys)
+			case *map[string]time.Duration:
+				*m = keepKeys(*m, keys)
+			}
+		}
+	}
+	return out
+}
+
+func keepKeys[V any](m map[string]V, keys []string) map[string]V {
+	out := map[string]V{}
+	for _, k := range keys {
+		if v, ok := m[k]; ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
 // kubeletValues is a kubelet configuration as Lint reads it, with where
 // each field came from, and the feature gates it sets.
 type kubeletValues struct {
@@ -983,7 +1047,7 @@ func kubeletFromBottlerocket(kube map[string]any, lineOf func(string) int) (kube
 // that pluto computes at boot when the userData leaves it unset (L151;
 // bottlerocket-os/bottlerocket@91632ff5 sources/api/pluto/src/main.rs).
 func bottlerocketKubeletBase() kubeletValues {
-	const from = "Bottlerocket's kubelet config template"
+	const from = bottlerocketKubeletCfg
 	var v kubeletValues
 	v.cfg.KubeReserved = map[string]string{"ephemeral-storage": "1Gi"}
 	v.set("KubeReserved", from, 0)

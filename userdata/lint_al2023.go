@@ -311,9 +311,6 @@ func (l *linter) nodeadmKubeletConfig(m nodeadm.Merged, docs []*nodeadm.Doc) (ku
 	return vals.patch(user), nil
 }
 
-// nodeadmConfigJSON names nodeadm's own kubelet config file in sources.
-const nodeadmConfigJSON = "nodeadm's config.json"
-
 // lastSetting returns the line of key in the last document whose section
 // (spec.cluster, spec.kubelet.config) sets it, 0 if none does.
 func lastSetting(docs []*nodeadm.Doc, section func(*nodeadm.Doc) map[string]any, key string) int {

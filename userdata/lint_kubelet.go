@@ -273,7 +273,7 @@ func (l *linter) kubeletRefuses(b boot) boot {
 // maxPods computed unless --use-max-pods is not "true" (L530-532), and the
 // RotateKubeletServerCertificate gate of kubelet-config.json.
 func al2Kubelet(dns string, dnsKnown, dnsSet bool, dnsLine int, useMaxPods string) kubeletValues {
-	const from = "bootstrap.sh's kubelet-config.json"
+	const from = al2ConfigJSON
 	var v kubeletValues
 	switch {
 	case dnsSet && dnsKnown && dns != "":

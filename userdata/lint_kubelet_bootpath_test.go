@@ -448,4 +448,12 @@ func TestKubeletSourceLines(t *testing.T) {
 	if diff := cmp.Diff(wantHard, r.Kubelet.EvictionHard); diff != "" {
 		t.Errorf("EvictionHard (-want +got):\n%s", diff)
 	}
+	// UserKubelet is what the userData sets, without nodeadm's own entries
+	// (its evictionHard defaults, kubeReserved, clusterDNS, maxPods
+	// computed at boot).
+	maxPods := int32(58)
+	wantUser := userdata.KubeletConfig{MaxPods: &maxPods, EvictionHard: map[string]string{"memory.available": "200Mi"}}
+	if diff := cmp.Diff(wantUser, r.UserKubelet()); diff != "" {
+		t.Errorf("UserKubelet (-want +got):\n%s", diff)
+	}
 }

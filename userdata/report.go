@@ -171,6 +171,15 @@ func location(part string, line int) string {
 	return ""
 }
 
+// UserKubelet returns the part of [Report.Kubelet] the userData sets:
+// the fields and map entries whose source is in the userData (Render's
+// [Config.Kubelet], a kubelet flag, a NodeConfig, a setting), without
+// what the boot agent writes itself (bootstrap.sh's kubelet-config.json,
+// nodeadm's config.json, Bottlerocket's kubelet config template). It is
+// the userData's kubelet settings as [Config.Kubelet] holds them, e.g. for
+// a capacity estimate that applies the AMI family's own defaults itself.
+func (r Report) UserKubelet() KubeletConfig { return userPart(r.Kubelet, r.KubeletSources) }
+
 // amiOption is the image [AMI] names.
 type amiOption struct{ variant, release string }
 

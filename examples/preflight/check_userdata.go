@@ -229,7 +229,8 @@ func (nc *nodeClass) userDataAt(n int) string {
 func (c *checker) verdict(u *UserData, subject []string, nc *nodeClass, report userdata.Report, booted []amiselect.AMI) *UserData {
 	u.Verdict, u.Reason = report.Verdict.String(), report.Reason
 	if report.Verdict == userdata.Joins {
-		u.kubelet = &report.Kubelet
+		user := report.UserKubelet()
+		u.kubelet = &user
 	}
 	for _, t := range report.Taints {
 		u.Taints = append(u.Taints, fmt.Sprintf("%s (%s)", t.Taint, t.Source))
