@@ -15,7 +15,7 @@ var ErrRange = errors.New("value beyond int64 in this unit")
 // Scaled returns q in units of 10^scale (scale −3 gives thousandths:
 // millicores), rounded down and rounded up. Rounded up is what
 // resource.Quantity's ScaledValue, Value and MilliValue give (quantity.go
-// lines 814-835 at v0.35.3 round away from zero, which for the
+// lines 813-835 at v0.35.3 round away from zero, which for the
 // non-negative amounts they are used on is up). Both fit in an int64 or
 // the error is [ErrRange]. floor == ceil exactly when the value is a whole
 // number of units.

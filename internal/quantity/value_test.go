@@ -8,7 +8,7 @@ import (
 
 // TestScaled: the value in a unit, rounded down and up. The rounding up is
 // resource.Quantity's (k8s.io/apimachinery v0.35.3 quantity.go lines
-// 814-835 and amount.go lines 95-101: Value and MilliValue round away from
+// 813-835 and amount.go lines 95-101: Value and MilliValue round away from
 // zero).
 func TestScaled(t *testing.T) {
 	t.Parallel()
