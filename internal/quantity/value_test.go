@@ -67,3 +67,17 @@ func TestScaled(t *testing.T) {
 		})
 	}
 }
+
+// TestScaledAllocs: the amounts kubelet settings hold ("1.5Gi", "100m",
+// "0.000000001") scale in 128-bit arithmetic, without allocating.
+func TestScaledAllocs(t *testing.T) {
+	for _, s := range []string{"1.5Gi", "100m", "0.000000001", "9223372036854775807", "7.999999999999999999Ei"} {
+		q, err := Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := testing.AllocsPerRun(100, func() { _, _, _ = q.Scaled(-3) }); n != 0 {
+			t.Errorf("%q: Scaled allocates %v times, want 0", s, n)
+		}
+	}
+}
