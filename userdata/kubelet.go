@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ec2select/ec2select/internal/quantity"
 	"github.com/ec2select/ec2select/internal/validation"
 	"github.com/ec2select/ec2select/userdata/internal/kubelet"
-	"github.com/ec2select/ec2select/userdata/internal/quantity"
 )
 
 // KubeletConfig is the kubelet configuration [Render] writes, mirroring
@@ -161,7 +161,7 @@ func (k KubeletConfig) checkReserved() error {
 			if err != nil {
 				return fmt.Errorf("userdata: Config.Kubelet.%s[%q] %q is not a quantity (%v); write it like \"100m\" or \"1Gi\"", f.name, key, v, err)
 			}
-			if q.Sign < 0 || strings.HasPrefix(v, "-") {
+			if q.Sign() < 0 || strings.HasPrefix(v, "-") {
 				return fmt.Errorf("userdata: Config.Kubelet.%s[%q] %q is negative; reserve 0 or more", f.name, key, v)
 			}
 		}
@@ -223,7 +223,7 @@ func checkThreshold(field, signal, v string) error {
 	if err != nil {
 		return fmt.Errorf("userdata: Config.Kubelet.%s[%q] %q is neither a percentage nor a quantity (%v); write it like \"10%%\" or \"500Mi\"", field, signal, v, err)
 	}
-	if q.Sign <= 0 {
+	if q.Sign() <= 0 {
 		return fmt.Errorf("userdata: Config.Kubelet.%s[%q] %q is not positive; the kubelet needs a threshold above 0", field, signal, v)
 	}
 	return nil
