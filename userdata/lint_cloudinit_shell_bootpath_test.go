@@ -95,16 +95,24 @@ func TestBootPathShell(t *testing.T) {
 			lineAt:   "eval \"",
 		},
 		{
+			// bash(1), -c: "commands are read from the first non-option
+			// argument command_string"; a static string is a script, read
+			// as one. This call has no taints: the node joins untainted.
 			name:     "sh -c running the call",
 			family:   compat.AL2,
 			userData: head + "sh -c \"" + join("") + "\"\n",
-			want:     unresolved,
-			lineAt:   "sh -c",
+			want:     untainted,
 		},
 		{
 			name:     "bash -c running the call",
 			family:   compat.AL2,
 			userData: head + "bash -c '/etc/eks/bootstrap.sh my-cluster'\n",
+			want:     untainted,
+		},
+		{
+			name:     "bash -c of a string only known at boot",
+			family:   compat.AL2,
+			userData: head + "bash -c \"$JOIN_CMD\"\n" + join(withRequired) + "\n",
 			want:     unresolved,
 			lineAt:   "bash -c",
 		},
