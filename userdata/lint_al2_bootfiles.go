@@ -79,12 +79,14 @@ func (l *linter) al2FilesFrom(changes []fileChange) (al2Files, *boot) {
 			why = f.editConfig(c)
 		case path.Dir(c.Path) == al2DropIns:
 			why = f.editDropIn(c)
+		case c.Path == "":
+			why = "and Lint cannot tell which file that is"
 		default:
 			why = "which the join reads; Lint does not follow what that does"
 		}
 		if why != "" {
 			b := l.unresolved(c.line, "put the kubelet settings in bootstrap.sh's --kubelet-extra-args instead",
-				"this changes %s (%s), %s", c.Path, c.how, why)
+				"this changes %s (%s), %s", c.what(), c.how, why)
 			return f, &b
 		}
 	}
@@ -378,12 +380,12 @@ func getPath(m map[string]any, p []string) any {
 // the join reads.
 func (l *linter) reportChanges(changes []fileChange) {
 	for _, c := range changes {
-		if c.Path == "" {
+		if c.ignored {
 			continue
 		}
 		l.part = c.part
 		l.add(CodeBootFileEdit, c.line, "pass kubelet settings through the join's own arguments instead of editing its files",
-			"this changes %s (%s), a file the join or the kubelet reads; Lint applies the change where it can follow it, and what the kubelet registers follows from it", c.Path, c.how)
+			"this changes %s (%s), a file the join or the kubelet reads; Lint applies the change where it can follow it, and what the kubelet registers follows from it", c.what(), c.how)
 	}
 	l.part = ""
 }

@@ -57,6 +57,17 @@ type fileChange struct {
 	line   int // in the userData
 	when   at
 	how    string // the command or "write_files", for people
+	// ignored: a file the join does not read (written by write_files; the
+	// walk records only the files it watches).
+	ignored bool
+}
+
+// what names the changed file for people.
+func (c fileChange) what() string {
+	if c.Path == "" {
+		return "a file only known at boot, which may be one the join reads"
+	}
+	return c.Path
 }
 
 // cloudInit is what cloud-init runs from userData, walked for one join.
@@ -149,11 +160,7 @@ func writeChange(w cloudinit.Write, part string, files joinFiles) fileChange {
 	case w.Append:
 		op.Kind = shell.OpAppend
 	}
-	c := fileChange{FileOp: op, part: part, line: w.Line, how: "write_files"}
-	if !files.reads(op.Path) {
-		c.Path = "" // outside what the join reads: no change that matters
-	}
-	return c
+	return fileChange{FileOp: op, part: part, line: w.Line, how: "write_files", ignored: !files.reads(op.Path)}
 }
 
 func opHow(op shell.FileOp) string {
@@ -263,12 +270,12 @@ func (l *linter) startBefore(ci *cloudInit, join *located) *boot {
 // the join reads that the analysis does not follow.
 func (l *linter) unfollowed(changes []fileChange, why string) *boot {
 	for _, c := range changes {
-		if c.Path == "" {
+		if c.ignored {
 			continue
 		}
 		l.part = c.part
 		b := l.unresolved(c.line, "put the kubelet settings in the join's own arguments or configuration instead",
-			"this changes %s (%s), %s", c.Path, c.how, why)
+			"this changes %s (%s), %s", c.what(), c.how, why)
 		return &b
 	}
 	return nil
@@ -293,7 +300,7 @@ func isShellInterpreter(prog string) bool {
 func changesBefore(changes []fileChange, when at) []fileChange {
 	var out []fileChange
 	for _, c := range changes {
-		if c.Path != "" && c.when.before(when) {
+		if !c.ignored && c.when.before(when) {
 			out = append(out, c)
 		}
 	}
@@ -302,7 +309,7 @@ func changesBefore(changes []fileChange, when at) []fileChange {
 
 // changesAfter are the changes that matter made after a point.
 func changesAfter(changes []fileChange, when at) []fileChange {
-	return slices.DeleteFunc(slices.Clone(changes), func(c fileChange) bool { return c.Path == "" || !when.before(c.when) })
+	return slices.DeleteFunc(slices.Clone(changes), func(c fileChange) bool { return c.ignored || !when.before(c.when) })
 }
 
 // kubeletExtraArgs is the environment variable bootstrap.sh reads its

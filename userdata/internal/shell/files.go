@@ -32,7 +32,8 @@ type FileOp struct {
 	Seq  int // order among the script's calls, file changes and kubelet starts
 	Line int
 	// Path is the file, cleaned; for an OpUnknown whose file is not
-	// known, the watched path the command names.
+	// known, the watched path the command names, or "" when it names none
+	// (a file only known at boot, which may be any).
 	Path string
 	Kind OpKind
 	// Text is the content (OpWrite, OpAppend) or the program (OpFilter).
@@ -202,6 +203,17 @@ func (w *Walker) touched(args []Arg, line int, what string, cond bool) {
 	}
 }
 
+// changedUnknown records that a command that writes the files it names
+// (sed -i, mv, cp, tee) changes one only known at boot: it may be any,
+// the join's included.
+func (w *Walker) changedUnknown(a Arg, line int, what string, cond bool) {
+	if len(w.fs.watch) == 0 {
+		return
+	}
+	p, _ := w.argWatched(a)
+	w.addOp(FileOp{Line: line, Path: p, Kind: OpUnknown, What: what + " (" + Source(a.Word) + " is only known at boot)", Cond: cond})
+}
+
 // argWatched returns the watched path an argument is, names, or (when
 // only known at boot) may be.
 func (w *Walker) argWatched(a Arg) (string, bool) {
@@ -292,8 +304,20 @@ func (w *Walker) touches(s *syntax.Stmt, c *syntax.CallExpr) bool {
 			return true
 		}
 	}
+	if name, ok := literalWord(c.Args[0]); ok && fileWriters[path.Base(name)] {
+		for _, word := range c.Args[1:] {
+			if _, literal := literalWord(word); !literal {
+				if _, quoted := quotedLiteral(word); !quoted {
+					return true // it may write a file only known at boot
+				}
+			}
+		}
+	}
 	return false
 }
+
+// fileWriters are commands that change the files their arguments name.
+var fileWriters = map[string]bool{"sed": true, "mv": true, "cp": true, "tee": true}
 
 // output is one output redirection of a command.
 type output struct {
@@ -319,11 +343,14 @@ func (w *Walker) redirections(s *syntax.Stmt, cond bool) (outs []output, stdin c
 		}
 		switch r.Op {
 		case syntax.RdrOut, syntax.ClbOut, syntax.AppOut:
-			if t, ok := literalWord(r.Word); ok && t == "/dev/null" {
+			if notAFile(r.Word) {
 				continue
 			}
 			outs = append(outs, output{target: w.target1(r.Word), appends: r.Op == syntax.AppOut, stdout: fd == "" || fd == "1"})
 		case syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+			if notAFile(r.Word) {
+				continue
+			}
 			outs = append(outs, output{target: w.target1(r.Word), appends: r.Op == syntax.AppAll})
 		case syntax.DplOut:
 			if t, ok := literalWord(r.Word); !ok || (t != "-" && strings.Trim(t, "0123456789") != "") {
@@ -342,6 +369,18 @@ func (w *Walker) redirections(s *syntax.Stmt, cond bool) (outs []output, stdin c
 		}
 	}
 	return outs, stdin
+}
+
+// notAFile reports a redirection to a device (/dev/null, /dev/console)
+// or to a process substitution (>(tee log)), which changes no file.
+func notAFile(word *syntax.Word) bool {
+	if len(word.Parts) == 1 {
+		if _, ok := word.Parts[0].(*syntax.ProcSubst); ok {
+			return true
+		}
+	}
+	t, ok := literalWord(word)
+	return ok && strings.HasPrefix(t, "/dev/")
 }
 
 // target1 expands a redirection's word (bash does not split it).
@@ -380,7 +419,10 @@ func (w *Walker) writeOutput(o output, c content, what string, cond bool) {
 		}
 	}
 	if !o.target.Known {
-		if p, ok := w.argWatched(o.target); ok {
+		p, ok := w.argWatched(o.target)
+		if ok || !o.appends && len(w.fs.watch) > 0 {
+			// Appending to a file only known at boot (a log) is let go;
+			// replacing one may replace any.
 			w.addOp(FileOp{Line: o.target.Line, Path: p, Kind: OpUnknown, What: what + " to a file only known at boot", Cond: cond})
 		}
 		return
@@ -654,6 +696,10 @@ func (w *Walker) move(name string, args []Arg, cond bool) {
 		}
 		operands = append(operands, a)
 	}
+	if len(operands) >= 2 && !operands[len(operands)-1].Known {
+		w.changedUnknown(operands[len(operands)-1], w.line, name+" "+strings.Join(argText(args), " "), cond)
+		return
+	}
 	if len(operands) != 2 || !operands[0].Known || !operands[1].Known {
 		w.touched(args, w.line, name+" "+strings.Join(argText(args), " "), cond)
 		return
@@ -794,7 +840,11 @@ func (w *Walker) sed(args []Arg, cond bool) content {
 	}
 	filter := FileOp{Kind: OpFilter, Tool: "sed", Text: o.script}
 	for _, f := range o.files {
-		if !o.ok || !f.Known {
+		if !f.Known {
+			w.changedUnknown(f, w.line, "sed "+strings.Join(argText(args), " "), cond)
+			continue
+		}
+		if !o.ok {
 			w.touched([]Arg{f}, w.line, "sed "+strings.Join(argText(args), " "), cond)
 			continue
 		}

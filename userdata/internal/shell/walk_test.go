@@ -539,7 +539,13 @@ func TestWalkFiles(t *testing.T) {
 		{"a download over the join", "curl -sfo " + boot + " https://example.com/b.sh\n",
 			[]string{"file L1 unknown " + boot + " (curl -sfo " + boot + " https://example.com/b.sh)"}},
 		{"a path only known at boot", "F=/etc/eks/$(ls /etc/eks | head -1)\nsed -i 's/a/b/' \"$F\"\n",
-			[]string{"file L2 unknown /etc/eks (sed -i s/a/b/ \"$F\")"}},
+			[]string{"file L2 unknown /etc/eks (sed -i s/a/b/ \"$F\" (\"$F\" is only known at boot))"}},
+		// Another part of the userData, edited in cloud-init's scripts
+		// directory (diem/diem's terraform user data).
+		{"sed -i on a file only known at boot", "sed -i 's,a,b,' \"$(dirname \"$0\")/part-002\"\n",
+			[]string{"file L1 unknown  (sed -i s,a,b, \"$(dirname \"$0\")/part-002\" (\"$(dirname \"$0\")/part-002\" is only known at boot))"}},
+		{"replacing a file only known at boot", "echo x > \"$OUT\"\necho y >> \"$LOG\"\nexec > >(tee /var/log/user-data.log | logger -t user-data -s 2>/dev/console) 2>&1\n",
+			[]string{"file L1 unknown  (echo to a file only known at boot)"}},
 		{"a branch", "if [ -f /x ]; then sed -i 's/a/b/' " + boot + "; fi\n",
 			[]string{"file L1 filter " + boot + " sed s/a/b/ [cond]"}},
 		{"sed -i in sh -c", "sh -c \"sed -i 's/a/b/' " + boot + "\"\n",
