@@ -140,6 +140,7 @@ func (l *linter) cloudInitScripts(text []byte, target string, files joinFiles) (
 		}
 		ci.scripts = append(ci.scripts, s)
 		for _, op := range s.walk.Files {
+			op.Cond = op.Cond || s.MayNotRun != "" // AL2's cloud-init may not run the script at all
 			ci.changes = append(ci.changes, fileChange{FileOp: op, script: s, part: s.part, line: s.absLine(op.Line), when: at{s.index, op.Seq}, how: opHow(op)})
 		}
 		for _, st := range s.walk.Starts {
@@ -153,7 +154,7 @@ func (l *linter) cloudInitScripts(text []byte, target string, files joinFiles) (
 // writeChange is a write_files entry as a change of a file the join reads;
 // one it does not read is recorded too, as harmless.
 func writeChange(w cloudinit.Write, part string, files joinFiles) fileChange {
-	op := shell.FileOp{Line: w.Line, Path: path.Clean(w.Path), Kind: shell.OpWrite, Text: w.Content}
+	op := shell.FileOp{Line: w.Line, Path: path.Clean(w.Path), Kind: shell.OpWrite, Text: w.Content, Cond: w.MayNotRun != ""}
 	switch {
 	case !w.Known:
 		op.Kind, op.What = shell.OpUnknown, "write_files with gzip'd or non-text content"

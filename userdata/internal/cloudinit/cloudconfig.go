@@ -117,6 +117,9 @@ type Write struct {
 	Content string
 	Known   bool
 	Append  bool
+	// MayNotRun is non-empty when whether the write happens depends on
+	// the cloud-init version (see [Script.MayNotRun]).
+	MayNotRun string
 }
 
 // writeFiles reads a write_files list. why is set for a malformed list,

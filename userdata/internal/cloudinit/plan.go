@@ -152,8 +152,9 @@ func (p *planner) versioned(part mimedoc.Part, name, detected string) {
 	part.MediaType = detected
 	sub.part(part, name)
 	why := "cloud-init 22.x handles this text/x-shellscript part as " + detected + " (its first line), 19.3 as a script that cannot run"
-	if len(sub.writes) > 0 {
-		p.opaque = append(p.opaque, Opaque{Part: name, Line: part.Line, Reason: why + "; its write_files runs only there"})
+	for _, w := range sub.writes {
+		w.MayNotRun = why
+		p.writes = append(p.writes, w)
 	}
 	for _, s := range sub.scripts {
 		s.MayNotRun, s.PartLine = why, part.Line
