@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"bytes"
 	"path"
 	"slices"
 	"strings"
@@ -77,7 +78,7 @@ type content struct {
 func newFiles(watch []string) *files {
 	f := &files{tmp: map[string]content{}}
 	for _, p := range watch {
-		f.watch = append(f.watch, path.Clean("/"+p))
+		f.watch = append(f.watch, cleanPath(p))
 	}
 	return f
 }
@@ -95,12 +96,13 @@ func (f *files) watched(p string) (string, bool) {
 	if p == "" || len(f.watch) == 0 {
 		return "", false
 	}
-	clean := path.Clean("/" + p)
+	clean := cleanPath(p)
+	glob := strings.ContainsAny(p, "*?[")
 	for _, w := range f.watch {
-		if clean == w || strings.HasPrefix(clean, w+"/") {
+		if strings.HasPrefix(clean, w) && (len(clean) == len(w) || clean[len(w)] == '/') {
 			return clean, true
 		}
-		if strings.ContainsAny(p, "*?[") {
+		if glob {
 			if ok, _ := path.Match(clean, w); ok {
 				return w, true
 			}
@@ -110,6 +112,15 @@ func (f *files) watched(p string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// cleanPath is path.Clean of p made absolute (relative paths are from /),
+// without allocating when p is already clean.
+func cleanPath(p string) string {
+	if strings.HasPrefix(p, "/") && !strings.Contains(p, "//") && !strings.Contains(p, "/.") && (len(p) == 1 || !strings.HasSuffix(p, "/")) {
+		return p
+	}
+	return path.Clean("/" + p)
 }
 
 // mentions returns the watched path that text (an argument, or a word's
@@ -148,7 +159,7 @@ func (w *Walker) contentOf(p string) content {
 	if wp, ok := w.fs.watched(p); ok {
 		return content{known: true, from: wp, base: w.fs.changes(wp)}
 	}
-	return w.fs.tmp[path.Clean("/"+p)]
+	return w.fs.tmp[cleanPath(p)]
 }
 
 // store records that file p now holds c, as a change of a watched file or
@@ -159,7 +170,7 @@ func (w *Walker) store(p string, c content, appendTo bool, line int, what string
 		w.storeWatched(wp, c, appendTo, line, what, cond)
 		return
 	}
-	key := path.Clean("/" + p)
+	key := cleanPath(p)
 	old, tracked := w.fs.tmp[key]
 	switch {
 	case cond || w.mayNotRun() || !c.known:
@@ -238,14 +249,10 @@ func (w *Walker) wordWatched(word *syntax.Word) bool {
 	if word == nil || !w.fs.anyWatchedVar {
 		return false
 	}
-	found := false
-	syntax.Walk(word, func(n syntax.Node) bool {
-		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && w.lookup(p.Param.Value).Watched {
-			found = true
-		}
-		return !found
+	return !eachPart(word.Parts, func(n syntax.WordPart) bool {
+		p, ok := n.(*syntax.ParamExp)
+		return !ok || p.Param == nil || !w.lookup(p.Param.Value).Watched
 	})
-	return found
 }
 
 // watchedText reports whether an assignment's text, or its value, names a
@@ -273,8 +280,55 @@ func (w *Walker) srcMentions(from, to syntax.Pos) bool {
 	if start < 0 || end > len(w.src) || start >= end {
 		return false
 	}
-	_, ok := w.fs.mentions(string(w.src[start:end]))
-	return ok
+	if w.mentionAt == nil {
+		w.mentionAt = mentionSpans(w.src, w.fs.watch)
+	}
+	i, _ := slices.BinarySearchFunc(w.mentionAt, start, func(m span, at int) int { return m.at - at })
+	for ; i < len(w.mentionAt) && w.mentionAt[i].at < end; i++ {
+		if w.mentionAt[i].end <= end {
+			return true
+		}
+	}
+	return false
+}
+
+// span is where a watched path is named in the walked text.
+type span struct{ at, end int }
+
+// mentionSpans are the places where src names a watched path (without
+// its leading slash, as [files.mentions] matches), sorted; never nil, so
+// that it is computed once per text instead of once per word. Watched
+// paths share a few first components (etc/, usr/), so src is searched
+// once per distinct first component.
+func mentionSpans(src []byte, watch []string) []span {
+	out := []span{}
+	byHead := map[string][]string{}
+	var heads []string
+	for _, w := range watch {
+		rel := w[1:]
+		head, _, _ := strings.Cut(rel, "/")
+		if _, ok := byHead[head]; !ok {
+			heads = append(heads, head)
+		}
+		byHead[head] = append(byHead[head], rel)
+	}
+	for _, head := range heads {
+		for off := 0; ; {
+			i := bytes.Index(src[off:], []byte(head))
+			if i < 0 {
+				break
+			}
+			at := off + i
+			for _, rel := range byHead[head] {
+				if bytes.HasPrefix(src[at:], []byte(rel)) {
+					out = append(out, span{at: at, end: at + len(rel)})
+				}
+			}
+			off = at + 1
+		}
+	}
+	slices.SortFunc(out, func(a, b span) int { return a.at - b.at })
+	return out
 }
 
 // touches reports whether a simple command may touch a watched file or a
@@ -293,7 +347,7 @@ func (w *Walker) touches(s *syntax.Stmt, c *syntax.CallExpr) bool {
 		}
 		if r.Op == syntax.AppOut {
 			if t, ok := literalWord(r.Word); ok {
-				if _, tracked := w.fs.tmp[path.Clean("/"+t)]; tracked {
+				if _, tracked := w.fs.tmp[cleanPath(t)]; tracked {
 					return true
 				}
 			}
@@ -385,6 +439,9 @@ func notAFile(word *syntax.Word) bool {
 
 // target1 expands a redirection's word (bash does not split it).
 func (w *Walker) target1(word *syntax.Word) Arg {
+	if t, ok := literalWord(word); ok {
+		return Arg{Value: t, Known: true, Word: word, Line: w.pos(word.Pos())}
+	}
 	v, ok := w.literal(word)
 	return Arg{Value: v, Known: ok, Word: word, Line: w.pos(word.Pos())}
 }
@@ -714,7 +771,7 @@ func (w *Walker) move(name string, args []Arg, cond bool) {
 		if p, ok := w.fs.watched(src); ok {
 			w.addOp(FileOp{Line: w.line, Path: p, Kind: OpRemove, Cond: cond})
 		} else {
-			delete(w.fs.tmp, path.Clean("/"+src))
+			delete(w.fs.tmp, cleanPath(src))
 		}
 	}
 }
@@ -722,7 +779,7 @@ func (w *Walker) move(name string, args []Arg, cond bool) {
 // isWatchedDir reports whether p is one of the watched directories or a
 // directory under one (a path ending in ".d").
 func (w *Walker) isWatchedDir(p string) bool {
-	clean := path.Clean("/" + p)
+	clean := cleanPath(p)
 	return strings.HasSuffix(clean, ".d") && w.fs.isWatchedPath(clean)
 }
 
@@ -744,7 +801,7 @@ func (w *Walker) remove(args []Arg, cond bool) {
 		case ok:
 			w.addOp(FileOp{Line: w.line, Path: p, Kind: OpUnknown, What: "rm " + strings.Join(argText(args), " "), Cond: cond})
 		case a.Known:
-			delete(w.fs.tmp, path.Clean("/"+a.Value))
+			delete(w.fs.tmp, cleanPath(a.Value))
 		}
 	}
 }
@@ -854,7 +911,7 @@ func (w *Walker) sed(args []Arg, cond bool) content {
 			w.addOp(op)
 			continue
 		}
-		key := path.Clean("/" + f.Value)
+		key := cleanPath(f.Value)
 		if t, tracked := w.fs.tmp[key]; tracked && t.known && t.from != "" && !cond && !w.mayNotRun() {
 			t.filters = append(slices.Clip(t.filters), filter)
 			w.fs.tmp[key] = t

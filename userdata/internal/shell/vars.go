@@ -131,8 +131,15 @@ func (w *Walker) assign(name string, v Var) {
 // the arms leave: a variable the arms (and, unless one arm certainly runs,
 // the state before them) leave with different static values has all of
 // them as [Var.Alts]. line is the clause's, the origin of what it makes
-// unknown or chooses.
-func (w *Walker) fork(line int, arms []func(), exhaustive bool) {
+// unknown or chooses. bodies are the arms' statements: arms that assign no
+// variable (most of them: a test, then a command) are walked in place.
+func (w *Walker) fork(line int, arms []func(), bodies []syntax.Node, exhaustive bool) {
+	if !mayAssign(bodies) {
+		for _, arm := range arms {
+			arm()
+		}
+		return
+	}
 	before := w.vars
 	outcomes := make([]map[string]Var, 0, len(arms)+1)
 	for _, arm := range arms {
@@ -163,6 +170,98 @@ func (w *Walker) fork(line int, arms []func(), exhaustive bool) {
 			w.assign(name, v)
 		}
 	}
+}
+
+// mayAssign reports whether walking the statements may change a variable
+// of the walker: an assignment, a loop variable, a builtin that sets or
+// forgets variables ([builtins], declarations), a command whose name is
+// only known at boot, ${X:=word}, or arithmetic. Subshells, command
+// substitutions and function bodies do not count: their variables do not
+// come back (the walker does not follow calls of functions).
+func mayAssign(nodes []syntax.Node) bool {
+	for _, n := range nodes {
+		if assigning(n) {
+			return true
+		}
+	}
+	return false
+}
+
+func assigning(n syntax.Node) bool {
+	switch n := n.(type) {
+	case *syntax.Stmt:
+		for _, r := range n.Redirs {
+			if wordAssigns(r.Word) || wordAssigns(r.Hdoc) {
+				return true
+			}
+		}
+		return n.Cmd != nil && assigning(n.Cmd)
+	case *syntax.CaseItem:
+		return stmtsAssign(n.Stmts)
+	case *syntax.CallExpr:
+		if len(n.Assigns) > 0 || len(n.Args) == 0 {
+			return true
+		}
+		if name, ok := literalWord(n.Args[0]); !ok || builtins[name] != nil {
+			return true
+		}
+		return slices.ContainsFunc(n.Args, wordAssigns)
+	case *syntax.IfClause:
+		for cl := n; cl != nil; cl = cl.Else {
+			if stmtsAssign(cl.Cond) || stmtsAssign(cl.Then) {
+				return true
+			}
+		}
+		return false
+	case *syntax.WhileClause:
+		return stmtsAssign(n.Cond) || stmtsAssign(n.Do)
+	case *syntax.CaseClause:
+		if wordAssigns(n.Word) {
+			return true
+		}
+		for _, item := range n.Items {
+			if stmtsAssign(item.Stmts) {
+				return true
+			}
+		}
+		return false
+	case *syntax.Block:
+		return stmtsAssign(n.Stmts)
+	case *syntax.BinaryCmd:
+		return assigning(n.X) || assigning(n.Y)
+	case *syntax.TimeClause:
+		return assigning(n.Stmt)
+	case *syntax.Subshell, *syntax.FuncDecl, *syntax.CoprocClause:
+		return false
+	default:
+		return true // for, declarations, let, (( )), [[ ]]
+	}
+}
+
+func stmtsAssign(list []*syntax.Stmt) bool {
+	for _, st := range list {
+		if assigning(st) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordAssigns reports whether expanding a word may assign: ${X:=word},
+// arithmetic, or an array index or slice (arithmetic too).
+func wordAssigns(word *syntax.Word) bool {
+	if word == nil {
+		return false
+	}
+	return !eachPart(word.Parts, func(n syntax.WordPart) bool {
+		switch n := n.(type) {
+		case *syntax.ArithmExp:
+			return false
+		case *syntax.ParamExp:
+			return !assigns(n) && n.Index == nil && n.Slice == nil
+		}
+		return true
+	})
 }
 
 // join is what a variable may be after a clause whose arms left it as in
@@ -286,7 +385,7 @@ func (w *Walker) altValues(a *syntax.Assign) []Var {
 func (w *Walker) altNames(words []*syntax.Word) []string {
 	var names []string
 	for _, word := range words {
-		syntax.Walk(word, func(n syntax.Node) bool {
+		eachPart(word.Parts, func(n syntax.WordPart) bool {
 			if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil {
 				if v := w.lookup(p.Param.Value); len(v.Alts) > 0 && !slices.Contains(names, p.Param.Value) {
 					names = append(names, p.Param.Value)

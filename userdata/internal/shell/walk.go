@@ -122,9 +122,10 @@ type Walker struct {
 	fs        *files // shared with subshells and command strings: files are not copied
 	// src is the text being walked, and at, when non-zero, the script
 	// line every position in it is reported as (a command string's).
-	src   []byte
-	at    int
-	depth int // command strings this one is nested in
+	src       []byte
+	at        int
+	depth     int    // command strings this one is nested in
+	mentionAt []span // where src names a watched path, once computed
 }
 
 // Stopped returns the line where the script certainly stops, and why;
@@ -346,11 +347,13 @@ func (w *Walker) loop(c syntax.Command) {
 // variables; one runs, or none when no pattern is *.
 func (w *Walker) caseClause(c *syntax.CaseClause) {
 	arms := make([]func(), len(c.Items))
+	bodies := make([]syntax.Node, len(c.Items))
 	for i, item := range c.Items {
 		arms[i] = func() { w.inArm(c, i, func() { w.stmts(item.Stmts, true) }) }
+		bodies[i] = item
 	}
 	_, complete := clauseArms(c)
-	w.fork(w.pos(c.Pos()), arms, complete)
+	w.fork(w.pos(c.Pos()), arms, bodies, complete)
 }
 
 // binary walks && and || lists (the right side may not run) and pipelines
@@ -360,7 +363,7 @@ func (w *Walker) binary(c *syntax.BinaryCmd, cond bool) {
 		w.tested(func() { w.stmt(c.X, cond) })
 		line := w.pos(c.Pos())
 		w.conditional(line, func() {
-			w.guarded(func() { w.fork(line, []func(){func() { w.stmt(c.Y, true) }}, false) })
+			w.guarded(func() { w.fork(line, []func(){func() { w.stmt(c.Y, true) }}, []syntax.Node{c.Y}, false) })
 		})
 		return
 	}
@@ -387,6 +390,7 @@ func (w *Walker) ifClause(c *syntax.IfClause, cond bool) {
 	arm, certain := 0, !cond
 	line := w.pos(c.Pos())
 	var arms []func()
+	var bodies []syntax.Node
 	exhaustive := false
 	for cl := c; cl != nil; cl = cl.Else {
 		w.tested(func() { w.stmts(cl.Cond, cond || arm > 0) })
@@ -400,6 +404,9 @@ func (w *Walker) ifClause(c *syntax.IfClause, cond bool) {
 		arms = append(arms, func() {
 			w.conditional(line, func() { w.inArm(c, n, func() { w.stmts(cl.Then, !runs) }) })
 		})
+		for _, st := range cl.Then {
+			bodies = append(bodies, st)
+		}
 		if outcome == conditionTrue || len(cl.Cond) == 0 {
 			exhaustive = true
 			break // later arms never run
@@ -407,7 +414,7 @@ func (w *Walker) ifClause(c *syntax.IfClause, cond bool) {
 		certain = false
 		arm++
 	}
-	w.fork(line, arms, exhaustive)
+	w.fork(line, arms, bodies, exhaustive)
 }
 
 // inArm walks fn inside one arm of an if or case clause.
@@ -754,8 +761,20 @@ func literalWord(word *syntax.Word) (string, bool) {
 		return "", false
 	}
 	lit, ok := word.Parts[0].(*syntax.Lit)
-	if !ok || strings.ContainsAny(lit.Value, "\\~{*?[") {
+	if !ok || hasSpecial(lit.Value) {
 		return "", false
 	}
 	return lit.Value, true
+}
+
+// hasSpecial reports whether an unquoted literal holds a character bash
+// gives a meaning to (escape, tilde, brace, glob).
+func hasSpecial(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\', '~', '{', '*', '?', '[':
+			return true
+		}
+	}
+	return false
 }

@@ -306,6 +306,31 @@ func TestWalkSemantics(t *testing.T) {
 			[]string{"call L2 ?"}},
 		{"a loop's assignment stays unknown", "E=a\nfor i in 1 2; do E=\"$E b\"; done\nbootstrap.sh $E\n",
 			[]string{"call L3 ?"}},
+		// Arms that assign nothing are walked in place ([Walker.fork]); each
+		// of these first arms assigns without NAME=value, and the else arm
+		// must still see the value from before the if.
+		{"an arm that reads", "X=a\nif [ -f /s ]; then read X; else bootstrap.sh $X; fi\n", []string{"call L2 a [cond]"}},
+		{"an arm that assigns by ${X:=}", "X=\nif [ -f /s ]; then : ${X:=b}; else bootstrap.sh a$X; fi\n",
+			[]string{"call L2 a [cond]"}},
+		{"an arm whose redirection assigns", "X=\nif [ -f /s ]; then echo >>\"/tmp/${X:=b}\"; else bootstrap.sh a$X; fi\n",
+			[]string{"call L2 a [cond]"}},
+		{"an arm that computes", "X=a\nif [ -f /s ]; then : $((X=2)); else bootstrap.sh $X; fi\n", []string{"call L2 a [cond]"}},
+		{"an arm that loops", "X=a\nif [ -f /s ]; then for X in b; do :; done; else bootstrap.sh $X; fi\n",
+			[]string{"call L2 a [cond]"}},
+		{"an arm whose command name is a variable", "X=a\nR=read\nif [ -f /s ]; then $R X; else bootstrap.sh $X; fi\n",
+			[]string{"call L3 a [cond]"}},
+		{"an arm whose array index computes", "X=a\nif [ -f /s ]; then : ${A[X=2]}; else bootstrap.sh $X; fi\n",
+			[]string{"call L2 a [cond]"}},
+		// bash evaluates an indexed array's subscript as arithmetic, so
+		// ${A[i++]} increments i (bash 5.2 manual, "Arrays").
+		{"an array index assigns", "i=0\nA=(a b)\n: ${A[i++]}\nbootstrap.sh $i\n", []string{"call L4 ?"}},
+		// mvdan.cc/sh v3.12.0 panics on ${X@P} and the other transformations
+		// it does not compute (expand/param.go:332-334).
+		{"${X@P} is not computed", "X=a\nbootstrap.sh ${X@P} ${X@U}\n", []string{"call L2 ? ?"}},
+		{"an arm that declares", "X=a\nif [ -f /s ]; then declare X=b; fi\nbootstrap.sh $X\n",
+			[]string{"call L3 b [cond] [choice L2]", "call L3 a [cond] [choice L2]"}},
+		{"an arm that unsets", "X=a\nif [ -f /s ]; then unset X; fi\nbootstrap.sh $X\n",
+			[]string{"call L3 [cond] [choice L2]", "call L3 a [cond] [choice L2]"}},
 		{"too many combinations", "A=0; B=0; C=0; D=0; F=0\n" + strings.Repeat("", 0) +
 			"[ -f /a ] && A=1\n[ -f /b ] && B=1\n[ -f /c ] && C=1\n[ -f /d ] && D=1\n[ -f /f ] && F=1\nbootstrap.sh $A$B$C$D$F\n",
 			[]string{"call L7 ?"}},
@@ -585,6 +610,14 @@ func TestEval(t *testing.T) {
 		{`X=(a b)`, nil, false},
 		{`X=`, map[string]string{"KUBELET_EXTRA_ARGS": "--v=2", "X": ""}, true},
 		{`if`, nil, false},
+		// mvdan.cc/sh v3.12.0 panics computing ${X@P}, ${X@A}, ${X@a}
+		// and ${X@U} (expand/param.go:332-334); bash computes them, the
+		// walker does not: not followable, and no panic.
+		{`Y=${KUBELET_EXTRA_ARGS@P}`, nil, false},
+		{`Y=${KUBELET_EXTRA_ARGS@A}`, nil, false},
+		{`Y="${KUBELET_EXTRA_ARGS@a}"`, nil, false},
+		{`Y=${KUBELET_EXTRA_ARGS@U}`, nil, false},
+		{`Y=${KUBELET_EXTRA_ARGS@Q}`, map[string]string{"KUBELET_EXTRA_ARGS": "--v=2", "Y": "'--v=2'"}, true},
 	}
 	for _, tt := range tests {
 		got, ok := Eval(tt.script, map[string]string{"KUBELET_EXTRA_ARGS": "--v=2"})

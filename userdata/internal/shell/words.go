@@ -8,6 +8,48 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
+// eachPart calls fn on every part of a word, nested ones included (inside
+// double quotes, and the words of a parameter expansion); it stops when
+// fn returns false and reports whether it went through. It does what
+// syntax.Walk does for words, without its cost per node.
+func eachPart(parts []syntax.WordPart, fn func(syntax.WordPart) bool) bool {
+	for _, p := range parts {
+		if !fn(p) {
+			return false
+		}
+		switch p := p.(type) {
+		case *syntax.DblQuoted:
+			if !eachPart(p.Parts, fn) {
+				return false
+			}
+		case *syntax.ParamExp:
+			for _, w := range paramWords(p) {
+				if !eachPart(w.Parts, fn) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// paramWords are the words inside a parameter expansion.
+func paramWords(p *syntax.ParamExp) []*syntax.Word {
+	var out []*syntax.Word
+	if p.Exp != nil && p.Exp.Word != nil {
+		out = append(out, p.Exp.Word)
+	}
+	if p.Repl != nil {
+		if p.Repl.Orig != nil {
+			out = append(out, p.Repl.Orig)
+		}
+		if p.Repl.With != nil {
+			out = append(out, p.Repl.With)
+		}
+	}
+	return out
+}
+
 // literal expands a word as an assignment value (no splitting).
 func (w *Walker) literal(word *syntax.Word) (string, bool) {
 	if word == nil {
@@ -16,13 +58,8 @@ func (w *Walker) literal(word *syntax.Word) (string, bool) {
 	if !w.static(word) {
 		return "", false
 	}
-	var out string
-	ok := w.safely(func() error {
-		s, err := expand.Literal(w.config(), word)
-		out = s
-		return err
-	})
-	return out, ok
+	s, err := expand.Literal(w.config(), word)
+	return s, err == nil
 }
 
 // document expands a here-document body as bash does (parameters, no
@@ -35,25 +72,15 @@ func (w *Walker) document(word *syntax.Word) (string, bool) {
 	if !w.static(word) {
 		return "", false
 	}
-	var out string
-	ok := w.safely(func() error {
-		s, err := expand.Document(w.config(), word)
-		out = s
-		return err
-	})
-	return out, ok
+	s, err := expand.Document(w.config(), word)
+	return s, err == nil
 }
 
 // fields expands a command argument into the words the command receives.
 func (w *Walker) fields(word *syntax.Word) []Arg {
 	line := w.pos(word.Pos())
 	if w.static(word) {
-		var out []string
-		if w.safely(func() error {
-			f, err := expand.Fields(w.config(), word)
-			out = f
-			return err
-		}) {
+		if out, err := expand.Fields(w.config(), word); err == nil {
 			args := make([]Arg, len(out))
 			for i, f := range out {
 				args[i] = Arg{Value: f, Known: true, Prefix: f, Word: word, Line: line}
@@ -68,7 +95,7 @@ func (w *Walker) fields(word *syntax.Word) []Arg {
 // its first unknown variable, else the word's own line.
 func (w *Walker) wordOrigin(word *syntax.Word) int {
 	origin := 0
-	syntax.Walk(word, func(n syntax.Node) bool {
+	eachPart(word.Parts, func(n syntax.WordPart) bool {
 		if p, ok := n.(*syntax.ParamExp); ok && origin == 0 && p.Param != nil {
 			if v := w.lookup(p.Param.Value); !v.Known {
 				origin = v.Origin
@@ -91,17 +118,6 @@ func (w *Walker) config() *expand.Config {
 	return w.expandCfg
 }
 
-// safely runs an expansion from mvdan.cc/sh, turning an error or a panic
-// inside it into "not known".
-func (w *Walker) safely(fn func() error) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	return fn() == nil
-}
-
 // static reports whether a word can be expanded without running anything:
 // no command, arithmetic or process substitution, no tilde (which would
 // look up users), and only parameters whose values are known.
@@ -111,21 +127,31 @@ func (w *Walker) static(word *syntax.Word) bool {
 			return false
 		}
 	}
-	ok := true
-	syntax.Walk(word, func(n syntax.Node) bool {
+	return eachPart(word.Parts, func(n syntax.WordPart) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst, *syntax.ExtGlob:
-			ok = false
+			return false
 		case *syntax.ParamExp:
-			if n.Excl || n.Names != 0 || n.Slice != nil || n.Width || n.Param == nil || !wholeArray(n.Index) {
-				ok = false
-			} else if v := w.lookup(n.Param.Value); !v.Known || assigns(n) && (!v.Set || v.Value == "") {
-				ok = false // unknown, or ${X:=word} would assign X
+			if n.Excl || n.Names != 0 || n.Slice != nil || n.Width || n.Param == nil || !wholeArray(n.Index) || !computable(n.Exp) {
+				return false
+			}
+			if v := w.lookup(n.Param.Value); !v.Known || assigns(n) && (!v.Set || v.Value == "") {
+				return false // unknown, or ${X:=word} would assign X
 			}
 		}
-		return ok
+		return true
 	})
-	return ok
+}
+
+// computable reports whether mvdan.cc/sh computes an expansion's
+// operator: of the ${X@op} transformations it computes only Q and E, and
+// panics on the others bash has (v3.12.0 expand/param.go:312-335).
+func computable(e *syntax.Expansion) bool {
+	if e == nil || e.Op != syntax.OtherParamOps {
+		return true
+	}
+	op, ok := literalWord(e.Word)
+	return ok && (op == "Q" || op == "E")
 }
 
 // assigns reports ${X:=word} and ${X=word}, which assign X.
@@ -136,30 +162,76 @@ func assigns(p *syntax.ParamExp) bool {
 // expansions applies what expanding a command's words does besides
 // producing them: the commands of command and process substitutions run
 // (in a subshell: their variables do not come back, their calls and file
-// changes do), arithmetic assigns, and ${X:=word} assigns X.
+// changes do), arithmetic assigns, and ${X:=word} assigns X. n is a
+// simple command, a declaration, a [[ ]] test or one word.
 func (w *Walker) expansions(n syntax.Node, cond bool) {
-	if n == nil {
+	switch n := n.(type) {
+	case *syntax.CallExpr:
+		for _, a := range n.Assigns {
+			w.assignExpansions(a, cond)
+		}
+		for _, word := range n.Args {
+			w.wordExpansions(word, cond)
+		}
+	case *syntax.DeclClause:
+		for _, a := range n.Args {
+			w.assignExpansions(a, cond)
+		}
+	case *syntax.Word:
+		w.wordExpansions(n, cond)
+	case *syntax.TestClause:
+		syntax.Walk(n, func(n syntax.Node) bool {
+			if word, ok := n.(*syntax.Word); ok {
+				w.wordExpansions(word, cond)
+				return false
+			}
+			return true
+		})
+	}
+}
+
+func (w *Walker) assignExpansions(a *syntax.Assign, cond bool) {
+	if a.Value != nil {
+		w.wordExpansions(a.Value, cond)
+	}
+	if a.Array != nil {
+		for _, e := range a.Array.Elems {
+			if e.Value != nil {
+				w.wordExpansions(e.Value, cond)
+			}
+		}
+	}
+}
+
+func (w *Walker) wordExpansions(word *syntax.Word, cond bool) {
+	if word == nil {
 		return
 	}
-	syntax.Walk(n, func(n syntax.Node) bool {
+	eachPart(word.Parts, func(n syntax.WordPart) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
 			w.subshell(func(sub *Walker) { sub.stmts(n.Stmts, cond) })
-			return false
 		case *syntax.ProcSubst:
 			w.subshell(func(sub *Walker) {
 				sub.guards++
 				sub.stmts(n.Stmts, true)
 			})
-			return false
 		case *syntax.ArithmExp:
 			w.arithmAssigns(n.X)
-			return false
 		case *syntax.ParamExp:
 			if assigns(n) && n.Param != nil {
 				if v := w.lookup(n.Param.Value); !v.Known || !v.Set || v.Value == "" {
 					w.assign(n.Param.Value, Var{Set: true})
 				}
+			}
+			if n.Index != nil {
+				w.arithmAssigns(n.Index) // ${A[i++]}
+			}
+			if n.Slice != nil && n.Slice.Offset != nil {
+				w.arithmAssigns(n.Slice.Offset)
+			}
+			if n.Slice != nil && n.Slice.Length != nil {
+				w.arithmAssigns(n.Slice.Length)
 			}
 		}
 		return true
