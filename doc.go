@@ -29,7 +29,7 @@
 // # Data flow
 //
 //	ec2fake or EC2 ──DescribeImages──► amiselect.Resolve ──► []amiselect.AMI ─┐
-//	ec2fake or EC2 ──DescribeInstanceTypes──► compat.InstanceTypeFromEC2 ─────┴► amiselect.Map ──► Mapping
+//	ec2fake or EC2 ──DescribeInstanceTypes──► compat.LoadInstanceTypes ───────┴► amiselect.Map ──► Mapping
 //	node labels + image ID ──► capacity.Cache.Observe (checked against the Mapping)
 //	[]compat.InstanceType ──► weighting.Policy.Rank / NodePools
 //	taints, labels, cluster ──► userdata.Render / userdata.Lint

@@ -3,7 +3,9 @@ package ec2select_test
 import (
 	"context"
 	"fmt"
-	"slices"
+
+	awsec2 "github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/compat"
@@ -11,7 +13,7 @@ import (
 )
 
 // The flow in miniature, against the fake EC2 and its embedded catalog:
-// resolve an AMI alias, convert a few instance types, and give each type
+// resolve an AMI alias, load a few instance types, and give each type
 // the one AMI it can run, or say why there is none.
 func Example() {
 	ctx := context.Background()
@@ -25,17 +27,14 @@ func Example() {
 	}
 
 	names := []string{"m7i-flex.large", "m6g.large", "g5g.xlarge", "g6f.xlarge", "inf2.xlarge", "g4ad.8xlarge"}
-	_, infos := ec2fake.DefaultCatalog() // what DescribeInstanceTypes returns
-	var types []compat.InstanceType
-	for _, info := range infos {
-		if slices.Contains(names, string(info.InstanceType)) {
-			it, err := compat.InstanceTypeFromEC2(info)
-			if err != nil {
-				fmt.Println(err)
-				return
-			}
-			types = append(types, it)
-		}
+	in := &awsec2.DescribeInstanceTypesInput{}
+	for _, n := range names {
+		in.InstanceTypes = append(in.InstanceTypes, ec2types.InstanceType(n))
+	}
+	types, _, err := compat.LoadInstanceTypes(ctx, ec2, in) // every page, converted
+	if err != nil {
+		fmt.Println(err)
+		return
 	}
 
 	m := amiselect.Map(types, sel.AMIs)

@@ -46,20 +46,13 @@ func runs(c Candidate, a *AMI) bool {
 	return true
 }
 
-// exclusion is what a family that excludes instance types states: the
-// excluded instance families, sorted, and the same as a requirement.
-type exclusion struct {
-	families     []string
-	requirements compat.Requirements
-}
-
-// familyExclusions holds the exclusion of every family that has one; built once,
-// read-only after.
-var familyExclusions = sync.OnceValue(func() map[compat.AMIFamily]exclusion {
-	out := map[compat.AMIFamily]exclusion{}
+// familyExclusions holds, for every family that excludes instance types,
+// the exclusion as a requirement; built once, read-only after.
+var familyExclusions = sync.OnceValue(func() map[compat.AMIFamily]compat.Requirements {
+	out := map[compat.AMIFamily]compat.Requirements{}
 	for _, f := range compat.AMIFamilies() {
 		if s := f.Support(); len(s.Excluded) > 0 {
-			out[f] = exclusion{families: s.Excluded, requirements: s.Requirements()}
+			out[f] = s.Requirements()
 		}
 	}
 	return out
@@ -67,6 +60,6 @@ var familyExclusions = sync.OnceValue(func() map[compat.AMIFamily]exclusion {
 
 // supportOf returns the requirement f's exclusions state, if any.
 func supportOf(f compat.AMIFamily) (compat.Requirements, bool) {
-	e, ok := familyExclusions()[f]
-	return e.requirements, ok
+	r, ok := familyExclusions()[f]
+	return r, ok
 }

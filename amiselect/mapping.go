@@ -1,7 +1,6 @@
 package amiselect
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -10,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/ec2select/ec2select/compat"
-	"github.com/ec2select/ec2select/internal/facts"
 )
 
 // Group is an AMI and the instance types that launch with it.
@@ -63,118 +61,31 @@ type typeIndex struct {
 // that was mapped.
 func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 	m := Mapping{amis: slices.Clone(amis), types: len(instanceTypes), index: &typeIndex{}}
-	// First pass: the AMI of each type (-1: none), and group sizes.
-	assigned := make([]int32, len(instanceTypes))
-	sizes := make([]int32, len(amis))
-	mapped := 0
-	// Types whose facts agree on every key some AMI constrains, and that
-	// the same family exclusions admit, map alike; compat says which facts
-	// those are.
-	reqs := make([]compat.Requirements, len(amis))
-	var buf [8]compat.AMIFamily // no allocation for the few families that exclude types
-	families := buf[:0]
-	var excluding [8][]string
-	for j := range amis {
-		reqs[j] = amis[j].Requirements
-		if f := amis[j].Family; !slices.Contains(families, f) {
-			if ex := familyExclusions()[f].families; len(ex) > 0 {
-				excluding[len(families)] = ex
-				families = append(families, f)
-			}
-		}
-	}
-	keys := facts.KeysOf(reqs...)
-	// memo holds the AMI of each kind of type seen, by digest: the type's
-	// family exclusions as one byte, then its facts on keys. The digests
-	// are kept in one growing string, so a new kind costs no allocation of
-	// its own.
-	memo := make(map[string]int32)
-	var digests strings.Builder
-	var bufs [2][128]byte
-	prev, cur := bufs[0][:0], bufs[1][:0]
-	var (
-		family   string // the last instance family seen, and its exclusions
-		excluded uint8
-		j        int32
-	)
+	chosen := make([]int, len(instanceTypes))
+	sizes := make([]int, len(amis))
 	for i := range instanceTypes {
-		it := &instanceTypes[i]
-		if len(families) > 0 && (i == 0 || it.Family != family) {
-			family, excluded = it.Family, exclusions(it, excluding[:len(families)])
-		}
-		cur = facts.Append(append(cur[:0], excluded), it, keys)
-		// Catalogs list a family's sizes together: the type before is
-		// often of the same kind.
-		if i == 0 || !bytes.Equal(cur, prev) {
-			var seen bool
-			if j, seen = memo[string(cur)]; !seen {
-				j = int32(Choose(it, amis))
-				start := digests.Len()
-				digests.Write(cur)
-				memo[digests.String()[start:]] = j
-			}
-		}
-		prev, cur = cur, prev
-		assigned[i] = j
-		if j >= 0 {
-			sizes[j]++
-			mapped++
+		chosen[i] = Choose(&instanceTypes[i], amis)
+		if chosen[i] >= 0 {
+			sizes[chosen[i]]++
 		}
 	}
-	// Second pass: slice one backing array into the groups.
-	backing := make([]compat.InstanceType, 0, mapped)
-	groupOf := make([]int32, len(amis))
-	groups := 0
-	for _, n := range sizes {
+	// Each AMI that received types is a group, sized once.
+	group := make([]int, len(amis))
+	for j, n := range sizes {
+		group[j] = len(m.Groups)
 		if n > 0 {
-			groups++
+			m.Groups = append(m.Groups, Group{AMI: amis[j], InstanceTypes: make([]compat.InstanceType, 0, n)})
 		}
 	}
-	if groups > 0 {
-		m.Groups = make([]Group, 0, groups)
-	}
-	for j := range amis {
-		groupOf[j] = -1
-		if sizes[j] > 0 {
-			groupOf[j] = int32(len(m.Groups))
-			start := len(backing)
-			backing = backing[:start+int(sizes[j])]
-			m.Groups = append(m.Groups, Group{AMI: amis[j], InstanceTypes: backing[start:start:len(backing)]})
-		}
-	}
-	// Copy runs of types bound for one group at once: the copy is most of
-	// Map's time, and one copy of a run costs less than one per type.
-	for i := 0; i < len(instanceTypes); {
-		j, end := assigned[i], i+1
-		for end < len(instanceTypes) && assigned[end] == j {
-			end++
-		}
+	for i, j := range chosen {
 		if j < 0 {
-			for _, t := range instanceTypes[i:end] {
-				m.Unmapped = append(m.Unmapped, unmapped(t, amis))
-			}
-		} else {
-			g := &m.Groups[groupOf[j]]
-			g.InstanceTypes = append(g.InstanceTypes, instanceTypes[i:end]...)
+			m.Unmapped = append(m.Unmapped, unmapped(instanceTypes[i], amis))
+			continue
 		}
-		i = end
+		g := &m.Groups[group[j]]
+		g.InstanceTypes = append(g.InstanceTypes, instanceTypes[i])
 	}
 	return m
-}
-
-// exclusions returns a bit per list in excluding (a family's sorted
-// compat.Support.Excluded) that names its instance family. There are
-// fewer than eight: compat.AMIFamilies has seven. An exclusion is
-// instance-family NotIn [...], so reading the type's family is the whole
-// check; Choose states the same exclusion as a requirement.
-func exclusions(it *compat.InstanceType, excluding [][]string) uint8 {
-	var bits uint8
-	for k, ex := range excluding {
-		if _, found := slices.BinarySearch(ex, it.Family); found {
-			bits |= 1 << k
-		}
-	}
-	return bits
 }
 
 // unmapped explains why no AMI runs t.

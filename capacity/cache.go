@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"math"
 	"sync"
-	"sync/atomic"
 	"time"
+
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 )
 
 // DefaultSize is the number of (instance type, AMI) entries a Cache holds
@@ -36,31 +37,36 @@ type Options struct {
 // Cache holds the memory nodes really report, learned per (instance type,
 // AMI). It is safe for concurrent use.
 type Cache struct {
-	// mu guards entries. Observe and expiry hold it for their whole
+	// mu guards entries, golang-lru's unsynchronized LRU (its locked
+	// wrapper would be a second lock: every read-modify-write needs this
+	// one), and stats. Observe, Merge and expiry hold it for their whole
 	// read-modify-write, so "keep the minimum" holds under concurrency;
-	// Snapshot holds it throughout, so a snapshot is of one moment; Merge
-	// takes it a batch of entries at a time, so lookups wait for a batch,
-	// not for the whole snapshot.
+	// Snapshot holds it while it copies the entries, so a snapshot is of
+	// one moment.
 	mu      sync.Mutex
-	entries *table
+	entries *simplelru.LRU[key, record]
+	stats   Stats // all but Len
+	size    int
 	ttl     time.Duration
 	now     func() time.Time
 	// limit is MaxSnapshotSize; tests lower it to reach it cheaply.
 	limit int
-
-	hits, misses, evictions, expired, recorded, refused, merged atomic.Int64
 }
 
 type key struct{ instanceType, amiID string }
 
 // record is one learned figure. observed is when it was last recorded or
 // confirmed, in Unix seconds: the TTL runs from it, and replicas compare
-// it when they merge. The key is kept beside the figure so that a
-// snapshot reads the LRU's values alone.
+// it when they merge.
 type record struct {
-	key
 	memory   int64 // bytes
 	observed int64
+}
+
+// beats reports whether r wins over old: less memory, or as little and
+// observed later.
+func (r record) beats(old record) bool {
+	return r.memory < old.memory || r.memory == old.memory && r.observed > old.observed
 }
 
 // horizon returns the time, in Unix seconds, that a record must have been
@@ -87,7 +93,27 @@ func New(o Options) (*Cache, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Cache{entries: newTable(o.Size), ttl: o.TTL, now: o.Now, limit: MaxSnapshotSize}, nil
+	c := &Cache{size: o.Size, ttl: o.TTL, now: o.Now, limit: MaxSnapshotSize}
+	c.entries = c.newLRU()
+	return c, nil
+}
+
+// newLRU returns an empty LRU of c's size, which New has checked is
+// positive, golang-lru's only condition.
+func (c *Cache) newLRU() *simplelru.LRU[key, record] {
+	entries, _ := simplelru.NewLRU[key, record](c.size, nil)
+	return entries
+}
+
+// Reset empties c and zeroes its Stats, leaving it as New made it, with
+// the same options. It is safe to call while c is in use: every other
+// call takes effect wholly before or wholly after it. A fork's tests can
+// reset one shared Cache between specs rather than swap the pointer.
+func (c *Cache) Reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries = c.newLRU() // a new map, where emptying the old would keep its buckets
+	c.stats = Stats{}
 }
 
 // Memory returns the memory, in bytes, learned for nodes of instanceType
@@ -101,22 +127,22 @@ func (c *Cache) Memory(instanceType, amiID string) (int64, bool) {
 	}
 	horizon := c.horizon(now)
 	c.mu.Lock()
-	r, ok := c.entries.get(k)
+	defer c.mu.Unlock()
+	r, ok := c.entries.Get(k)
 	if ok && r.observed <= horizon {
-		c.entries.remove(k)
-		c.expired.Add(1)
+		c.entries.Remove(k)
+		c.stats.Expired++
 		ok = false
 	}
-	c.mu.Unlock()
 	if !ok {
-		c.misses.Add(1)
+		c.stats.Misses++
 		return 0, false
 	}
-	c.hits.Add(1)
+	c.stats.Hits++
 	return r.memory, true
 }
 
-// Stats counts what a Cache has done since it was made.
+// Stats counts what a Cache has done since it was made or last Reset.
 type Stats struct {
 	Hits, Misses int64 // Memory lookups (Apply's included) that found an entry, or not
 	Evictions    int64 // entries dropped to respect Size
@@ -129,14 +155,9 @@ type Stats struct {
 
 // Stats returns the counters as of now.
 func (c *Cache) Stats() Stats {
-	return Stats{
-		Hits: c.hits.Load(), Misses: c.misses.Load(), Evictions: c.evictions.Load(), Expired: c.expired.Load(),
-		Recorded: c.recorded.Load(), Refused: c.refused.Load(), Merged: c.merged.Load(), Len: c.len(),
-	}
-}
-
-func (c *Cache) len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.entries.len()
+	s := c.stats
+	s.Len = c.entries.Len()
+	return s
 }

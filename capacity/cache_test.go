@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -236,5 +237,74 @@ func TestNowOutsideTheLock(t *testing.T) {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the Cache deadlocked on a clock that reads it")
+	}
+}
+
+// TestReset: Reset empties the cache and zeroes its counters, and keeps
+// its options: the size bound, the TTL and the clock.
+func TestReset(t *testing.T) {
+	clk := &clock{t: epoch}
+	c, _ := New(Options{Size: 2, TTL: time.Hour, Now: clk.now})
+	observeAll := func() {
+		t.Helper()
+		for _, tt := range testTypes[:3] {
+			if _, err := c.Observe(Observation{NodeLabels: labelsOf(tt.it), ImageID: tt.ami, MemoryBytes: 1 << 30}, testAMIs()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	observeAll()
+	c.Memory("m6g.large", "ami-arm")
+	c.Memory("m5.large", "ami-std") // evicted: a miss
+	c.Reset()
+	if diff := cmp.Diff(Stats{}, c.Stats()); diff != "" {
+		t.Errorf("Stats after Reset (-want +got):\n%s", diff)
+	}
+	if _, ok := c.Memory("m6g.large", "ami-arm"); ok {
+		t.Error("an entry outlived Reset")
+	}
+	observeAll() // Size is still 2
+	clk.advance(time.Hour)
+	c.Memory("m6g.large", "ami-arm") // TTL is still an hour, on the same clock
+	want := Stats{Misses: 2, Evictions: 1, Expired: 1, Recorded: 3, Len: 1}
+	if diff := cmp.Diff(want, c.Stats()); diff != "" {
+		t.Errorf("Stats after Reset and reuse (-want +got):\n%s", diff)
+	}
+}
+
+// TestResetIsAtomic resets a cache while another goroutine merges one
+// snapshot of 10,000 entries into it over and over: every look between
+// them must see all of the snapshot or none of it. (A merge long enough
+// that the resetter waits over a millisecond gets the lock handed over at
+// the first chance a merge gives up the lock.) Under -race it also checks
+// the locking.
+func TestResetIsAtomic(t *testing.T) {
+	const n = 10_000
+	src, _ := New(Options{Now: func() time.Time { return epoch }})
+	for i := range n {
+		put(src, fact{fmt.Sprintf("m5.%dxlarge", i), "ami-0a", 1 << 30, epoch.Unix()}, epoch)
+	}
+	s := snapshot(t, src)
+	c, _ := New(Options{Now: func() time.Time { return epoch }})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 20 {
+			if err := c.Merge(s); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		c.Reset()
+		if st := c.Stats(); st.Len != 0 && st.Len != n || st.Merged != 0 && st.Merged != n {
+			t.Fatalf("Stats = %+v after a Reset; want none or all of the snapshot's %d entries", st, n)
+		}
 	}
 }

@@ -30,17 +30,37 @@
 // # Concurrency, memory and time
 //
 // A Cache is safe for concurrent use. It is a bounded LRU of
-// [Options.Size] entries, held in one slice and one map, so that an entry
-// costs no allocation of its own; lookups count as uses. Merge holds the
-// lock a few thousand entries at a time, so a lookup never waits for a
-// whole snapshot. Entries expire [Options.TTL] after they were last
-// recorded, to the second, checked lazily against [Options.Now] when they
-// are read: the Cache starts no goroutine and needs no Close. Memory is a
-// map lookup and no allocation.
+// [Options.Size] entries, hashicorp/golang-lru's simplelru under the
+// Cache's own lock; lookups count as uses, and Memory allocates nothing.
+// Entries expire [Options.TTL] after they were last recorded, to the
+// second, checked lazily against [Options.Now] when they are read: the
+// Cache starts no goroutine and needs no Close. [Cache.Reset] empties it
+// in place, keeping its options.
 //
 // # Snapshots
 //
 // A snapshot is versioned, checksummed JSON, small enough for a ConfigMap
 // at the default size; [Cache.Snapshot] documents the encoding and
-// [Cache.Merge] the rule by which entries combine.
+// [Cache.Merge] how strictly it is read and the rule by which entries
+// combine. Merge reads only [SnapshotVersion] 2: a version-1 snapshot,
+// written before the encoding became columns, is refused with an error
+// asking for a new snapshot, and the Cache relearns from nodes meanwhile.
+//
+// # What a node has before it launches
+//
+// An [Estimator] ([NewEstimator]) takes a [Launch] (AMI family, kubelet
+// configuration, [Network], volume) and tells, for each instance type,
+// what its nodes will have: [Estimator.Estimate] gives capacity, the
+// kube-reserved, system-reserved and hard-eviction amounts the kubelet
+// takes, and allocatable, each [Term] with its amount, [Source] and
+// citation; [Estimator.MaxPods] gives max pods as the family's boot
+// software computes them, from the tables it ships ([AL2MaxPodsTable],
+// [BottlerocketMaxPodsTable], [ParseMaxPodsTable]) or nodeadm's
+// [MaxPodsExpression]. Memory is what the Cache learned when it has the
+// type under the AMI ([MemoryLookup]), else a [MemoryModel]. [Calculator]
+// is AL2's max-pods-calculator.sh; [Estimator.Karpenter] is what
+// karpenter-provider-aws predicts, for comparison. [CheckFit] says which
+// types hold a [FitRequest] and, for each that does not, the resource,
+// the [Shortfall] and the term that causes it. Amounts are [Quantities]:
+// millicores, bytes and pods.
 package capacity

@@ -83,11 +83,12 @@ func ExampleCache_Merge() {
 	// 7925000000 16100000000
 	// <nil>
 	// 7925000000 true
-	// capacity: the snapshot is truncated or corrupted at the end: expected ','; merge a snapshot written by Cache.Snapshot
+	// capacity: the snapshot is truncated: its JSON stops at byte 40; merge a whole snapshot Cache.Snapshot wrote
 }
 
-// A snapshot is one line per entry: instance type, index into amis,
-// memory in bytes, and when it was last seen, in Unix seconds.
+// A snapshot lists the instance types and AMIs its entries use, then the
+// entries as columns: indices into those lists, memory in bytes, and when
+// it was last seen, in Unix seconds.
 func ExampleCache_Snapshot() {
 	now := func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
 	amis := []amiselect.AMI{{ID: "ami-0standard", Requirements: amd64(amiselect.Standard.Requirements())}}
@@ -97,7 +98,23 @@ func ExampleCache_Snapshot() {
 	snapshot, err := cache.Snapshot()
 	fmt.Printf("%s %v\n", snapshot, err)
 	// Output:
-	// {"version":1,"entries":[
-	// ["m5.large",0,7926000000,1795348800]
-	// ],"amis":["ami-0standard"],"sum":"fd752407"} <nil>
+	// {"version":2,"types":["m5.large"],"amis":["ami-0standard"],"type":[0],"ami":[0],"memory":[7926000000],"observed":[1795348800],"sum":"9d5b184a"} <nil>
+}
+
+// A test suite shares one Cache and resets it between specs instead of
+// swapping the pointer, which would race with the code under test.
+func ExampleCache_Reset() {
+	amis := []amiselect.AMI{{ID: "ami-0standard", Requirements: amd64(amiselect.Standard.Requirements())}}
+	m5 := compat.InstanceType{Name: "m5.large", Family: "m5", Category: "m", Generation: 5, Size: "large", Arch: "amd64", VCPU: 2, MemoryMiB: 8192}
+	cache, _ := capacity.New(capacity.Options{Size: 100})
+	cache.Observe(capacity.Observation{NodeLabels: m5.Labels(), ImageID: "ami-0standard", MemoryBytes: 7_926_000_000}, amis)
+	fmt.Printf("%+v\n", cache.Stats())
+
+	cache.Reset()
+	fmt.Println(cache.Memory("m5.large", "ami-0standard"))
+	fmt.Printf("%+v\n", cache.Stats())
+	// Output:
+	// {Hits:0 Misses:0 Evictions:0 Expired:0 Recorded:1 Refused:0 Merged:0 Len:1}
+	// 0 false
+	// {Hits:0 Misses:1 Evictions:0 Expired:0 Recorded:0 Refused:0 Merged:0 Len:0}
 }

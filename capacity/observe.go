@@ -42,20 +42,20 @@ var (
 // the Err values.
 func (c *Cache) Observe(o Observation, amis []amiselect.AMI) (bool, error) {
 	k, err := c.check(o, amis)
-	if err != nil {
-		c.refused.Add(1)
-		return false, err
-	}
-	now := c.now()
+	now := c.now() // outside the lock: Options.Now is the caller's code
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old, ok := c.entries.peek(k); ok && old.observed > c.horizon(now) && old.memory < o.MemoryBytes {
+	if err != nil {
+		c.stats.Refused++
+		return false, err
+	}
+	if old, ok := c.entries.Peek(k); ok && old.observed > c.horizon(now) && old.memory < o.MemoryBytes {
 		return false, nil // keep the minimum seen
 	}
-	if c.entries.put(record{key: k, memory: o.MemoryBytes, observed: now.Unix()}) {
-		c.evictions.Add(1)
+	if c.entries.Add(k, record{memory: o.MemoryBytes, observed: now.Unix()}) {
+		c.stats.Evictions++
 	}
-	c.recorded.Add(1)
+	c.stats.Recorded++
 	return true, nil
 }
 
@@ -113,8 +113,7 @@ func nodeName(labels map[string]string, instanceType string) string {
 
 // validName reports whether s may name an instance type or an AMI: 1 to
 // 255 printable ASCII characters other than space, quote and backslash.
-// Every EC2 name is; holding every key to it lets Snapshot write names
-// without escaping them.
+// Every EC2 name is; Merge holds a snapshot's names to it too.
 func validName(s string) bool {
 	if len(s) == 0 || len(s) > 255 {
 		return false

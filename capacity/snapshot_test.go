@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -19,13 +21,14 @@ import (
 	"github.com/ec2select/ec2select/compat"
 )
 
-// refSnapshot is a snapshot as encoding/json reads it: the reference the
-// hand-written decoder is checked against.
+// refSnapshot is a snapshot as json.Unmarshal reads it, leniently: the
+// reference Merge's strict reader is checked against.
 type refSnapshot struct {
-	Version int64
-	Entries [][]json.RawMessage
-	AMIs    []string
-	Sum     string
+	Version          int64
+	Types, AMIs      []string
+	Type, AMI        []int64
+	Memory, Observed []int64
+	Sum              string
 }
 
 // fact is an entry as the tests compare them.
@@ -34,8 +37,8 @@ type fact struct {
 	Memory, Observed int64
 }
 
-// refDecode decodes a snapshot with encoding/json and checks its sum with
-// hash/crc32, independently of decodeSnapshot.
+// refDecode decodes a snapshot with json.Unmarshal and checks its sum with
+// a hash/crc32 hash, independently of readSnapshot.
 func refDecode(data []byte) ([]fact, error) {
 	var s refSnapshot
 	if err := json.Unmarshal(data, &s); err != nil {
@@ -44,31 +47,27 @@ func refDecode(data []byte) ([]fact, error) {
 	if s.Version != SnapshotVersion {
 		return nil, fmt.Errorf("version %d", s.Version)
 	}
-	h := crc32.New(crc32.MakeTable(crc32.Castagnoli))
-	var facts []fact
-	for _, e := range s.Entries {
-		var f fact
-		var ami int64
-		if len(e) != 4 {
-			return nil, fmt.Errorf("entry of %d fields", len(e))
-		}
-		for i, dst := range []any{&f.Type, &ami, &f.Memory, &f.Observed} {
-			if err := json.Unmarshal(e[i], dst); err != nil {
-				return nil, err
-			}
-		}
-		if ami < 0 || ami >= int64(len(s.AMIs)) {
-			return nil, fmt.Errorf("AMI index %d", ami)
-		}
-		f.AMI = s.AMIs[ami]
-		h.Write(append([]byte(f.Type), 0))
-		for _, n := range []int64{ami, f.Memory, f.Observed} {
-			h.Write(binary.BigEndian.AppendUint64(nil, uint64(n)))
-		}
-		facts = append(facts, f)
+	n := len(s.Memory)
+	if len(s.Type) != n || len(s.AMI) != n || len(s.Observed) != n {
+		return nil, errors.New("columns of different lengths")
 	}
-	for _, id := range s.AMIs {
-		h.Write(append([]byte(id), 0))
+	h := crc32.New(crc32.MakeTable(crc32.Castagnoli))
+	writeInts := func(v ...int64) {
+		for _, x := range v {
+			h.Write(binary.BigEndian.AppendUint64(nil, uint64(x)))
+		}
+	}
+	writeInts(int64(len(s.Types)), int64(len(s.AMIs)))
+	for _, name := range append(slices.Clone(s.Types), s.AMIs...) {
+		h.Write(append([]byte(name), 0))
+	}
+	var facts []fact
+	for i := range n {
+		if s.Type[i] < 0 || s.Type[i] >= int64(len(s.Types)) || s.AMI[i] < 0 || s.AMI[i] >= int64(len(s.AMIs)) {
+			return nil, fmt.Errorf("entry %d: index out of range", i)
+		}
+		writeInts(s.Type[i], s.AMI[i], s.Memory[i], s.Observed[i])
+		facts = append(facts, fact{s.Types[s.Type[i]], s.AMIs[s.AMI[i]], s.Memory[i], s.Observed[i]})
 	}
 	if want := fmt.Sprintf("%08x", h.Sum32()); s.Sum != want {
 		return nil, fmt.Errorf("sum %s, want %s", s.Sum, want)
@@ -76,23 +75,36 @@ func refDecode(data []byte) ([]fact, error) {
 	return facts, nil
 }
 
-// put joins r into c as Merge would at now.
-func put(c *Cache, r record, now time.Time) {
+// put joins f into c as Merge would at now.
+func put(c *Cache, f fact, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.join(r, now.Unix(), c.horizon(now))
+	c.join(key{f.Type, f.AMI}, record{f.Memory, f.Observed}, now.Unix(), c.horizon(now))
 }
 
-// contents lists the live entries of c, sorted, without touching the LRU
-// order.
-func contents(c *Cache) []fact {
+// held lists every entry of c, live or not, least recently used first,
+// without touching the LRU order.
+func held(c *Cache) []fact {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	var out []fact
-	now := c.now()
-	for r := range c.entries.oldestFirst() {
-		if r.observed > c.horizon(now) {
-			out = append(out, fact{r.instanceType, r.amiID, r.memory, r.observed})
-		}
+	keys := c.entries.Keys()
+	for i, r := range c.entries.Values() {
+		out = append(out, fact{keys[i].instanceType, keys[i].amiID, r.memory, r.observed})
 	}
+	return out
+}
+
+// live lists the live entries of c, least recently used first, without
+// touching the LRU order.
+func live(c *Cache) []fact {
+	horizon := c.horizon(c.now())
+	return slices.DeleteFunc(held(c), func(f fact) bool { return f.Observed <= horizon })
+}
+
+// contents lists the live entries of c, sorted.
+func contents(c *Cache) []fact {
+	out := live(c)
 	slices.SortFunc(out, func(a, b fact) int {
 		return cmp.Or(strings.Compare(a.Type, b.Type), strings.Compare(a.AMI, b.AMI))
 	})
@@ -139,13 +151,12 @@ func drawSnapshot(t *rapid.T, label string) []byte {
 		t.Fatal(err)
 	}
 	for range rapid.IntRange(0, 8).Draw(t, label+" entries") {
-		k := key{
-			rapid.SampledFrom([]string{"m5.large", "c5.xlarge", "m6g.large"}).Draw(t, label+" type"),
-			rapid.SampledFrom([]string{"ami-0a", "ami-0b"}).Draw(t, label+" ami"),
-		}
-		r := record{key: k, memory: rapid.Int64Range(1, 3).Draw(t, label+" memory"),
-			observed: at.Unix() - rapid.Int64Range(0, 7200).Draw(t, label+" age")}
-		put(c, r, at)
+		put(c, fact{
+			Type:     rapid.SampledFrom([]string{"m5.large", "c5.xlarge", "m6g.large"}).Draw(t, label+" type"),
+			AMI:      rapid.SampledFrom([]string{"ami-0a", "ami-0b"}).Draw(t, label+" ami"),
+			Memory:   rapid.Int64Range(1, 3).Draw(t, label+" memory"),
+			Observed: at.Unix() - rapid.Int64Range(0, 7200).Draw(t, label+" age"),
+		}, at)
 	}
 	s, err := c.Snapshot()
 	if err != nil {
@@ -222,7 +233,7 @@ func TestMergeBounded(t *testing.T) {
 		size := rapid.IntRange(1, 4).Draw(t, "size")
 		snaps := [][]byte{drawSnapshot(t, "a"), drawSnapshot(t, "b"), drawSnapshot(t, "c")}
 		c := merged(t, size, snaps...)
-		if n := c.entries.len(); n > size {
+		if n := c.entries.Len(); n > size {
 			t.Fatalf("a cache of size %d holds %d entries", size, n)
 		}
 		arrived := map[fact]bool{}
@@ -256,9 +267,8 @@ func drawCache(t *rapid.T) *Cache {
 	names := rapid.SliceOfNDistinct(rapid.StringMatching(`[a-z][a-z0-9.-]{0,20}`), 1, 12, rapid.ID[string]).Draw(t, "types")
 	amis := rapid.SliceOfNDistinct(rapid.StringMatching(`ami-[0-9a-f]{8,17}`), 1, 4, rapid.ID[string]).Draw(t, "amis")
 	for range rapid.IntRange(0, 40).Draw(t, "entries") {
-		k := key{rapid.SampledFrom(names).Draw(t, "type"), rapid.SampledFrom(amis).Draw(t, "ami")}
-		put(c, record{key: k, memory: rapid.Int64Range(1, 1<<40).Draw(t, "memory"),
-			observed: epoch.Unix() - rapid.Int64Range(0, 3*3600).Draw(t, "age")}, epoch)
+		put(c, fact{rapid.SampledFrom(names).Draw(t, "type"), rapid.SampledFrom(amis).Draw(t, "ami"),
+			rapid.Int64Range(1, 1<<40).Draw(t, "memory"), epoch.Unix() - rapid.Int64Range(0, 3*3600).Draw(t, "age")}, epoch)
 		if rapid.Bool().Draw(t, "look up another") {
 			c.Memory(rapid.SampledFrom(names).Draw(t, "type"), rapid.SampledFrom(amis).Draw(t, "ami"))
 		}
@@ -276,14 +286,13 @@ func TestMergeRestores(t *testing.T) {
 		if again := snapshot(t, restored); !bytes.Equal(s, again) {
 			t.Fatalf("the restored cache's snapshot differs:\n%s\n%s", s, again)
 		}
-		var keys []key // Memory reorders the list, so not while walking it
-		for r := range c.entries.oldestFirst() {
-			keys = append(keys, r.key)
+		if diff := gocmp.Diff(live(c), held(restored)); diff != "" {
+			t.Fatalf("the restored cache holds other entries, or in another LRU order (-live before +restored):\n%s", diff)
 		}
-		for _, k := range keys {
-			want, wantOK := c.Memory(k.instanceType, k.amiID)
-			if got, ok := restored.Memory(k.instanceType, k.amiID); got != want || ok != wantOK {
-				t.Fatalf("Memory(%s, %s) = %d, %v after a restart; was %d, %v", k.instanceType, k.amiID, got, ok, want, wantOK)
+		for _, f := range held(c) {
+			want, wantOK := c.Memory(f.Type, f.AMI)
+			if got, ok := restored.Memory(f.Type, f.AMI); got != want || ok != wantOK {
+				t.Fatalf("Memory(%s, %s) = %d, %v after a restart; was %d, %v", f.Type, f.AMI, got, ok, want, wantOK)
 			}
 		}
 	})
@@ -308,7 +317,7 @@ func TestMergeRefusesDamage(t *testing.T) {
 			// Digits for digits are the changes only the sum catches.
 			bad[i] = rapid.OneOf(rapid.ByteRange('0', '9'), rapid.Byte()).Filter(func(b byte) bool { return b != good[i] }).Draw(t, "byte")
 		case 2:
-			bad = bytes.Replace(bad, []byte(`{"version":1,`), []byte(`{"version":2,`), 1)
+			bad = bytes.Replace(bad, []byte(`{"version":2,`), []byte(`{"version":3,`), 1)
 		}
 		before, stats := snapshot(t, target), target.Stats()
 		err := target.Merge(bad)
@@ -318,7 +327,7 @@ func TestMergeRefusesDamage(t *testing.T) {
 			}
 			return
 		}
-		if !strings.HasPrefix(err.Error(), "capacity: the snapshot") && !strings.HasPrefix(err.Error(), "capacity: snapshot entry") {
+		if !strings.HasPrefix(err.Error(), "capacity: the snapshot") {
 			t.Fatalf("error %q does not say it is about the snapshot", err)
 		}
 		if after := snapshot(t, target); !bytes.Equal(before, after) || target.Stats() != stats {
@@ -331,7 +340,7 @@ func TestSnapshotEncoding(t *testing.T) {
 	clk := &clock{t: epoch}
 	c, _ := New(Options{TTL: time.Hour, Now: clk.now})
 	empty := snapshot(t, c)
-	if want := `{"version":1,"entries":[],"amis":[],"sum":"00000000"}`; string(empty) != want {
+	if want := `{"version":2,"types":[],"amis":[],"type":[],"ami":[],"memory":[],"observed":[],"sum":"` + refSum(t, empty) + `"}`; string(empty) != want {
 		t.Errorf("empty cache: Snapshot =\n%s\nwant\n%s", empty, want)
 	}
 	for i, tt := range testTypes {
@@ -344,18 +353,30 @@ func TestSnapshotEncoding(t *testing.T) {
 	clk.advance(56*time.Minute + 30*time.Second)
 	// m5.large, observed 60m30s ago, has expired; the others have not.
 	got := snapshot(t, c)
-	want := `{"version":1,"entries":[
-["c5.xlarge",0,2147483648,1763820060],
-["m6g.large",1,3221225472,1763820120],
-["g4dn.xlarge",2,4294967296,1763820180]
-],"amis":["ami-std","ami-arm","ami-nvidia"],"sum":"` + refSum(t, got) + `"}`
+	want := `{"version":2,"types":["c5.xlarge","m6g.large","g4dn.xlarge"],"amis":["ami-std","ami-arm","ami-nvidia"],` +
+		`"type":[0,1,2],"ami":[0,1,2],"memory":[2147483648,3221225472,4294967296],"observed":[1763820060,1763820120,1763820180],` +
+		`"sum":"` + refSum(t, got) + `"}`
 	if string(got) != want {
 		t.Errorf("Snapshot =\n%s\nwant\n%s", got, want)
 	}
 }
 
-// refSum reads a snapshot's sum after checking it with encoding/json and
-// hash/crc32.
+// TestLargeSnapshotMatchesReference: a snapshot of 10,000 entries, whose
+// sum is folded in over many runs of its buffer, is read by the reference
+// decoder as the cache holds it.
+func TestLargeSnapshotMatchesReference(t *testing.T) {
+	c := bigCache(t, 10_000, fixedClock)
+	facts, err := refDecode(snapshot(t, c))
+	if err != nil {
+		t.Fatalf("reference decoder: %v", err)
+	}
+	if diff := gocmp.Diff(held(c), facts); diff != "" {
+		t.Errorf("(-held +snapshot):\n%s", diff)
+	}
+}
+
+// refSum reads a snapshot's sum after checking it with the reference
+// decoder.
 func refSum(t *testing.T, s []byte) string {
 	t.Helper()
 	if _, err := refDecode(s); err != nil {
@@ -367,22 +388,20 @@ func refSum(t *testing.T, s []byte) string {
 }
 
 // TestMergeReadsAnySpelling merges a snapshot indented, with members
-// reordered and with escaped characters: the same JSON, the same content.
+// reordered and with escaped characters: the same JSON value, the same
+// content.
 func TestMergeReadsAnySpelling(t *testing.T) {
 	c, _ := New(Options{Now: func() time.Time { return epoch }})
-	put(c, record{key: key{"m5.large", "ami-0a"}, memory: 7, observed: epoch.Unix()}, epoch)
-	put(c, record{key: key{"c5.xlarge", "ami-0b"}, memory: 9, observed: epoch.Unix() - 5}, epoch)
+	put(c, fact{"m5.large", "ami-0a", 7, epoch.Unix()}, epoch)
+	put(c, fact{"c5.xlarge", "ami-0b", 9, epoch.Unix() - 5}, epoch)
 	s := snapshot(t, c)
 	var indented bytes.Buffer
 	if err := json.Indent(&indented, s, "\t", "  "); err != nil {
 		t.Fatal(err)
 	}
-	var r refSnapshot
-	if err := json.Unmarshal(s, &r); err != nil {
-		t.Fatal(err)
-	}
-	reordered := fmt.Sprintf(`{ "sum" : %q, "amis": ["ami-0a", "ami-0b"], "entries": [["m5.large",0,7,%d],["c5.xlarge",1,9,%d]], "version": 1 }`,
-		r.Sum, epoch.Unix(), epoch.Unix()-5)
+	reordered := fmt.Sprintf(`{ "sum" : %q, "observed": [%d, %d], "memory": [7, 9], "ami": [0, 1], "type": [0, 1],`+
+		` "amis": ["ami-0a", "ami-0b"], "types": ["m5.large", "c5.xlarge"], "version": 2 }`+"\n",
+		refSum(t, s), epoch.Unix(), epoch.Unix()-5)
 	escaped := strings.Replace(reordered, `"m5.large"`, `"m5.\u006carge"`, 1)
 	escaped = strings.Replace(escaped, `"amis"`, `"am\u0069s"`, 1)
 	for _, tc := range []struct{ name, data string }{
@@ -396,57 +415,68 @@ func TestMergeReadsAnySpelling(t *testing.T) {
 	}
 }
 
-// TestMergeErrors pins the error for each kind of bad snapshot.
+// TestMergeErrors pins the error for each kind of bad snapshot. The
+// content is checked before the sum, so most rows need no true sum.
 func TestMergeErrors(t *testing.T) {
 	const sum0 = `"sum":"00000000"`
-	one := func(entry string) string {
-		return `{"version":1,"entries":[` + entry + `],"amis":["ami-0a"],"sum":"00000000"}`
+	const none = `"types":[],"amis":[],"type":[],"ami":[],"memory":[],"observed":[]`
+	v2 := func(members string) string { return `{"version":2,` + members + `}` }
+	// one is a snapshot of one entry of m5.large under ami-0a.
+	one := func(typ, ami, memory, observed string) string {
+		return v2(`"types":["m5.large"],"amis":["ami-0a"],"type":[` + typ + `],"ami":[` + ami + `],"memory":[` + memory + `],"observed":[` + observed + `],` + sum0)
 	}
 	tests := []struct{ name, data, want string }{
-		{"empty input", ``, `at the end: expected '{'`},
-		{"not JSON", `capacity`, `at byte 0: expected '{', found 'c'`},
-		{"not an object", `[]`, `expected '{', found '['`},
-		{"no version", `{"entries":[],"amis":[],` + sum0 + `}`, `no "version" member`},
-		{"no sum", `{"version":1,"entries":[],"amis":[]}`, `no "sum" member`},
-		{"version 0", `{"version":0,"entries":[],"amis":[],` + sum0 + `}`, `version 0; only version 1 exists`},
-		{"future version", `{"version":2,"entries":[],"amis":[],` + sum0 + `}`, `version 2, newer than the version 1 this library reads; upgrade`},
+		{"empty input", ``, `truncated: its JSON stops at byte 0`},
+		{"not JSON", `capacity`, `at byte 0: invalid character 'c' looking for beginning of value`},
+		{"not an object", `[]`, `found [ where an object starts`},
+		{"no version", `{` + none + `,` + sum0 + `}`, `no "version" member`},
+		{"no sum", v2(none), `no "sum" member`},
+		{"no column", v2(`"types":[],"amis":[],"type":[],"ami":[],"memory":[],` + sum0), `no "observed" member`},
+		{"version 0", `{"version":0,` + none + `,` + sum0 + `}`, `version 0; no such version exists`},
+		{"future version", `{"version":3,` + none + `,` + sum0 + `}`, `version 3, newer than the version 2 this library reads; upgrade`},
 		{"future version, new shape", `{"version":3,"entries":{"m5.large":{}},"checksum":"x"}`, `version 3, newer`},
-		{"unknown member", `{"version":1,"entries":[],"amis":[],"ttl":5,` + sum0 + `}`, `unknown member "ttl"`},
-		{"member twice", `{"version":1,"version":1,"entries":[],"amis":[],` + sum0 + `}`, `member "version" appears twice`},
-		{"wrong sum", `{"version":1,"entries":[],"amis":[],"sum":"00000001"}`, `sum is 00000001, but its content sums to 00000000; it was altered`},
-		{"short sum", `{"version":1,"entries":[],"amis":[],"sum":"0000000"}`, `not 8 lowercase hex digits`},
-		{"upper-case sum", `{"version":1,"entries":[],"amis":["ami-0A"],"sum":"5C8B2A9E"}`, `not 8 lowercase hex digits`},
-		{"AMI index out of range", one(`["m5.large",1,7,0]`), `entry 0 (m5.large) refers to AMI 1, but amis has 1`},
-		{"AMI index beyond int32", one(`["m5.large",2147483648,7,0]`), `entry 0 (m5.large): AMI index 2147483648 is beyond any AMI table`},
-		{"AMI twice", `{"version":1,"entries":[],"amis":["ami-0a","ami-0a"],` + sum0 + `}`, `AMI ID ami-0a is listed twice`},
-		{"AMI with a space", `{"version":1,"entries":[],"amis":["ami 0a"],` + sum0 + `}`, `AMI ID "ami 0a": an instance type or image ID must be`},
-		{"empty type", one(`["",0,7,0]`), `entry 0: instance type "": an instance type or image ID must be`},
-		{"zero memory", one(`["m5.large",0,0,0]`), `entry 0 (m5.large): memory 0 is below 1`},
-		{"negative time", one(`["m5.large",0,7,-1]`), `observation time -1 is below 0`},
-		{"negative index", one(`["m5.large",-1,7,0]`), `AMI index -1 is below 0`},
-		{"fraction", one(`["m5.large",0,7.5,0]`), `memory must be an integer`},
-		{"exponent", one(`["m5.large",0,7e9,0]`), `memory must be an integer`},
-		{"leading zero", one(`["m5.large",0,07,0]`), `memory 07 has a leading zero`},
-		{"overflow", one(`["m5.large",0,9223372036854775808,0]`), `memory 9223372036854775808 is out of range`},
-		{"overflow by length", one(`["m5.large",0,100000000000000000000,0]`), `memory 100000000000000000000 is out of range`},
-		{"largest", one(`["m5.large",0,9223372036854775807,-9223372036854775807]`), `observation time -9223372036854775807 is below 0`},
-		{"string for a number", one(`["m5.large",0,"7",0]`), `expected a number for memory`},
-		{"five fields", one(`["m5.large",0,7,0,0]`), `expected ']', found ','`},
-		{"three fields", one(`["m5.large",0,7]`), `expected ',', found ']'`},
-		{"trailing comma", one(`["m5.large",0,7,0],`), `expected '['`},
-		{"trailing data", `{"version":1,"entries":[],"amis":[],` + sum0 + `}{}`, `unexpected data after the snapshot`},
-		{"control character", one("[\"m5\n.large\",0,7,0]"), `control character '\n' in a string`},
-		{"bad escape", one(`["m5\x.large",0,7,0]`), `bad escape in a string`},
-		{"bad unicode escape", one(`["m5\u00zz.large",0,7,0]`), `bad \u escape in a string`},
-		{"unterminated", `{"version":1,"entries":[["m5.large`, `at the end: unterminated string`},
-		{"truncated", `{"version":1,"entries":[["m5.large",0,`, `at the end: expected a number for memory`},
-		{"too large", `{"version":1}` + strings.Repeat(" ", MaxSnapshotSize), `is 16777229 bytes, more than MaxSnapshotSize (16777216)`},
+		{"version 1's shape", `{"version":1,"entries":[],"amis":[],` + sum0 + `}`, `version 1, which this library no longer reads; take a new snapshot`},
+		{"version as a string", `{"version":"2",` + none + `,` + sum0 + `}`, `"version" is not an integer: json: cannot unmarshal string`},
+		{"unknown member", v2(none + `,"ttl":5,` + sum0), `unknown member "ttl"`},
+		{"member in another case", v2(none + `,"Sum":"00000000"`), `unknown member "Sum"`},
+		{"member twice", v2(`"version":2,` + none + `,` + sum0), `member "version" appears twice`},
+		{"wrong sum", v2(none + `,"sum":"00000001"`), `sum is "00000001", but its content sums to "`},
+		{"sum as a number", v2(none + `,"sum":1`), `"sum" is not a string: json: cannot unmarshal number`},
+		{"null column", v2(`"types":[],"amis":[],"type":[],"ami":[],"memory":null,"observed":[],` + sum0), `"memory" is not an array of integers: null`},
+		{"object for a column", v2(`"types":[],"amis":[],"type":{},"ami":[],"memory":[],"observed":[],` + sum0), `"type" is not an array of indices into types: json: cannot unmarshal object`},
+		{"columns of different lengths", one(`0`, `0`, `7`, `0,1`), `its columns differ in length: type 1, ami 1, memory 1, observed 2`},
+		{"type index out of range", one(`1`, `0`, `7`, `0`), `entry 0 has type 1, but types has 1 names`},
+		{"negative type index", one(`-1`, `0`, `7`, `0`), `entry 0 has type -1`},
+		{"AMI index out of range", one(`0`, `1`, `7`, `0`), `entry 0 has ami 1, but amis has 1 IDs`},
+		{"index beyond int64", one(`9223372036854775808`, `0`, `7`, `0`), `"type" is not an array of indices into types: json: cannot unmarshal number 9223372036854775808`},
+		{"type twice", v2(`"types":["m5.large","m5.large"],"amis":[],"type":[],"ami":[],"memory":[],"observed":[],` + sum0), `types lists m5.large twice`},
+		{"AMI twice", v2(`"types":[],"amis":["ami-0a","ami-0a"],"type":[],"ami":[],"memory":[],"observed":[],` + sum0), `amis lists ami-0a twice`},
+		{"AMI with a space", v2(`"types":[],"amis":["ami 0a"],"type":[],"ami":[],"memory":[],"observed":[],` + sum0), `amis has "ami 0a": an instance type or image ID must be`},
+		{"empty type", v2(`"types":[""],"amis":[],"type":[],"ami":[],"memory":[],"observed":[],` + sum0), `types has "": an instance type`},
+		{"null name", v2(`"types":[null],"amis":[],"type":[],"ami":[],"memory":[],"observed":[],` + sum0), `types has "": an instance type`},
+		{"zero memory", one(`0`, `0`, `0`, `0`), `entry 0 (m5.large under ami-0a) has memory 0; it must be a positive number of bytes`},
+		{"negative memory", one(`0`, `0`, `-7`, `0`), `has memory -7`},
+		{"negative time", one(`0`, `0`, `7`, `-1`), `entry 0 (m5.large under ami-0a) was observed at -1, before 1970`},
+		{"key twice", one(`0,0`, `0,0`, `7,8`, `0,0`), `entry 1 repeats m5.large under ami-0a`},
+		{"fraction", one(`0`, `0`, `7.5`, `0`), `"memory" is not an array of integers: json: cannot unmarshal number 7.5`},
+		{"exponent", one(`0`, `0`, `7e9`, `0`), `cannot unmarshal number 7e9`},
+		{"leading zero", one(`0`, `0`, `07`, `0`), `invalid character '7' after array element`},
+		{"overflow", one(`0`, `0`, `9223372036854775808`, `0`), `cannot unmarshal number 9223372036854775808`},
+		{"string for a number", one(`0`, `0`, `"7"`, `0`), `"memory" is not an array of integers: json: cannot unmarshal string`},
+		{"trailing comma", one(`0,`, `0`, `7`, `0`), `invalid character ']' looking for beginning of value`},
+		{"trailing data", v2(none+`,`+sum0) + `{}`, `data after the snapshot's object`},
+		{"trailing garbage", v2(none+`,`+sum0) + `x`, `data after the snapshot's object`},
+		{"control character", v2("\"types\":[\"m5\n.large\"]"), `invalid character '\n' in string literal`},
+		{"bad escape", v2(`"types":["m5\x.large"]`), `invalid character 'x' in string escape code`},
+		{"unterminated", `{"version":2,"types":["m5.large`, `truncated: its JSON stops at byte 31`},
+		{"truncated", `{"version":2,"types":["m5.large"],"amis":["ami-0a"],"type":[0,`, `truncated: its JSON stops at byte 62`},
+		{"too large", `{"version":2}` + strings.Repeat(" ", MaxSnapshotSize), `is 16777229 bytes, more than MaxSnapshotSize (16777216)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			c, _ := New(Options{})
 			err := c.Merge([]byte(tc.data))
-			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "capacity: ") {
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "capacity: the snapshot") {
 				t.Errorf("Merge = %v; want an error containing %q", err, tc.want)
 			}
 			if c.Stats().Len != 0 {
@@ -456,13 +486,35 @@ func TestMergeErrors(t *testing.T) {
 	}
 }
 
+// TestMergeVersion1 merges testdata/snapshot-v1.json, which Cache.Snapshot
+// wrote at commit 7503554 (the last to write version 1), into a cache with
+// entries of its own: it is refused with an error that asks for a new
+// snapshot, and nothing changes.
+func TestMergeVersion1(t *testing.T) {
+	v1, err := os.ReadFile(filepath.Join("testdata", "snapshot-v1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := New(Options{TTL: ttl, Now: func() time.Time { return epoch }})
+	put(c, fact{"m5.large", "ami-std", 9, epoch.Unix()}, epoch)
+	before, stats := held(c), c.Stats()
+	err = c.Merge(v1)
+	const want = "capacity: the snapshot is version 1, which this library no longer reads; take a new snapshot with Cache.Snapshot (version 2) and discard this one: the Cache relearns its figures from nodes meanwhile"
+	if err == nil || err.Error() != want {
+		t.Errorf("Merge(version 1) = %v; want %s", err, want)
+	}
+	if diff := gocmp.Diff(before, held(c)); diff != "" || c.Stats() != stats {
+		t.Errorf("a refused version-1 snapshot changed the cache (-before +after):\n%s", diff)
+	}
+}
+
 // TestSnapshotTooLarge lowers the size limit to what a few entries take:
 // Snapshot must refuse rather than write what Merge will not read, and
 // Merge must refuse what is larger.
 func TestSnapshotTooLarge(t *testing.T) {
 	c, _ := New(Options{})
 	for i := range 10 {
-		put(c, record{key: key{fmt.Sprintf("m5.%dxlarge", i), "ami-0a"}, memory: 1 << 33, observed: 1}, epoch)
+		put(c, fact{fmt.Sprintf("m5.%dxlarge", i), "ami-0a", 1 << 33, 1}, epoch)
 	}
 	s := snapshot(t, c)
 	c.limit = len(s) - 1
@@ -483,7 +535,7 @@ func TestSnapshotTooLarge(t *testing.T) {
 func TestMergeClampsFutureTimes(t *testing.T) {
 	clk := &clock{t: epoch}
 	src, _ := New(Options{Now: func() time.Time { return epoch.Add(24 * time.Hour) }})
-	put(src, record{key: key{"m5.large", "ami-0a"}, memory: 7, observed: epoch.Add(24 * time.Hour).Unix()}, epoch.Add(24*time.Hour))
+	put(src, fact{"m5.large", "ami-0a", 7, epoch.Add(24 * time.Hour).Unix()}, epoch.Add(24*time.Hour))
 	c, _ := New(Options{TTL: time.Hour, Now: clk.now})
 	if err := c.Merge(snapshot(t, src)); err != nil {
 		t.Fatal(err)
@@ -504,7 +556,7 @@ func TestMergeClampsFutureTimes(t *testing.T) {
 func TestMergeFollowsObserve(t *testing.T) {
 	k := key{"m5.large", "ami-0a"}
 	at := func(mem int64, ago time.Duration) record {
-		return record{key: k, memory: mem, observed: epoch.Add(-ago).Unix()}
+		return record{memory: mem, observed: epoch.Add(-ago).Unix()}
 	}
 	tests := []struct {
 		name     string
@@ -522,13 +574,13 @@ func TestMergeFollowsObserve(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			c, _ := New(Options{TTL: ttl, Now: func() time.Time { return epoch }})
-			c.entries.put(tc.held)
+			c.entries.Add(k, tc.held)
 			src, _ := New(Options{Now: func() time.Time { return epoch }})
-			src.entries.put(tc.in)
+			src.entries.Add(k, tc.in)
 			if err := c.Merge(snapshot(t, src)); err != nil {
 				t.Fatal(err)
 			}
-			got, _ := c.entries.peek(k)
+			got, _ := c.entries.Peek(k)
 			if got != tc.want || c.Stats().Merged != tc.merged {
 				t.Errorf("holds %+v after merging (%d merged); want %+v (%d)", got, c.Stats().Merged, tc.want, tc.merged)
 			}
@@ -541,20 +593,19 @@ func TestMergeFollowsObserve(t *testing.T) {
 func TestMergeEvictsLeastRecentlyUsed(t *testing.T) {
 	c, _ := New(Options{Size: 3, Now: func() time.Time { return epoch }})
 	for _, name := range []string{"a.large", "b.large", "c.large"} {
-		k := key{name, "ami-0a"}
-		c.entries.put(record{key: k, memory: 5, observed: epoch.Unix()})
+		c.entries.Add(key{name, "ami-0a"}, record{memory: 5, observed: epoch.Unix()})
 	}
 	c.Memory("a.large", "ami-0a") // b is now the least recently used
 	src, _ := New(Options{Now: func() time.Time { return epoch }})
 	for _, name := range []string{"d.large", "e.large"} {
-		put(src, record{key: key{name, "ami-0a"}, memory: 5, observed: epoch.Unix()}, epoch)
+		put(src, fact{name, "ami-0a", 5, epoch.Unix()}, epoch)
 	}
 	if err := c.Merge(snapshot(t, src)); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	for r := range c.entries.oldestFirst() {
-		got = append(got, r.instanceType)
+	for _, f := range held(c) {
+		got = append(got, f.Type)
 	}
 	if diff := gocmp.Diff([]string{"a.large", "d.large", "e.large"}, got); diff != "" {
 		t.Errorf("LRU order after the merge (-want +got):\n%s", diff)
@@ -583,10 +634,9 @@ func TestObserveRefusesUnwritableNames(t *testing.T) {
 // TestDocumentedSnapshot merges the snapshot Cache.Snapshot's doc shows,
 // so that the documented sum stays true.
 func TestDocumentedSnapshot(t *testing.T) {
-	doc := `{"version":1,"entries":[
-["m5.large",0,7926000000,1763820000],
-["m6g.large",1,7810000000,1763820060]
-],"amis":["ami-0abc","ami-0def"],"sum":"10f2434c"}`
+	doc := `{"version":2,"types":["m5.large","m6g.large"],"amis":["ami-0abc","ami-0def"],` +
+		`"type":[0,1],"ami":[0,1],"memory":[7926000000,7810000000],` +
+		`"observed":[1763820000,1763820060],"sum":"e1f4a36f"}`
 	c, _ := New(Options{TTL: ttl, Now: func() time.Time { return epoch.Add(time.Hour) }})
 	if err := c.Merge([]byte(doc)); err != nil {
 		t.Fatal(err)
@@ -600,49 +650,12 @@ func TestDocumentedSnapshot(t *testing.T) {
 	}
 }
 
-// TestMergeRepeatedKey: a snapshot that lists a key twice (Snapshot never
-// writes one, but Merge reads it) restores into an empty cache as joining
-// its entries one by one would: the better figure, in use order.
-func TestMergeRepeatedKey(t *testing.T) {
-	entries := []fact{
-		{"m5.large", "ami-0a", 9, epoch.Unix() - 20},
-		{"c5.large", "ami-0a", 5, epoch.Unix() - 10},
-		{"m5.large", "ami-0a", 7, epoch.Unix() - 5},
-	}
-	h := newSum()
-	var rows []string
-	for _, f := range entries {
-		h.entry(f.Type, 0, f.Memory, f.Observed)
-		rows = append(rows, fmt.Sprintf(`[%q,0,%d,%d]`, f.Type, f.Memory, f.Observed))
-	}
-	h.name("ami-0a")
-	s := fmt.Sprintf(`{"version":1,"entries":[%s],"amis":["ami-0a"],"sum":"%08x"}`, strings.Join(rows, ","), h.value())
-	facts, err := refDecode([]byte(s))
-	if err != nil {
-		t.Fatalf("reference decoder: %v\n%s", err, s)
-	}
-	c, _ := New(Options{TTL: ttl, Now: func() time.Time { return epoch }})
-	if err := c.Merge([]byte(s)); err != nil {
-		t.Fatal(err)
-	}
-	if diff := gocmp.Diff(joinModel(epoch, ttl, facts), contents(c)); diff != "" {
-		t.Errorf("(-joined one by one +merged):\n%s", diff)
-	}
-	var order []string
-	for r := range c.entries.oldestFirst() {
-		order = append(order, r.instanceType)
-	}
-	if diff := gocmp.Diff([]string{"c5.large", "m5.large"}, order); diff != "" {
-		t.Errorf("use order (-want +got):\n%s", diff)
-	}
-}
-
 // TestMergeIntoEmptySkipsExpired: merging into an empty cache (a
 // restart) keeps only live entries, and counts them as merged.
 func TestMergeIntoEmptySkipsExpired(t *testing.T) {
 	src, _ := New(Options{Now: func() time.Time { return epoch }})
-	put(src, record{key: key{"m5.large", "ami-0a"}, memory: 7, observed: epoch.Add(-2 * ttl).Unix()}, epoch)
-	put(src, record{key: key{"c5.large", "ami-0a"}, memory: 5, observed: epoch.Unix()}, epoch)
+	put(src, fact{"m5.large", "ami-0a", 7, epoch.Add(-2 * ttl).Unix()}, epoch)
+	put(src, fact{"c5.large", "ami-0a", 5, epoch.Unix()}, epoch)
 	c, _ := New(Options{TTL: ttl, Now: func() time.Time { return epoch }})
 	if err := c.Merge(snapshot(t, src)); err != nil {
 		t.Fatal(err)

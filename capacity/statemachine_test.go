@@ -61,7 +61,7 @@ func (m *model) observe(k key, mem int64, now time.Time) bool {
 }
 
 // TestStateMachine drives a Cache and the model with the same random
-// observations, lookups, clock advances and size pressure.
+// observations, lookups, resets, clock advances and size pressure.
 func TestStateMachine(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		clk := &clock{t: time.Unix(1_700_000_000, 0)}
@@ -97,6 +97,10 @@ func TestStateMachine(t *testing.T) {
 				if got != want || ok != wantOK {
 					t.Fatalf("Memory(%v) = %d, %v; model says %d, %v", k, got, ok, want, wantOK)
 				}
+			},
+			"reset": func(t *rapid.T) {
+				c.Reset()
+				m.entries, m.recency = map[key]modelEntry{}, nil
 			},
 			"advance": func(t *rapid.T) {
 				clk.advance(time.Duration(rapid.IntRange(1, 90).Draw(t, "minutes")) * time.Minute)

@@ -36,13 +36,13 @@ func catalogTypes(t testing.TB) []compat.InstanceType {
 }
 
 // TestInstanceTypeFromLabelsCatalog: every catalog type comes back from its
-// labels, and so do its labels.
+// labels, with nothing to note, and so do its labels.
 func TestInstanceTypeFromLabelsCatalog(t *testing.T) {
 	for _, it := range catalogTypes(t) {
 		t.Run(it.Name, func(t *testing.T) {
-			got, err := compat.InstanceTypeFromLabels(it.Labels())
-			if err != nil {
-				t.Fatalf("InstanceTypeFromLabels(%v): %v", it.Labels(), err)
+			got, notes, err := compat.ReadInstanceTypeLabels(it.Labels())
+			if err != nil || len(notes) > 0 {
+				t.Fatalf("ReadInstanceTypeLabels(%v): %v, notes %v", it.Labels(), err, notes)
 			}
 			if diff := cmp.Diff(labelFacts(it), got); diff != "" {
 				t.Errorf("InstanceTypeFromLabels(Labels()) mismatch (-want +got):\n%s", diff)
@@ -89,9 +89,9 @@ func TestPropertyInstanceTypeFromLabels(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		it := rapid.SampledFrom(types).Draw(t, "type")
 		it.Tenancy = rapid.SampledFrom([]string{"", compat.TenancyDefault, compat.TenancyDedicated}).Draw(t, "typeTenancy")
-		got, err := compat.InstanceTypeFromLabels(it.Labels())
-		if err != nil {
-			t.Fatalf("InstanceTypeFromLabels(%v): %v", it.Labels(), err)
+		got, notes, err := compat.ReadInstanceTypeLabels(it.Labels())
+		if err != nil || len(notes) > 0 {
+			t.Fatalf("ReadInstanceTypeLabels(%v): %v, notes %v", it.Labels(), err, notes)
 		}
 		if diff := cmp.Diff(labelFacts(it), got); diff != "" {
 			t.Fatalf("InstanceTypeFromLabels(Labels()) mismatch (-want +got):\n%s", diff)

@@ -52,9 +52,15 @@
 //
 // # Instance types
 //
-// [InstanceTypeFromEC2] turns a DescribeInstanceTypes result into an
-// [InstanceType], and [InstanceTypeFromLabels] turns its labels (or a
-// node's, or a Karpenter instance type's) back into one. Its
+// [LoadInstanceTypes] pages through DescribeInstanceTypes and converts
+// each result with [InstanceTypeFromEC2] into an [InstanceType], returning
+// the types no EKS node runs on as [SkippedType] values.
+// [InstanceTypeFromLabels] turns a type's labels (or a node's, or a
+// Karpenter instance type's) back into one; it needs only the name and
+// the architecture, and [ReadInstanceTypeLabels] returns a [LabelNote] for
+// every other fact it could not read. One table of keys says, per label,
+// how Labels, Requirements, FromNodeLabels and InstanceTypeFromLabels treat
+// it. Its
 // [InstanceType.Requirements] define every instance label (see
 // [InstanceLabels]): a type without a GPU is DoesNotExist on
 // instance-gpu-count, not silent about it, and every type offers both

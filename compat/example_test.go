@@ -1,6 +1,7 @@
 package compat_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -8,6 +9,7 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/ec2fake"
 )
 
 // An amd64 AMI and an arm64 instance type: the error names the key, both
@@ -172,4 +174,57 @@ func ExampleIncompatibleError() {
 	// Output:
 	// topology.kubernetes.io/zone
 	// compat: topology.kubernetes.io/zon: instance side does not define it (typo of "topology.kubernetes.io/zone"?); required side has In [us-east-1a]: a missing label cannot satisfy it; if you meant topology.kubernetes.io/zone, use that key; otherwise define topology.kubernetes.io/zon on the instance side, require it with DoesNotExist or NotIn to accept instances without it, or compare with AllowUndefined("topology.kubernetes.io/zon")
+}
+
+// Karpenter core's fake instance types carry only a name, an architecture
+// and OSes (kubernetes-sigs/karpenter v1.14.1 6e7eab7a0f48,
+// pkg/cloudprovider/fake/instancetype.go:163-166): they convert, and the
+// notes say what their labels leave unknown.
+func ExampleReadInstanceTypeLabels() {
+	it, notes, err := compat.ReadInstanceTypeLabels(map[string]string{
+		compat.LabelInstanceType: "default-instance-type",
+		compat.LabelArch:         "arm64",
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(it.Name, it.Arch, it.OS)
+	for _, n := range notes {
+		fmt.Println(n)
+	}
+	// Output:
+	// default-instance-type arm64 [linux]
+	// compat: no label karpenter.k8s.aws/instance-capability-flex: the fact is unknown and left at its zero value
+	// compat: no label karpenter.k8s.aws/instance-category: the fact is unknown and left at its zero value
+	// compat: no label karpenter.k8s.aws/instance-cpu: the fact is unknown and left at its zero value
+	// compat: no label karpenter.k8s.aws/instance-cpu-manufacturer: the fact is unknown and left at its zero value
+	// compat: no label karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz: the fact is unknown and left at its zero value
+	// compat: no label karpenter.k8s.aws/instance-encryption-in-transit-supported: the fact is unknown and left at its zero value
+	// compat: no label karpenter.k8s.aws/instance-family: the fact is unknown and left at its zero value
+	// compat: no label karpenter.k8s.aws/instance-generation: the fact is unknown and left at its zero value
+	// compat: no label karpenter.k8s.aws/instance-hypervisor: the fact is unknown and left at its zero value
+	// compat: no label karpenter.k8s.aws/instance-memory: the fact is unknown and left at its zero value
+	// compat: no label karpenter.k8s.aws/instance-size: the fact is unknown and left at its zero value
+	// compat: label node.kubernetes.io/instance-type="default-instance-type": not an EC2 name (family.size, such as m5.large), so only their own labels give the category, family, size, generation and capability-flex
+}
+
+func ExampleLoadInstanceTypes() {
+	srv := ec2fake.NewServer(ec2fake.NewWithCatalog(ec2fake.Options{}))
+	defer srv.Close()
+	client := ec2fake.NewClient(srv.URL) // or ec2.NewFromConfig(cfg)
+
+	types, skipped, err := compat.LoadInstanceTypes(context.Background(), client, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(types), "types, from", types[0].Name, "to", types[len(types)-1].Name)
+	for _, s := range skipped {
+		fmt.Println("skipped:", s.Err)
+	}
+	// Output:
+	// 1364 types, from a1.2xlarge to z1d.xlarge
+	// skipped: compat: instance type mac1.metal: architectures [x86_64_mac] are not supported; only x86_64 (amd64) and arm64 run EKS nodes
+	// skipped: compat: instance type mac2.metal: architectures [arm64_mac] are not supported; only x86_64 (amd64) and arm64 run EKS nodes
 }

@@ -2,6 +2,7 @@ package compat
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -12,42 +13,128 @@ import (
 // pin one value). For every t, InstanceTypeFromLabels(t.Labels()) equals t
 // on every field Labels carries.
 //
-// The instance-type, kubernetes.io/arch, instance-cpu, instance-memory,
-// instance-hypervisor and instance-encryption-in-transit-supported labels
-// are required (Karpenter writes them for every type); category, family, size, generation and
-// capability-flex, when absent, come from the name as [InstanceTypeFromEC2]
-// derives them, and when present must agree with it. BareMetal comes from a
-// size starting with "metal". OS is derived from the architecture and
-// family as InstanceTypeFromEC2 derives it (Labels does not label os on a
-// type that runs both Linux and Windows: two values are not a label); an
-// os label of windows adds Windows in any case. A missing tenancy label
-// leaves Tenancy "", either tenancy. GPU and
-// accelerator labels need their count label. Labels that are not instance
-// labels (zone, capacity type, custom ones) are ignored.
+// It reads what is there. Only two labels are required, because nothing
+// can be mapped without them: node.kubernetes.io/instance-type (the name,
+// which Map's groups and capacity's cache are keyed by) and
+// kubernetes.io/arch (every AMI requires one). Either one missing or
+// invalid is the error, which names the label and the fix. Every other
+// label that is missing or cannot be read leaves its fact at the zero
+// value; [ReadInstanceTypeLabels] says which, and why.
 //
-// The error names the first bad label, in key order, its value and what
-// would be valid.
+// Category, family, size, generation and capability-flex come from the
+// name as [InstanceTypeFromEC2] derives them, when it parses; a label that
+// disagrees with it is overruled. BareMetal comes from a size starting with
+// "metal". OS is derived from the architecture and family as
+// InstanceTypeFromEC2 derives it (Labels does not label os on a type that
+// runs both Linux and Windows: two values are not a label); an os label of
+// windows adds Windows in any case. A missing tenancy label leaves Tenancy
+// "", either tenancy; a missing GPU or accelerator label means the type has
+// none. Labels that are not instance labels (zone, capacity type, custom
+// ones) are ignored.
 func InstanceTypeFromLabels(labels map[string]string) (InstanceType, error) {
+	t, _, err := ReadInstanceTypeLabels(labels)
+	return t, err
+}
+
+// LabelNote is a fact [ReadInstanceTypeLabels] could not read from an
+// instance type's labels: the label is missing, or its value is invalid or
+// overruled. The fact is left at its zero value (VCPU 0, Hypervisor "",
+// which reads as bare metal) unless Reason says otherwise; a caller that
+// knows it better sets it.
+type LabelNote struct {
+	Key     string
+	Value   string // the label's value; "" when Missing
+	Missing bool
+	Reason  string // what is wrong, and what the fact was read as
+}
+
+func (n LabelNote) String() string {
+	if n.Missing {
+		return fmt.Sprintf("compat: no label %s: %s", n.Key, n.Reason)
+	}
+	return fmt.Sprintf("compat: label %s=%q: %s", n.Key, n.Value, n.Reason)
+}
+
+// ReadInstanceTypeLabels is [InstanceTypeFromLabels], and also returns a
+// note for every fact it left unset or read otherwise than its label says,
+// in key order. A label whose absence is itself a fact (no instance-gpu-count
+// on a type without a GPU, no tenancy, no os) gets none. The types of
+// [InstanceType.Labels] come back without notes.
+//
+// The error, for a missing or invalid instance-type or kubernetes.io/arch
+// label, names the label, its value and what would be valid.
+func ReadInstanceTypeLabels(labels map[string]string) (InstanceType, []LabelNote, error) {
+	t, err := readRequired(labels)
+	if err != nil {
+		return InstanceType{}, nil, err
+	}
+	var notes []LabelNote
+	name, err := ParseInstanceTypeName(t.Name)
+	parsed := err == nil
+	if !parsed {
+		notes = append(notes, LabelNote{Key: LabelInstanceType, Value: t.Name,
+			Reason: "not an EC2 name (family.size, such as m5.large), so only their own labels give the category, family, size, generation and capability-flex"})
+	}
+	for i := range wellKnown.rows {
+		r := &wellKnown.rows[i]
+		if r.missing == notInstance || r.missing == required {
+			continue
+		}
+		if note, noted := readLabel(&t, r, labels, name, parsed); noted {
+			notes = append(notes, note)
+		}
+	}
+	t.BareMetal = strings.HasPrefix(t.Size, "metal")
+	if t.OS == nil {
+		t.OS = supportedOS(t.Arch, t.Family)
+	}
+	notes = append(notes, deviceNotes(&t, labels)...)
+	slices.SortStableFunc(notes, func(a, b LabelNote) int { return strings.Compare(a.Key, b.Key) })
+	return t, notes, nil
+}
+
+// readRequired reads the labels an instance type cannot do without, first:
+// the other labels' setters may read them (os reads the architecture).
+func readRequired(labels map[string]string) (InstanceType, error) {
 	var t InstanceType
-	for wk := range wellKnown {
-		if !wellKnown[wk].instance {
+	for i := range wellKnown.rows {
+		r := &wellKnown.rows[i]
+		if r.missing != required {
 			continue
 		}
-		v, ok := lookupLabel(labels, wellKnown[wk].key)
+		v, ok := lookupLabel(labels, r.label)
 		if !ok {
-			continue
+			return InstanceType{}, fmt.Errorf("compat: labels have no %s; an instance type cannot be mapped without it (label it, or build the type with InstanceTypeFromEC2)", r.label)
 		}
-		if err := t.setFact(wk, v); err != nil {
-			return InstanceType{}, fmt.Errorf("compat: label %s=%q: %w", wellKnown[wk].key, v, err)
+		if err := r.set(&t, v); err != nil {
+			return InstanceType{}, fmt.Errorf("compat: label %s=%q: %w", r.label, v, err)
 		}
-	}
-	if err := t.completeFromName(labels); err != nil {
-		return InstanceType{}, err
-	}
-	if err := t.checkDevices(labels); err != nil {
-		return InstanceType{}, err
 	}
 	return t, nil
+}
+
+// readLabel sets r's fact from its label, or from the parsed name for the
+// facts a name states, and says why when it could not.
+func readLabel(t *InstanceType, r *keyRow, labels map[string]string, name InstanceTypeName, parsed bool) (note LabelNote, noted bool) {
+	v, ok := lookupLabel(labels, r.label)
+	if r.name != nil && parsed {
+		if want := r.name(name); v != want {
+			if ok {
+				note = LabelNote{Key: r.label, Value: v, Reason: fmt.Sprintf("disagrees with %s=%q, which says %q; read as %q", LabelInstanceType, t.Name, want, want)}
+			}
+			v, ok = want, true
+		}
+	}
+	switch {
+	case !ok && r.missing == unknown:
+		return LabelNote{Key: r.label, Missing: true, Reason: "the fact is unknown and left at its zero value"}, true
+	case !ok:
+		return LabelNote{}, false
+	}
+	if err := r.set(t, v); err != nil {
+		return LabelNote{Key: r.label, Value: v, Reason: err.Error() + "; ignored"}, true
+	}
+	return note, note.Key != ""
 }
 
 // lookupLabel finds key, or its deprecated beta twin, in labels.
@@ -62,149 +149,33 @@ func lookupLabel(labels map[string]string, key string) (string, bool) {
 	return "", false
 }
 
-// setFact stores the value of the instance label at wellKnown[wk]: the
-// inverse of fact for a label that pins one value.
-func (t *InstanceType) setFact(wk int, v string) (err error) {
-	switch wk {
-	case wkInstanceType:
-		t.Name = v
-	case wkArch:
-		t.Arch, err = oneOf(v, ArchAMD64, ArchARM64)
-	case wkOS:
-		t.OS, err = osFromLabel(v)
-		if err == nil && t.Arch != ArchAMD64 && len(t.OS) > 1 {
-			err = fmt.Errorf("Windows nodes run only on amd64; want %s", OSLinux)
-		}
-	case wkInstanceCategory:
-		t.Category = v
-	case wkInstanceFamily:
-		t.Family = v
-	case wkInstanceSize:
-		t.Size = v
-	case wkInstanceGeneration:
-		t.Generation, err = positive(v)
-	case wkInstanceCPU:
-		t.VCPU, err = positive(v)
-	case wkInstanceMemory:
-		t.MemoryMiB, err = positive64(v)
-	case wkInstanceHypervisor:
-		t.Hypervisor = v
-	case wkInstanceCPUManufacturer:
-		t.CPUManufacturer = v
-	case wkInstanceCPUClockSpeedMHz:
-		t.CPUClockSpeedMHz, err = positive(v)
-	case wkInstanceEncryptionInTransit:
-		t.EncryptionInTransit, err = boolLabel(v)
-	case wkInstanceCapabilityFlex:
-		t.Flex, err = boolLabel(v)
-	case wkInstanceLocalNVMe:
-		t.LocalNVMeGB, err = positive64(v)
-	case wkInstanceNetworkBandwidth:
-		t.NetworkBandwidthMbps, err = positive(v)
-	case wkInstanceEBSBandwidth:
-		t.EBSBandwidthMbps, err = positive(v)
-	case wkInstanceTenancy:
-		t.Tenancy, err = oneOf(v, TenancyDefault, TenancyDedicated)
-	default:
-		err = t.setDeviceFact(wk, v)
-	}
-	return err
-}
-
-// setDeviceFact is setFact for the GPU and accelerator labels.
-func (t *InstanceType) setDeviceFact(wk int, v string) (err error) {
-	switch wk {
-	case wkInstanceGPUCount:
-		t.GPUCount, err = nonNegative(v) // 0 for fractional GPUs (g6f)
-	case wkInstanceGPUManufacturer:
-		t.GPUManufacturer = v
-	case wkInstanceGPUName:
-		t.GPUName = v
-	case wkInstanceGPUMemory:
-		t.GPUMemoryMiB, err = positive64(v)
-	case wkInstanceAcceleratorCount:
-		t.AcceleratorCount, err = nonNegative(v)
-	case wkInstanceAcceleratorManufacturer:
-		t.AcceleratorManufacturer = v
-	case wkInstanceAcceleratorName:
-		t.AcceleratorName = v
-	}
-	return err
-}
-
-// completeFromName checks the name-derived facts against the name, and
-// fills in those the labels left out.
-func (t *InstanceType) completeFromName(labels map[string]string) error {
-	if t.Name == "" {
-		return fmt.Errorf("compat: labels have no %s; an instance type needs its name", LabelInstanceType)
-	}
-	// Labels always writes these, and nothing else says what they are: a
-	// missing hypervisor would read as bare metal, a missing
-	// encryption-in-transit as false.
-	for _, key := range []string{LabelArch, LabelInstanceCPU, LabelInstanceMemory, LabelInstanceHypervisor, LabelInstanceEncryptionInTransit} {
-		if _, ok := lookupLabel(labels, key); !ok {
-			return fmt.Errorf("compat: labels of %s have no %s; without it the type's facts are unknown (build it with InstanceTypeFromEC2 instead)", t.Name, key)
-		}
-	}
-	parsed, err := ParseInstanceTypeName(t.Name)
-	if err != nil {
-		return fmt.Errorf("compat: label %s=%q: %w", LabelInstanceType, t.Name, err)
-	}
-	_, hasGeneration := labels[LabelInstanceGeneration]
-	_, hasFlex := labels[LabelInstanceCapabilityFlex]
-	derived := InstanceType{Category: parsed.Category, Family: parsed.Family, Size: parsed.Size, Generation: parsed.Generation, Flex: strings.Contains(parsed.Family, "-flex")}
-	for _, f := range []struct {
-		key       string
-		got, want string
-		labeled   bool
-		set       func()
-	}{
-		{LabelInstanceCategory, t.Category, derived.Category, t.Category != "", func() { t.Category = derived.Category }},
-		{LabelInstanceFamily, t.Family, derived.Family, t.Family != "", func() { t.Family = derived.Family }},
-		{LabelInstanceSize, t.Size, derived.Size, t.Size != "", func() { t.Size = derived.Size }},
-		{LabelInstanceGeneration, strconv.Itoa(t.Generation), strconv.Itoa(derived.Generation), hasGeneration, func() { t.Generation = derived.Generation }},
-		{LabelInstanceCapabilityFlex, strconv.FormatBool(t.Flex), strconv.FormatBool(derived.Flex), hasFlex, func() { t.Flex = derived.Flex }},
-	} {
-		switch {
-		case !f.labeled:
-			f.set()
-		case f.got != f.want:
-			return fmt.Errorf("compat: label %s=%q disagrees with %s=%q, which says %q; correct or drop the label", f.key, f.got, LabelInstanceType, t.Name, f.want)
-		}
-	}
-	t.BareMetal = strings.HasPrefix(t.Size, "metal")
-	if t.OS == nil {
-		t.OS = supportedOS(t.Arch, t.Family)
-	}
-	return nil
-}
-
-// checkDevices rejects GPU or accelerator labels without their count: the
-// count label is what says the device is there, and Karpenter writes all of
-// a device's labels or none.
-func (t *InstanceType) checkDevices(labels map[string]string) error {
+// deviceNotes notes GPU or accelerator labels without their count, and a
+// count of 0 alone: the count label is what says the device is there, and
+// Karpenter writes all of a device's labels or none.
+func deviceNotes(t *InstanceType, labels map[string]string) []LabelNote {
+	var notes []LabelNote
 	for _, d := range []struct {
 		count   string
 		present bool // the type read has the device
 		others  []string
 	}{
-		{LabelInstanceGPUCount, t.HasGPU(), []string{LabelInstanceGPUManufacturer, LabelInstanceGPUName, LabelInstanceGPUMemory}},
 		{LabelInstanceAcceleratorCount, t.HasAccelerator(), []string{LabelInstanceAcceleratorManufacturer, LabelInstanceAcceleratorName}},
+		{LabelInstanceGPUCount, t.HasGPU(), []string{LabelInstanceGPUManufacturer, LabelInstanceGPUMemory, LabelInstanceGPUName}},
 	} {
 		if v, ok := labels[d.count]; ok {
 			if !d.present {
-				// Count 0 alone would read back as no device at all.
-				return fmt.Errorf("compat: label %s=%q without the device's manufacturer or name; a count of 0 (a fractional GPU) needs them to say a device is there", d.count, v)
+				notes = append(notes, LabelNote{Key: d.count, Value: v, Reason: "a count of 0 without the device's manufacturer or name reads as no device (a fractional GPU has them)"})
 			}
 			continue
 		}
 		for _, k := range d.others {
 			if v, ok := labels[k]; ok {
-				return fmt.Errorf("compat: label %s=%q without %s; label the device's count too (0 for a fractional GPU)", k, v, d.count)
+				notes = append(notes, LabelNote{Key: k, Value: v, Reason: fmt.Sprintf("without %s the device's count is unknown; read as 0", d.count)})
+				break
 			}
 		}
 	}
-	return nil
+	return notes
 }
 
 func oneOf(v string, allowed ...string) (string, error) {
@@ -214,19 +185,6 @@ func oneOf(v string, allowed ...string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("want one of %s", strings.Join(allowed, ", "))
-}
-
-// osFromLabel reads a node's OS label. Linux says nothing about Windows
-// support, which completeFromName derives; Windows proves it, and every
-// type that runs Windows Server also runs Linux.
-func osFromLabel(v string) ([]string, error) {
-	switch v {
-	case OSLinux:
-		return nil, nil
-	case OSWindows:
-		return []string{OSLinux, OSWindows}, nil
-	}
-	return nil, fmt.Errorf("want %s or %s", OSLinux, OSWindows)
 }
 
 func boolLabel(v string) (bool, error) {

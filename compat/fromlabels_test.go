@@ -2,6 +2,7 @@ package compat
 
 import (
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,35 +90,18 @@ func TestInstanceTypeFromLabels(t *testing.T) {
 	}
 }
 
+// TestInstanceTypeFromLabelsErrors: only the labels nothing can be mapped
+// without fail the call.
 func TestInstanceTypeFromLabelsErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		edit func(map[string]string)
 		want []string // substrings of the error
 	}{
-		{"no name", func(l map[string]string) { delete(l, LabelInstanceType) }, []string{"no " + LabelInstanceType}},
-		{"no arch", func(l map[string]string) { delete(l, LabelArch) }, []string{"m5.large", "no " + LabelArch}},
-		{"no cpu", func(l map[string]string) { delete(l, LabelInstanceCPU) }, []string{"no " + LabelInstanceCPU, "InstanceTypeFromEC2"}},
-		{"no memory", func(l map[string]string) { delete(l, LabelInstanceMemory) }, []string{"no " + LabelInstanceMemory}},
-		{"no hypervisor", func(l map[string]string) { delete(l, LabelInstanceHypervisor) }, []string{"no " + LabelInstanceHypervisor}},
-		{"no encryption", func(l map[string]string) { delete(l, LabelInstanceEncryptionInTransit) }, []string{"no " + LabelInstanceEncryptionInTransit}},
-		{"bad name", func(l map[string]string) { l[LabelInstanceType] = "m5" }, []string{LabelInstanceType + `="m5"`, "family.size"}},
+		{"no name", func(l map[string]string) { delete(l, LabelInstanceType) }, []string{"no " + LabelInstanceType, "InstanceTypeFromEC2"}},
+		{"empty name", func(l map[string]string) { l[LabelInstanceType] = "" }, []string{LabelInstanceType + `=""`, "needs a name"}},
+		{"no arch", func(l map[string]string) { delete(l, LabelArch) }, []string{"no " + LabelArch}},
 		{"bad arch", func(l map[string]string) { l[LabelArch] = "x86_64" }, []string{LabelArch + `="x86_64"`, "amd64, arm64"}},
-		{"bad os", func(l map[string]string) { l[LabelOS] = "darwin" }, []string{LabelOS + `="darwin"`, "linux or windows"}},
-		{"windows on arm", func(l map[string]string) { l[LabelArch], l[LabelOS] = ArchARM64, OSWindows }, []string{LabelOS + `="windows"`, "amd64"}},
-		{"cpu not a number", func(l map[string]string) { l[LabelInstanceCPU] = "two" }, []string{LabelInstanceCPU + `="two"`, "positive whole number"}},
-		{"cpu zero", func(l map[string]string) { l[LabelInstanceCPU] = "0" }, []string{LabelInstanceCPU + `="0"`}},
-		{"memory negative", func(l map[string]string) { l[LabelInstanceMemory] = "-1" }, []string{LabelInstanceMemory + `="-1"`}},
-		{"bad bool", func(l map[string]string) { l[LabelInstanceCapabilityFlex] = "yes" }, []string{LabelInstanceCapabilityFlex + `="yes"`, "true or false"}},
-		{"bad tenancy", func(l map[string]string) { l[LabelInstanceTenancy] = "host" }, []string{LabelInstanceTenancy + `="host"`, "default, dedicated"}},
-		{"gpu count negative", func(l map[string]string) { l[LabelInstanceGPUCount] = "-1" }, []string{LabelInstanceGPUCount + `="-1"`, "from 0"}},
-		{"family disagrees", func(l map[string]string) { l[LabelInstanceFamily] = "m6i" }, []string{LabelInstanceFamily + `="m6i"`, `says "m5"`}},
-		{"generation disagrees", func(l map[string]string) { l[LabelInstanceGeneration] = "6" }, []string{LabelInstanceGeneration + `="6"`}},
-		{"flex disagrees", func(l map[string]string) { l[LabelInstanceCapabilityFlex] = "true" }, []string{LabelInstanceCapabilityFlex + `="true"`}},
-		{"gpu without count", func(l map[string]string) { l[LabelInstanceGPUName] = "t4" }, []string{LabelInstanceGPUName + `="t4"`, "without " + LabelInstanceGPUCount}},
-		{"gpu count 0 alone", func(l map[string]string) { l[LabelInstanceGPUCount] = "0" }, []string{LabelInstanceGPUCount + `="0"`, "manufacturer or name"}},
-		{"accelerator count 0 alone", func(l map[string]string) { l[LabelInstanceAcceleratorCount] = "0" }, []string{LabelInstanceAcceleratorCount + `="0"`}},
-		{"accelerator without count", func(l map[string]string) { l[LabelInstanceAcceleratorName] = "inferentia" }, []string{"without " + LabelInstanceAcceleratorCount}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -136,8 +120,157 @@ func TestInstanceTypeFromLabelsErrors(t *testing.T) {
 	}
 }
 
-// FuzzInstanceTypeFromLabels: any labels either fail or give a type whose
-// own labels come back to it.
+// TestReadInstanceTypeLabelsNotes: every other label that is missing or
+// unreadable leaves its fact unset and is noted, in key order.
+func TestReadInstanceTypeLabelsNotes(t *testing.T) {
+	m5 := InstanceType{
+		Name: "m5.large", Family: "m5", Category: "m", Size: "large", Generation: 5, Arch: ArchAMD64, VCPU: 2, MemoryMiB: 8192,
+		Hypervisor: "nitro", OS: []string{OSLinux, OSWindows}, CPUManufacturer: "intel", NetworkBandwidthMbps: 750, CPUClockSpeedMHz: 3100,
+	}
+	with := func(f func(*InstanceType)) InstanceType { t := m5; f(&t); return t }
+	type note struct {
+		key, value string
+		missing    bool
+		reason     string // a substring of Reason
+	}
+	tests := []struct {
+		name  string
+		edit  func(map[string]string)
+		want  InstanceType
+		notes []note
+	}{
+		{"no hypervisor", func(l map[string]string) { delete(l, LabelInstanceHypervisor) }, with(func(t *InstanceType) { t.Hypervisor = "" }),
+			[]note{{LabelInstanceHypervisor, "", true, "unknown"}}},
+		{"no encryption", func(l map[string]string) { delete(l, LabelInstanceEncryptionInTransit) }, m5,
+			[]note{{LabelInstanceEncryptionInTransit, "", true, "unknown"}}},
+		{"no cpu or memory", func(l map[string]string) { delete(l, LabelInstanceCPU); delete(l, LabelInstanceMemory) },
+			with(func(t *InstanceType) { t.VCPU, t.MemoryMiB = 0, 0 }),
+			[]note{{LabelInstanceCPU, "", true, "zero value"}, {LabelInstanceMemory, "", true, "zero value"}}},
+		// Karpenter labels an unpublished clock "0" (karpenter-provider-aws
+		// bde00654cd31, pkg/providers/instancetype/types.go:300-304).
+		{"clock 0", func(l map[string]string) { l[LabelInstanceCPUClockSpeedMHz] = "0" }, with(func(t *InstanceType) { t.CPUClockSpeedMHz = 0 }), nil},
+		{"cpu not a number", func(l map[string]string) { l[LabelInstanceCPU] = "two" }, with(func(t *InstanceType) { t.VCPU = 0 }),
+			[]note{{LabelInstanceCPU, "two", false, "positive whole number"}}},
+		{"cpu zero", func(l map[string]string) { l[LabelInstanceCPU] = "0" }, with(func(t *InstanceType) { t.VCPU = 0 }),
+			[]note{{LabelInstanceCPU, "0", false, "positive"}}},
+		{"memory negative", func(l map[string]string) { l[LabelInstanceMemory] = "-1" }, with(func(t *InstanceType) { t.MemoryMiB = 0 }),
+			[]note{{LabelInstanceMemory, "-1", false, "positive"}}},
+		{"bad os", func(l map[string]string) { l[LabelOS] = "darwin" }, m5, []note{{LabelOS, "darwin", false, "linux or windows"}}},
+		{"windows on arm", func(l map[string]string) { l[LabelArch], l[LabelOS] = ArchARM64, OSWindows },
+			with(func(t *InstanceType) { t.Arch, t.OS = ArchARM64, []string{OSLinux} }),
+			[]note{{LabelOS, OSWindows, false, "only on amd64"}}},
+		{"bad tenancy", func(l map[string]string) { l[LabelInstanceTenancy] = "host" }, m5,
+			[]note{{LabelInstanceTenancy, "host", false, "default, dedicated"}}},
+		{"gpu count negative", func(l map[string]string) { l[LabelInstanceGPUCount] = "-1" }, m5,
+			[]note{{LabelInstanceGPUCount, "-1", false, "from 0"}, {LabelInstanceGPUCount, "-1", false, "reads as no device"}}},
+		{"family disagrees", func(l map[string]string) { l[LabelInstanceFamily] = "m6i" }, m5,
+			[]note{{LabelInstanceFamily, "m6i", false, `which says "m5"`}}},
+		{"generation disagrees", func(l map[string]string) { l[LabelInstanceGeneration] = "6" }, m5,
+			[]note{{LabelInstanceGeneration, "6", false, `read as "5"`}}},
+		{"flex disagrees", func(l map[string]string) { l[LabelInstanceCapabilityFlex] = "yes" }, m5,
+			[]note{{LabelInstanceCapabilityFlex, "yes", false, `which says "false"`}}},
+		{"name-derived labels missing", func(l map[string]string) {
+			for _, k := range []string{LabelInstanceCategory, LabelInstanceFamily, LabelInstanceGeneration, LabelInstanceSize, LabelInstanceCapabilityFlex} {
+				delete(l, k)
+			}
+		}, m5, nil},
+		{"a name that is no EC2 name", func(l map[string]string) { l[LabelInstanceType] = "default-instance-type" },
+			with(func(t *InstanceType) { t.Name = "default-instance-type" }),
+			[]note{{LabelInstanceType, "default-instance-type", false, "not an EC2 name"}}},
+		{"no EC2 name, no name labels", func(l map[string]string) {
+			l[LabelInstanceType] = "small-instance-type"
+			delete(l, LabelInstanceFamily)
+			delete(l, LabelInstanceGeneration)
+		}, with(func(t *InstanceType) {
+			t.Name, t.Family, t.Generation, t.OS = "small-instance-type", "", 0, []string{OSLinux, OSWindows}
+		}),
+			[]note{{LabelInstanceFamily, "", true, "unknown"}, {LabelInstanceGeneration, "", true, "unknown"}, {LabelInstanceType, "small-instance-type", false, "not an EC2 name"}}},
+		{"gpu without count", func(l map[string]string) { l[LabelInstanceGPUName] = "t4" }, with(func(t *InstanceType) { t.GPUName = "t4" }),
+			[]note{{LabelInstanceGPUName, "t4", false, "without " + LabelInstanceGPUCount}}},
+		{"gpu count 0 alone", func(l map[string]string) { l[LabelInstanceGPUCount] = "0" }, m5,
+			[]note{{LabelInstanceGPUCount, "0", false, "manufacturer or name"}}},
+		{"accelerator count 0 alone", func(l map[string]string) { l[LabelInstanceAcceleratorCount] = "0" }, m5,
+			[]note{{LabelInstanceAcceleratorCount, "0", false, "reads as no device"}}},
+		{"accelerator without count", func(l map[string]string) { l[LabelInstanceAcceleratorName] = "inferentia" }, with(func(t *InstanceType) { t.AcceleratorName = "inferentia" }),
+			[]note{{LabelInstanceAcceleratorName, "inferentia", false, "without " + LabelInstanceAcceleratorCount}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			labels := m5Labels()
+			labels[LabelInstanceCPUClockSpeedMHz] = "3100"
+			tt.edit(labels)
+			got, notes, err := ReadInstanceTypeLabels(labels)
+			if err != nil {
+				t.Fatalf("ReadInstanceTypeLabels: %v", err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("type mismatch (-want +got):\n%s", diff)
+			}
+			if len(notes) != len(tt.notes) {
+				t.Fatalf("notes %v; want %d", notes, len(tt.notes))
+			}
+			for i, w := range tt.notes {
+				n := notes[i]
+				if n.Key != w.key || n.Value != w.value || n.Missing != w.missing || !strings.Contains(n.Reason, w.reason) {
+					t.Errorf("note %d = %+v; want %s=%q (missing %t), a reason with %q", i, n, w.key, w.value, w.missing, w.reason)
+				}
+				if s := n.String(); !strings.HasPrefix(s, "compat: ") || !strings.Contains(s, w.key) {
+					t.Errorf("note %d says %q; want it prefixed and naming %s", i, s, w.key)
+				}
+			}
+			if plain, err := InstanceTypeFromLabels(labels); err != nil || !cmp.Equal(plain, got) {
+				t.Errorf("InstanceTypeFromLabels = %+v, %v; want ReadInstanceTypeLabels' type", plain, err)
+			}
+		})
+	}
+}
+
+// TestKarpenterCoreFakeInstanceTypes: the labels Karpenter core's fake
+// instance types pin (kubernetes-sigs/karpenter v1.14.1 6e7eab7a0f48,
+// pkg/cloudprovider/fake/instancetype.go:163-186: a name, an architecture,
+// an os only when there is one, a zone and capacity type only when one
+// offering, and the fake's own size, special and integer keys;
+// cloudprovider.go:233-264 and instancetype.go:369-425 name them) all
+// convert, and map onto the standard AMI of their architecture as
+// Karpenter maps them: they have no GPU and no accelerator.
+func TestKarpenterCoreFakeInstanceTypes(t *testing.T) {
+	tests := []struct {
+		labels map[string]string
+		os     []string
+	}{
+		{map[string]string{LabelInstanceType: "default-instance-type", LabelArch: ArchAMD64, "size": "small", "integer": "4"}, []string{OSLinux, OSWindows}},
+		{map[string]string{LabelInstanceType: "arm-instance-type", LabelArch: ArchARM64, "size": "large", "special": "optional", "integer": "16"}, []string{OSLinux}},
+		{map[string]string{LabelInstanceType: "fake-it-3", LabelArch: ArchAMD64, "size": "small", "integer": "4"}, []string{OSLinux, OSWindows}},
+		{map[string]string{LabelInstanceType: "16-cpu-64-mem-arm64-windows-test-zone-1-spot", LabelArch: ArchARM64, LabelOS: OSWindows,
+			LabelZone: "test-zone-1", LabelCapacityType: "spot", "size": "large", "special": "optional", "integer": "16"}, []string{OSLinux}},
+		{map[string]string{LabelInstanceType: "1-cpu-1-mem-amd64-linux-test-zone-2-on-demand", LabelArch: ArchAMD64, LabelOS: OSLinux,
+			LabelZone: "test-zone-2", LabelCapacityType: "on-demand", "size": "small", "integer": "1"}, []string{OSLinux, OSWindows}},
+	}
+	for _, tt := range tests {
+		name := tt.labels[LabelInstanceType]
+		t.Run(name, func(t *testing.T) {
+			it, notes, err := ReadInstanceTypeLabels(tt.labels)
+			if err != nil {
+				t.Fatalf("ReadInstanceTypeLabels: %v", err)
+			}
+			if it.Name != name || it.Arch != tt.labels[LabelArch] || !slices.Equal(it.OS, tt.os) || it.HasGPU() || it.HasAccelerator() {
+				t.Errorf("got %s %s %v (GPU %t, accelerator %t); want %s %s %v, neither", it.Name, it.Arch, it.OS, it.HasGPU(), it.HasAccelerator(), name, tt.labels[LabelArch], tt.os)
+			}
+			if len(notes) == 0 || notes[len(notes)-1].Key != LabelInstanceType {
+				t.Errorf("notes %v; want them to say the name is no EC2 name, among others", notes)
+			}
+			for _, arch := range []string{ArchAMD64, ArchARM64} {
+				standard := standardVariant().Intersect(MustRequirements(req(LabelArch, In, arch)))
+				if _, conflict := it.Conflict(standard); conflict != (arch != it.Arch) {
+					t.Errorf("the standard %s AMI: conflict %t; want %t", arch, conflict, arch != it.Arch)
+				}
+			}
+		})
+	}
+}
+
+// FuzzInstanceTypeFromLabels: any labels with a name and an architecture
+// give a type, whose own labels come back to it.
 func FuzzInstanceTypeFromLabels(f *testing.F) {
 	f.Add("m5.large", "amd64", "2", "8192", "", "nitro", "750", "")
 	f.Add("g6f.large", "amd64", "2", "8192", "windows", "", "0", "dedicated")
@@ -151,6 +284,10 @@ func FuzzInstanceTypeFromLabels(f *testing.F) {
 		}
 		it, err := InstanceTypeFromLabels(labels)
 		if err != nil {
+			// Only the required labels fail the call.
+			if name != "" && (arch == ArchAMD64 || arch == ArchARM64) {
+				t.Fatalf("InstanceTypeFromLabels(%v) with a name and an architecture: %v", labels, err)
+			}
 			return
 		}
 		back, err := InstanceTypeFromLabels(it.Labels())

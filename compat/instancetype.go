@@ -77,7 +77,7 @@ type InstanceType struct {
 	OS []string
 
 	CPUManufacturer      string // lower-kebab-case: "intel", "amd", "aws"
-	CPUClockSpeedMHz     int    // sustained clock; 0 when not published
+	CPUClockSpeedMHz     int    // sustained clock; 0 when not published, labeled "0" as Karpenter does
 	LocalNVMeGB          int64  // total instance-store NVMe; 0 when none
 	NetworkBandwidthMbps int    // baseline, Karpenter's figure (see InstanceTypeFromEC2); 0 when unknown
 	EBSBandwidthMbps     int    // maximum EBS-optimized; 0 when not EBS-optimized by default
@@ -148,13 +148,13 @@ func (n Network) DefaultCardInterfaces() int {
 
 // HasGPU reports whether t has a GPU, including fractional GPUs that EC2
 // reports with a count of 0.
-func (t InstanceType) HasGPU() bool {
+func (t *InstanceType) HasGPU() bool {
 	return t.GPUCount > 0 || t.GPUManufacturer != "" || t.GPUName != ""
 }
 
 // HasAccelerator reports whether t has an inference accelerator or Neuron
 // device.
-func (t InstanceType) HasAccelerator() bool {
+func (t *InstanceType) HasAccelerator() bool {
 	return t.AcceleratorCount > 0 || t.AcceleratorManufacturer != "" || t.AcceleratorName != ""
 }
 
@@ -165,32 +165,27 @@ func (t InstanceType) HasAccelerator() bool {
 // node of the type satisfies them, whichever OS it runs: os lists each OS
 // the type supports, and windows-build is DoesNotExist on a type without
 // Windows support and NotIn [""] (absent, or any build) on one with it.
-func (t InstanceType) Requirements() Requirements {
-	entries := make([]entry, 0, numInstanceLabels)
-	values := make([]value, 0, numInstanceLabels+2)
-	var buf [2]value // reused: each fact's values are copied out at once
-	for wk := range wellKnown {
-		if !wellKnown[wk].instance {
-			continue
+func (t *InstanceType) Requirements() Requirements {
+	entries := make([]entry, 0, wellKnown.instances)
+	values := make([]value, 0, wellKnown.instances+2) // os and tenancy may take two
+	for wk := range wellKnown.rows {
+		if r := &wellKnown.rows[wk]; r.instance() {
+			var e entry
+			e, values = r.entry(t, wk, values)
+			entries = append(entries, e)
 		}
-		e := t.fact(wk, &buf)
-		start := len(values)
-		values = append(values, e.values...)
-		if len(e.values) > 0 {
-			e.values = values[start:len(values):len(values)]
-		}
-		entries = append(entries, e)
 	}
 	return indexed(entries) // the table is sorted, so entries are too
 }
 
-// numInstanceLabels counts the instance keys in the wellKnown table.
-const numInstanceLabels = 26
-
 // Compatible is t.Requirements().Compatible(in, opts...), computed without
 // building t's requirements: only the keys in mentions are looked at, and
 // for an AMI's requirements nothing is allocated.
-func (t InstanceType) Compatible(in Requirements, opts ...Option) error {
+//
+// Compatible and Conflict take a pointer because they run in the loops of
+// Map and weighting over every type, and read t through the functions of
+// the table of keys, to which a copy of t would escape.
+func (t *InstanceType) Compatible(in Requirements, opts ...Option) error {
 	if _, conflict := t.Conflict(in, opts...); !conflict {
 		return nil
 	}
@@ -199,10 +194,10 @@ func (t InstanceType) Compatible(in Requirements, opts ...Option) error {
 
 // Conflict is t.Requirements().Conflict(in, opts...), computed without
 // building t's requirements.
-func (t InstanceType) Conflict(in Requirements, opts ...Option) (key string, conflict bool) {
+func (t *InstanceType) Conflict(in Requirements, opts ...Option) (key string, conflict bool) {
 	for i := range in.entries() {
 		e := &in.s.entries[i]
-		if e.wk < 0 || !wellKnown[e.wk].instance {
+		if e.wk < 0 || !wellKnown.rows[e.wk].instance() {
 			// The instance type does not define it.
 			if !e.absent && !allowed(opts, e.key, e.wk) {
 				return e.key, true
@@ -210,7 +205,7 @@ func (t InstanceType) Conflict(in Requirements, opts ...Option) (key string, con
 			continue
 		}
 		var buf [2]value
-		have := t.fact(e.wk, &buf)
+		have, _ := wellKnown.rows[e.wk].entry(t, e.wk, buf[:0])
 		if !intersects(&have, e) {
 			return e.key, true
 		}
@@ -218,114 +213,18 @@ func (t InstanceType) Conflict(in Requirements, opts ...Option) (key string, con
 	return "", false
 }
 
-// fact returns t's constraint on the instance key at wellKnown[wk], with
-// its values in buf. It is the one place that turns facts into
-// requirements, and it runs in Map's inner loop, hence no closures.
-func (t *InstanceType) fact(wk int, buf *[2]value) entry {
-	var (
-		s       string // a string fact; "" means the type lacks it
-		n       int64  // a number fact, when isNum
-		isNum   bool
-		present = true
-	)
-	switch wk {
-	case wkInstanceType:
-		s = t.Name
-	case wkArch:
-		s = t.Arch
-	case wkOS:
-		buf[0] = value{s: OSLinux}
-		if slices.Contains(t.OS, OSWindows) {
-			buf[1] = value{s: OSWindows}
-			return entry{key: LabelOS, wk: wk, values: buf[:2:2]}
-		}
-		return entry{key: LabelOS, wk: wk, values: buf[:1:1]}
-	case wkWindowsBuild:
-		if slices.Contains(t.OS, OSWindows) {
-			// A Linux node of this type has no windows-build label and a
-			// Windows node has its build's; "NotIn [""]" is the one
-			// requirement both satisfy. The os key keeps Windows AMIs off
-			// Linux-only types.
-			buf[0] = value{}
-			return entry{key: LabelWindowsBuild, wk: wk, absent: true, complement: true, values: buf[:1:1]}
-		}
-		present = false
-	case wkInstanceCategory:
-		s = t.Category
-	case wkInstanceFamily:
-		s = t.Family
-	case wkInstanceSize:
-		s = t.Size
-	case wkInstanceGeneration:
-		n, isNum, present = int64(t.Generation), true, t.Generation > 0
-	case wkInstanceCPU:
-		n, isNum = int64(t.VCPU), true
-	case wkInstanceMemory:
-		n, isNum = t.MemoryMiB, true
-	case wkInstanceHypervisor:
-		// "" on bare metal is a value, as Karpenter labels it.
-		buf[0] = value{s: t.Hypervisor}
-		return entry{key: LabelInstanceHypervisor, wk: wk, values: buf[:1:1]}
-	case wkInstanceCPUManufacturer:
-		s = t.CPUManufacturer
-	case wkInstanceCPUClockSpeedMHz:
-		n, isNum, present = int64(t.CPUClockSpeedMHz), true, t.CPUClockSpeedMHz > 0
-	case wkInstanceEncryptionInTransit:
-		s = strconv.FormatBool(t.EncryptionInTransit)
-	case wkInstanceCapabilityFlex:
-		s = strconv.FormatBool(t.Flex)
-	case wkInstanceLocalNVMe:
-		n, isNum, present = t.LocalNVMeGB, true, t.LocalNVMeGB > 0
-	case wkInstanceNetworkBandwidth:
-		n, isNum, present = int64(t.NetworkBandwidthMbps), true, t.NetworkBandwidthMbps > 0
-	case wkInstanceEBSBandwidth:
-		n, isNum, present = int64(t.EBSBandwidthMbps), true, t.EBSBandwidthMbps > 0
-	case wkInstanceGPUCount:
-		n, isNum, present = int64(t.GPUCount), true, t.HasGPU()
-	case wkInstanceGPUManufacturer:
-		s = t.GPUManufacturer
-	case wkInstanceGPUName:
-		s = t.GPUName
-	case wkInstanceGPUMemory:
-		n, isNum, present = t.GPUMemoryMiB, true, t.HasGPU() && t.GPUMemoryMiB > 0
-	case wkInstanceAcceleratorCount:
-		n, isNum, present = int64(t.AcceleratorCount), true, t.HasAccelerator()
-	case wkInstanceAcceleratorManufacturer:
-		s = t.AcceleratorManufacturer
-	case wkInstanceAcceleratorName:
-		s = t.AcceleratorName
-	case wkInstanceTenancy:
-		if t.Tenancy == "" {
-			// Sorted, as entries keep their values.
-			buf[0], buf[1] = value{s: TenancyDedicated}, value{s: TenancyDefault}
-			return entry{key: LabelInstanceTenancy, wk: wk, values: buf[:2:2]}
-		}
-		s = t.Tenancy
-	default:
-		present = false
-	}
-	e := entry{key: wellKnown[wk].key, wk: wk}
-	switch {
-	case !present || !isNum && s == "":
-		e.absent = true
-	case isNum:
-		buf[0] = value{s: strconv.FormatInt(n, 10), n: n, isInt: true}
-		e.values = buf[:1:1]
-	default:
-		buf[0] = value{s: s}
-		e.values = buf[:1:1]
-	}
-	return e
-}
-
 // Labels returns the well-known labels a node of this type carries: each
-// requirement of [InstanceType.Requirements] that pins exactly one value.
-// Keys and value formats are Karpenter's.
-func (t InstanceType) Labels() map[string]string {
-	labels := make(map[string]string, numInstanceLabels)
-	for _, e := range t.Requirements().entries() {
-		if !e.complement && len(e.values) == 1 {
-			labels[e.key] = e.values[0].s
+// fact of [InstanceType.Requirements] that pins exactly one value. Keys and
+// value formats are Karpenter's.
+func (t *InstanceType) Labels() map[string]string {
+	labels := make(map[string]string, wellKnown.instances)
+	for i := range wellKnown.rows {
+		r := &wellKnown.rows[i]
+		if !r.instance() {
+			continue
+		}
+		if v, ok := r.pinned(r.get(t)); ok {
+			labels[r.label] = v
 		}
 	}
 	return labels
@@ -393,6 +292,10 @@ func ParseInstanceTypeName(name string) (InstanceTypeName, error) {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
+// isFlex reports whether a family is a flex one ("c7i-flex"), as
+// Karpenter reads it from the name.
+func isFlex(family string) bool { return strings.Contains(family, "-flex") }
+
 // kubeArch maps EC2 architecture names to Kubernetes'.
 func kubeArch(a ec2types.ArchitectureType) (string, bool) {
 	switch a {
@@ -444,7 +347,7 @@ func InstanceTypeFromEC2(info ec2types.InstanceTypeInfo) (InstanceType, error) {
 	}
 	t := InstanceType{
 		Name: name, Family: parsed.Family, Category: parsed.Category, Generation: parsed.Generation, Size: parsed.Size,
-		Flex:       strings.Contains(parsed.Family, "-flex"),
+		Flex:       isFlex(parsed.Family),
 		BareMetal:  deref(info.BareMetal),
 		Hypervisor: string(info.Hypervisor),
 	}

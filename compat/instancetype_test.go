@@ -152,7 +152,8 @@ func TestKarpenterStyleAMIRequirements(t *testing.T) {
 		{"g4ad.xlarge", nvidia, true},
 	}
 	for _, tt := range tests {
-		if got := types[tt.it].Requirements().Compatible(tt.ami) == nil; got != tt.want {
+		it := types[tt.it]
+		if got := it.Requirements().Compatible(tt.ami) == nil; got != tt.want {
 			t.Errorf("%s against %v: compatible = %v; want %v", tt.it, tt.ami, got, tt.want)
 		}
 	}
@@ -163,7 +164,8 @@ func TestKarpenterStyleAMIRequirements(t *testing.T) {
 func TestFromNodeLabelsStrict(t *testing.T) {
 	types := catalog(t)
 	node := func(name string) Requirements {
-		labels := types[name].Labels()
+		it := types[name]
+		labels := it.Labels()
 		labels[LabelZone] = "us-east-1a"
 		labels[LabelCapacityType] = "on-demand"
 		labels[LabelNodePool] = "default"
@@ -232,6 +234,9 @@ func TestLabels(t *testing.T) {
 			LabelInstanceHypervisor: "nitro", LabelInstanceLocalNVMe: "125",
 			LabelInstanceEncryptionInTransit: "true", LabelInstanceCapabilityFlex: "false",
 			LabelInstanceGPUCount: "1", LabelInstanceGPUManufacturer: "nvidia", LabelInstanceGPUName: "t4", LabelInstanceGPUMemory: "16384",
+			// No clock published: Karpenter labels "0" (karpenter-provider-aws
+			// bde00654cd31, pkg/providers/instancetype/types.go:300-304).
+			LabelInstanceCPUClockSpeedMHz: "0",
 			// Not in the EC2 info: Karpenter's bandwidth table.
 			LabelInstanceNetworkBandwidth: "5000",
 		}},
@@ -239,7 +244,7 @@ func TestLabels(t *testing.T) {
 			LabelInstanceType: "c7i-flex.large", LabelArch: "amd64", LabelInstanceCategory: "c", LabelInstanceFamily: "c7i-flex",
 			LabelInstanceGeneration: "7", LabelInstanceSize: "large", LabelInstanceCPU: "2", LabelInstanceMemory: "4096",
 			LabelInstanceHypervisor: "", LabelInstanceEncryptionInTransit: "false", LabelInstanceCapabilityFlex: "true",
-			LabelInstanceNetworkBandwidth: "390",
+			LabelInstanceNetworkBandwidth: "390", LabelInstanceCPUClockSpeedMHz: "0",
 		}},
 	}
 	for _, tt := range tests {
@@ -270,7 +275,8 @@ func TestWindowsSupport(t *testing.T) {
 	types := catalog(t)
 	windows := MustRequirements(req(LabelArch, In, ArchAMD64), req(LabelOS, In, OSWindows), req(LabelWindowsBuild, In, WindowsBuild2022))
 	for name, want := range map[string]bool{"m5.large": true, "g4dn.xlarge": true, "m6g.large": false, "dl1.24xlarge": false, "inf2.xlarge": false, "p5.48xlarge": false} {
-		if got := types[name].Requirements().Compatible(windows) == nil; got != want {
+		it := types[name]
+		if got := it.Requirements().Compatible(windows) == nil; got != want {
 			t.Errorf("%s with a Windows Server 2022 AMI: compatible = %v; want %v", name, got, want)
 		}
 	}
@@ -379,7 +385,8 @@ func TestGPUFacts(t *testing.T) {
 		t.Error("mixed NVIDIA GPUs must not take the standard AMI")
 	}
 	var ie *IncompatibleError
-	if err := types["g4ad.xlarge"].Requirements().Compatible(nvidiaVariant()); !errors.As(err, &ie) || ie.Key != LabelInstanceGPUManufacturer {
+	g4ad := types["g4ad.xlarge"]
+	if err := g4ad.Requirements().Compatible(nvidiaVariant()); !errors.As(err, &ie) || ie.Key != LabelInstanceGPUManufacturer {
 		t.Errorf("g4ad vs NVIDIA = %v; want a conflict on %s", err, LabelInstanceGPUManufacturer)
 	}
 }
@@ -393,20 +400,24 @@ func TestLabelValue(t *testing.T) {
 }
 
 func TestWellKnownTable(t *testing.T) {
-	if !slices.IsSortedFunc(wellKnown[:], func(a, b keyInfo) int { return strings.Compare(a.key, b.key) }) {
-		t.Error("the wellKnown table must be sorted by key")
+	// The source is kept sorted for its readers; newKeyTable sorts anyway.
+	if !slices.IsSortedFunc(keyRows[:], func(a, b keyRow) int { return strings.Compare(a.label, b.label) }) {
+		t.Error("keyRows must be sorted by label")
 	}
 	n := 0
-	for i, k := range wellKnown {
-		if wellKnownIndex(k.key) != i {
-			t.Errorf("wellKnownIndex(%q) = %d; want %d", k.key, wellKnownIndex(k.key), i)
+	for i, r := range wellKnown.rows {
+		if wellKnownIndex(r.label) != i {
+			t.Errorf("wellKnownIndex(%q) = %d; want %d", r.label, wellKnownIndex(r.label), i)
 		}
-		if k.instance {
+		if r.instance() != (r.get != nil) || r.instance() != (r.set != nil) {
+			t.Errorf("%s: an instance key has get and set, any other key neither", r.label)
+		}
+		if r.instance() {
 			n++
 		}
 	}
-	if n != numInstanceLabels || len(InstanceLabels()) != n {
-		t.Errorf("%d instance keys; numInstanceLabels is %d", n, numInstanceLabels)
+	if n != wellKnown.instances || len(InstanceLabels()) != n || n != 26 {
+		t.Errorf("%d instance keys; the table counts %d, InstanceLabels %d, Karpenter's provider labels 26", n, wellKnown.instances, len(InstanceLabels()))
 	}
 	if wellKnownIndex("example.com/x") != -1 {
 		t.Error("an unknown key must not be well-known")

@@ -38,12 +38,12 @@ func (r Requirements) SatisfiesMinValues(types []InstanceType) (needed int, err 
 	for i := range types {
 		t := &types[i]
 		for k, e := range keys {
-			if len(seen[k]) >= e.minValues || e.wk < 0 || !wellKnown[e.wk].instance {
+			if len(seen[k]) >= e.minValues || e.wk < 0 || !wellKnown.rows[e.wk].instance() {
 				// Met keys stay met, so their values no longer matter:
 				// seen holds at most minValues (<= 50) values per key.
 				continue
 			}
-			have := t.fact(e.wk, &buf)
+			have, _ := wellKnown.rows[e.wk].entry(t, e.wk, buf[:0])
 			if have.complement {
 				continue
 			}
@@ -121,7 +121,7 @@ func (e *MinValuesError) Error() string {
 	parts := make([]string, len(e.Shortfalls))
 	for i, s := range e.Shortfalls {
 		parts[i] = fmt.Sprintf("%s has %d distinct value%s %v, needs %d (%d short)", s.Key, len(s.Values), plural(len(s.Values)), s.Values, s.MinValues, s.Missing())
-		if wk := wellKnownIndex(s.Key); wk < 0 || !wellKnown[wk].instance {
+		if wk := wellKnownIndex(s.Key); wk < 0 || !wellKnown.rows[wk].instance() {
 			parts[i] += ", and no instance type defines it"
 		}
 	}

@@ -19,7 +19,7 @@ type set struct {
 	entries []entry // sorted by key
 	// index holds, for each well-known key, 1 + its position in entries, or
 	// 0 when the set does not constrain it.
-	index [numWellKnown]int32
+	index [maxWellKnown]int32
 }
 
 // NewRequirements validates and compiles rs. Keys must be qualified names
@@ -253,7 +253,7 @@ func FromNodeLabels(labels map[string]string) Requirements {
 // labelEntries returns one In entry per label, sorted by key, and with
 // absentInstanceKeys a DoesNotExist entry for every instance key the labels
 // lack. It sorts only the labels' keys: the instance keys come from the
-// sorted wellKnown table and are merged in.
+// sorted table of well-known keys and are merged in.
 func labelEntries(labels map[string]string, absentInstanceKeys bool) []entry {
 	type label struct{ key, value string }
 	pairs := make([]label, 0, len(labels))
@@ -263,19 +263,21 @@ func labelEntries(labels map[string]string, absentInstanceKeys bool) []entry {
 	slices.SortFunc(pairs, func(a, b label) int { return strings.Compare(a.key, b.key) })
 	extra := 0
 	if absentInstanceKeys {
-		extra = numInstanceLabels
+		extra = wellKnown.instances
 	}
 	entries := make([]entry, 0, len(pairs)+extra)
 	values := make([]value, len(pairs))
-	wk := 0 // the next wellKnown key to consider for DoesNotExist
+	rows := wellKnown.rows
+	wk := 0 // the next well-known key to consider for DoesNotExist
 	addAbsentBefore := func(key string, inclusive bool) {
-		for ; absentInstanceKeys && wk < numWellKnown; wk++ {
-			c := strings.Compare(wellKnown[wk].key, key)
+		for ; absentInstanceKeys && wk < len(rows); wk++ {
+			c := strings.Compare(rows[wk].label, key)
 			if c > 0 || c == 0 && !inclusive {
 				return
 			}
-			if wellKnown[wk].absentWhenUnlabeled && c < 0 {
-				entries = append(entries, entry{key: wellKnown[wk].key, wk: wk, absent: true})
+			// Tenancy excepted: a node without the label has one all the same.
+			if m := rows[wk].missing; m != notInstance && m != unsaid && c < 0 {
+				entries = append(entries, entry{key: rows[wk].label, wk: wk, absent: true})
 			}
 		}
 	}

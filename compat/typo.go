@@ -24,8 +24,8 @@ func typoOf(key string, r Requirements) string {
 			best, bestName, bestWhole = c, name, whole
 		}
 	}
-	for i := range wellKnown {
-		consider(wellKnown[i].key)
+	for i := range wellKnown.rows {
+		consider(wellKnown.rows[i].label)
 	}
 	for i := range r.entries() {
 		consider(r.s.entries[i].key)

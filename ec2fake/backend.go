@@ -14,7 +14,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
-	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 	"github.com/aws/smithy-go"
 )
 
@@ -30,7 +29,7 @@ const (
 )
 
 // operations lists every operation a Backend answers, EC2's then SSM's.
-var operations = []string{OpDescribeImages, OpDescribeInstanceTypes, OpDisableImage, OpGetParameter, OpGetParameters, OpGetParametersByPath}
+var operations = append([]string{OpDescribeImages, OpDescribeInstanceTypes, OpDisableImage}, ssmOperations...)
 
 func checkOperation(op string) error {
 	if op == "" || slices.Contains(operations, op) {
@@ -49,9 +48,17 @@ type Options struct {
 	AccountID string
 
 	// Now is the clock deciding whether an image is deprecated
-	// (DeprecationTime <= Now). Default time.Now. Latency always uses real
-	// time, because it waits for the caller's context.
+	// (DeprecationTime <= Now) and stamping parameters put. Default
+	// time.Now. Latency always uses real time, because it waits for the
+	// caller's context.
 	Now func() time.Time
+
+	// Region is the region SSM answers for when the caller does not say:
+	// in process without an ssm.Options Region, over HTTP without a
+	// Signature Version 4 Authorization header (NewSSMClient's anonymous
+	// requests). It shows in parameter ARNs. Default (and for anything that
+	// is not a region name such as "us-west-2") us-east-1.
+	Region string
 }
 
 // Backend is an in-memory EC2 that answers DescribeImages,
@@ -71,8 +78,11 @@ type Backend struct {
 	types   map[string]*ec2types.InstanceTypeInfo
 	typeIDs []string // sorted instance type names
 
-	params     map[string]*ssmtypes.Parameter // custom parameters, by name
-	paramIndex *parameterIndex                // nil: rebuild on the next SSM call
+	regionName string
+
+	params     map[string]*customParameter // the account's parameters, by name
+	paramNames []string                    // their names, sorted
+	paramIndex *publicIndex                // nil: rebuild on the next SSM call
 
 	ctl       sync.Mutex // faults, latency, call log, request IDs
 	faults    []*faultState
@@ -88,9 +98,11 @@ type storedImage struct {
 
 	// What the name says about public parameters, parsed on the first
 	// parameter index build that sees this image (under b.mu for writing).
-	params       amiParameters
-	paramsOK     bool
-	paramsParsed bool
+	params         amiParameters
+	releaseVersion string
+	published      []publishedName
+	paramsOK       bool
+	paramsParsed   bool
 }
 
 func (s *storedImage) deprecated(now time.Time) bool {
@@ -101,7 +113,11 @@ var accountIDPattern = regexp.MustCompile(`^[0-9]{12}$`)
 
 // New returns an empty Backend configured by opts.
 func New(opts Options) *Backend {
-	return &Backend{account: opts.AccountID, now: opts.Now}
+	b := &Backend{account: opts.AccountID, now: opts.Now}
+	if regionPattern.MatchString(opts.Region) {
+		b.regionName = opts.Region
+	}
+	return b
 }
 
 func (b *Backend) accountID() string {
@@ -189,7 +205,13 @@ func (b *Backend) Load(images []ec2types.Image, types []ec2types.InstanceTypeInf
 }
 
 // PutImage adds img, or replaces the image with the same ImageId. ImageId
-// must look like an AMI ID ("ami-" and 8 or 17 hex digits). An empty State
+// is "ami-" followed by letters, digits or hyphens: EC2's own IDs ("ami-"
+// and 8 or 17 lowercase hex digits) and the fixture IDs test suites use,
+// such as Karpenter's "ami-id-amd64". Queries stay as strict as EC2's: an
+// image stored under an ID EC2 would not issue is found through the
+// image-id filter (how Karpenter and amiselect look IDs up), while
+// DescribeImages ImageIds and DisableImage refuse that ID with
+// InvalidAMIID.Malformed, as EC2 refuses it. An empty State
 // becomes "available" and an empty OwnerId the backend's account. State,
 // Architecture, OwnerId and DeprecationTime are validated; CreationDate is
 // stored as given, so tests can reproduce malformed dates.
@@ -297,14 +319,27 @@ func (b *Backend) PutInstanceType(info ec2types.InstanceTypeInfo) error {
 }
 
 var (
-	amiIDPattern        = regexp.MustCompile(`^ami-([0-9a-f]{8}|[0-9a-f]{17})$`)
+	// amiIDPattern is an AMI ID as EC2 issues them: "ami-" and 8 or 17
+	// lowercase hex digits (17 since EC2's longer resource IDs). Requests
+	// are checked against it, as EC2 checks an ID's form before looking it
+	// up (InvalidAMIID.Malformed before InvalidAMIID.NotFound):
+	// DescribeImages ImageIds, DisableImage, SSM's aws:ec2:image data type.
+	amiIDPattern = regexp.MustCompile(`^ami-([0-9a-f]{8}|[0-9a-f]{17})$`)
+	// fixtureAMIIDPattern is what the mutation API stores: amiIDPattern's
+	// IDs and the ones test suites write, such as karpenter-provider-aws's
+	// "ami-id-amd64" (pkg/providers/amifamily/suite_test.go:77-80 at
+	// v1.14.1) and its fake SSM's "ami-" + 16 mixed-case alphanumerics
+	// (pkg/fake/ssmapi.go:70). Letters, digits and hyphens only: an ID with
+	// a filter wildcard ("*", "?", "\\") or white space would not match
+	// itself as an image-id filter value.
+	fixtureAMIIDPattern = regexp.MustCompile(`^ami-[0-9A-Za-z-]+$`)
 	instanceTypePattern = regexp.MustCompile(`^[a-z][a-z0-9-]*\.[a-z0-9-]+$`)
 )
 
 func (b *Backend) prepareImage(img ec2types.Image) (*storedImage, error) {
 	img = clone(img)
-	if img.ImageId == nil || !amiIDPattern.MatchString(*img.ImageId) {
-		return nil, fmt.Errorf("image ID %s is not an AMI ID; use \"ami-\" followed by 8 or 17 lowercase hex digits", quotePtr(img.ImageId))
+	if img.ImageId == nil || !fixtureAMIIDPattern.MatchString(*img.ImageId) {
+		return nil, fmt.Errorf("image ID %s is not an AMI ID; use \"ami-\" followed by letters, digits or hyphens, such as \"ami-0123456789abcdef0\" or \"ami-id-amd64\"", quotePtr(img.ImageId))
 	}
 	id := *img.ImageId
 	if img.State == "" {

@@ -48,13 +48,16 @@ const (
 	ImageTeamBaseDisabled = "ami-0c0ffee0000000201"
 )
 
-//go:generate go run ./internal/gencatalog -page catalog/upstream/karpenter-v1.14-instance-types.md -base-types catalog/upstream/first-wave-instance-types.json -base-images catalog/upstream/first-wave-images.json -image-spec catalog/upstream/images.spec -out catalog -network catalog/upstream/moto-instance-types-network.jsonl -nodeadm catalog/upstream/nodeadm-instance-info.jsonl -vpc-limits catalog/upstream/karpenter-v1.14.1-vpc-limits.tsv -eni-max-pods catalog/upstream/eni-max-pods.txt
+//go:generate go run ./internal/gencatalog -page catalog/upstream/karpenter-v1.14-instance-types.md -base-types catalog/upstream/first-wave-instance-types.json -base-images catalog/upstream/first-wave-images.json -image-spec catalog/upstream/images.spec -history catalog/upstream -out catalog -network catalog/upstream/moto-instance-types-network.jsonl -nodeadm ../capacity/upstream/al2023-instance-info.txt -vpc-limits catalog/upstream/karpenter-v1.14.1-vpc-limits.tsv -eni-max-pods ../capacity/upstream/al2-eni-max-pods.txt
 
 //go:embed catalog/images.tsv
 var catalogImages string
 
 //go:embed catalog/instance_types.tsv
 var catalogInstanceTypes string
+
+//go:embed catalog/images_full.tsv
+var catalogImagesFull string
 
 // DefaultCatalog returns the embedded catalog: every instance type in
 // Karpenter's generated instance-types reference (v1.14) and the public
@@ -67,6 +70,31 @@ func DefaultCatalog() ([]ec2types.Image, []ec2types.InstanceTypeInfo) {
 	images, err := catalogfile.DecodeImages(catalogImages)
 	if err != nil {
 		panic(fmt.Sprintf("ec2fake: embedded catalog/images.tsv: %v", err)) // guarded by TestCatalogLoads
+	}
+	types, err := catalogfile.DecodeTypes(catalogInstanceTypes)
+	if err != nil {
+		panic(fmt.Sprintf("ec2fake: embedded catalog/instance_types.tsv: %v", err)) // guarded by TestCatalogLoads
+	}
+	return images, types
+}
+
+// FullCatalog returns the embedded full history: every EKS AMI release
+// recorded in the projects' changelogs and release notes for Kubernetes
+// 1.29 to 1.36 — AL2023 and AL2 (amazon-eks-ami's changelog, complete to
+// v20260714), Bottlerocket (v1.18.0 to v1.61.0) and Windows (every release
+// the EKS user guide lists for Server 2019 and 2022 up to 2026.01.22, and
+// Server 2025 Core for 1.35) — each in every variant and architecture it shipped in, with
+// real names and release days; plus the custom images named by the Image*
+// constants and the same instance types as DefaultCatalog. Releases pinned
+// in published manifests (al2023@v20240625, al2023@v20250715,
+// bottlerocket@v1.39.1) resolve against it. It is about ten times the size
+// of DefaultCatalog, which stays the small, fast default; like it, every
+// call decodes afresh. Coverage, and which facts are synthetic:
+// catalog/README.md.
+func FullCatalog() ([]ec2types.Image, []ec2types.InstanceTypeInfo) {
+	images, err := catalogfile.DecodeImages(catalogImagesFull)
+	if err != nil {
+		panic(fmt.Sprintf("ec2fake: embedded catalog/images_full.tsv: %v", err)) // guarded by TestFullCatalogLoads
 	}
 	types, err := catalogfile.DecodeTypes(catalogInstanceTypes)
 	if err != nil {

@@ -22,3 +22,15 @@ func BenchmarkNewWithCatalog(b *testing.B) {
 		NewWithCatalog(Options{})
 	}
 }
+
+// BenchmarkFullCatalog is the cost of one FullCatalog call (1366 instance
+// types, 4105 images).
+func BenchmarkFullCatalog(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		images, types := FullCatalog()
+		if len(images) == 0 || len(types) == 0 {
+			b.Fatal("empty catalog")
+		}
+	}
+}

@@ -132,7 +132,7 @@ func (b *Backend) compileImageQuery(in *ec2.DescribeImagesInput) (*imageQuery, *
 	fp.flag("disabled", in.IncludeDisabled)
 	q.fingerprint = fp.h
 	if in.NextToken != nil && *in.NextToken != "" {
-		after, ok := decodeToken(*in.NextToken, tokenOpImages, q.fingerprint, amiIDPattern.MatchString)
+		after, ok := decodeToken(*in.NextToken, tokenOpImages, q.fingerprint, fixtureAMIIDPattern.MatchString)
 		if !ok {
 			return nil, newAPIError(CodeInvalidParameterValue, invalidNextTokenMessage)
 		}

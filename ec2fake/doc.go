@@ -1,13 +1,16 @@
 // Package ec2fake is a fake EC2 and SSM Parameter Store for tests: an
 // in-memory [Backend] that answers DescribeImages, DescribeInstanceTypes and
-// DisableImage with EC2's own semantics, and GetParameter, GetParameters and
-// GetParametersByPath with SSM's, in process (it implements
+// DisableImage with EC2's own semantics, and GetParameter, GetParameters,
+// GetParametersByPath, PutParameter, DeleteParameter, DescribeParameters and
+// GetParameterHistory with SSM's, in process (it implements
 // ec2.DescribeImagesAPIClient, ec2.DescribeInstanceTypesAPIClient,
-// ssm.GetParametersByPathAPIClient, and GetParameter and GetParameters
-// with *ssm.Client's signatures) and over HTTP, so
-// that a real *ec2.Client or *ssm.Client — its serializers, deserializers
-// and retryer — runs against it. [DefaultCatalog] supplies realistic data: real
-// EKS AMI names and real instance type specifications.
+// ssm.GetParametersByPathAPIClient, ssm.DescribeParametersAPIClient,
+// ssm.GetParameterHistoryAPIClient, and GetParameter and GetParameters
+// with *ssm.Client's signatures) and over HTTP, so that a real *ec2.Client
+// or *ssm.Client — or boto3 and the AWS CLI — runs against it.
+// [DefaultCatalog] supplies realistic data: real EKS AMI names and real
+// instance type specifications; [FullCatalog] every recorded EKS AMI
+// release for Kubernetes 1.29 to 1.36.
 //
 // Other fakes match names exactly or give '?' the wrong meaning, ignore
 // owners, IncludeDeprecated and pagination, and panic on filters they do
@@ -86,10 +89,13 @@
 // before [Options.Now]; deprecated images are left out unless
 // IncludeDeprecated is set, the caller owns them, or they were asked for by
 // ID. Images in state "disabled" are left out unless IncludeDisabled is set,
-// even when asked for by ID. ImageIds must look like AMI IDs
-// (InvalidAMIID.Malformed) and exist (InvalidAMIID.NotFound, naming every
-// missing ID); an existing image the caller may not see is silently left
-// out. DryRun validates the request, then fails with DryRunOperation (HTTP
+// even when asked for by ID. ImageIds must look like the AMI IDs EC2
+// issues, "ami-" and 8 or 17 lowercase hex digits (InvalidAMIID.Malformed),
+// and exist (InvalidAMIID.NotFound, naming every missing ID); an existing
+// image the caller may not see is silently left out. A test may store an
+// image under a fixture ID EC2 would not issue ("ami-id-amd64",
+// [Backend.PutImage]); ImageIds refuses that ID as EC2 would, and the
+// image-id filter, which validates nothing, finds it. DryRun validates the request, then fails with DryRunOperation (HTTP
 // 412).
 //
 // # Pages
@@ -166,30 +172,52 @@
 // image with owner alias "amazon" whose name is an EKS AMI name feeds the
 // parameters AWS publishes for it —
 //
-//	/aws/service/eks/optimized-ami/K/amazon-linux-2023/ARCH/VARIANT/{recommended,NAME}/image_id
-//	/aws/service/eks/optimized-ami/K/amazon-linux-2{,-arm64,-gpu}/{recommended,NAME}/image_id
-//	/aws/service/bottlerocket/aws-k8s-K{,-nvidia,-fips}/{x86_64,arm64}/{latest,X.Y.Z}/image_id
+//	/aws/service/eks/optimized-ami/K/amazon-linux-2023/ARCH/VARIANT/recommended{,/image_id,/image_name,/release_version}
+//	/aws/service/eks/optimized-ami/K/amazon-linux-2023/ARCH/VARIANT/NAME/image_id
+//	/aws/service/eks/optimized-ami/K/amazon-linux-2{,-arm64,-gpu}/... (the same)
+//	/aws/service/bottlerocket/aws-k8s-K{,-nvidia,-fips}/{x86_64,arm64}/{latest,X.Y.Z,X.Y.Z-BUILD}/{image_id,image_version}
 //	/aws/service/ami-windows-latest/Windows_Server-YEAR-English-{Core,Full}-EKS_Optimized-K/image_id
 //
 // — so they follow whatever catalog is loaded. recommended and latest name
 // the newest release (by the date or version in the name, then creation
-// date, then ID); their Version counts the releases. Names of no known
-// family, images whose architecture contradicts their name, and pending,
-// disabled or private images feed nothing. Values are AMI IDs, Type String,
-// DataType text, LastModifiedDate the image's creation date.
-// [Backend.PutParameter] adds the account's own parameters (values must be
-// AMI IDs; "aws" and "ssm" prefixes are reserved).
+// date, then ID); their versions are the releases, oldest first, so
+// GetParameterHistory and ":N" selectors reach older ones. The
+// "recommended" parent holds {"schema_version":"2","image_id",
+// "image_name","release_version"}; release_version ("1.32.3-20250715") is
+// published when the image description carries the Kubernetes patch
+// version, as amazon-eks-ami's do. Names of no known family, images whose
+// architecture contradicts their name, and pending, disabled or private
+// images feed nothing. Values are Type String, DataType text,
+// LastModifiedDate the image's creation date.
+//
+// The account's own parameters come from [Backend.PutParameter] (AMI IDs,
+// in process) or AmazonSSM.PutParameter over HTTP: String and StringList,
+// data types text and aws:ec2:image, tiers, descriptions and allowed
+// patterns, with SSM's errors (ParameterAlreadyExists without Overwrite,
+// reserved "aws"/"ssm" names, AccessDeniedException under /aws/, more
+// than 15 levels, ...); SecureString, KMS keys, policies, labels and tags
+// beyond creation are valid in SSM but Unsupported here. SSM keeps the
+// newest 100 versions. DeleteParameter, DescribeParameters (Filters or
+// ParameterFilters on Name, Path, Type, Tier and DataType) and
+// GetParameterHistory work on them; parameters are shared by all regions.
+//
+// ARNs name the region the caller asked for: over HTTP the region a
+// Signature Version 4 request is signed for (boto3, the AWS CLI, a signing
+// *ssm.Client), in process the region the ssm.Options functions set,
+// otherwise [Options].Region (default us-east-1); cn- and us-gov- regions
+// get their partitions. Public parameters' ARNs carry no account.
 //
 // GetParameter accepts a ":VERSION" selector; a missing parameter is
-// *ssmtypes.ParameterNotFound (no message, as SSM sends it). GetParameters
+// *ssmtypes.ParameterNotFound ("Parameter NAME not found."). GetParameters
 // takes 1-10 names and lists those not found in InvalidParameters.
 // GetParametersByPath lists one level below Path (every level with
 // Recursive), in name order, MaxResults 1-10 (default 10) at a time, with
 // the same keyset NextToken as the EC2 describes (InvalidNextToken if
 // damaged or from another request); /aws/service/... paths list public
-// parameters, any other path the account's own. Bad input is a
-// ValidationException in SSM's wording; labels, ARNs and ParameterFilters
-// are valid in SSM but Unsupported here. In process, a nil required member
+// parameters, any other path the account's own, and "/" also those whose
+// names have no slash. Bad input is a ValidationException in SSM's
+// wording; labels, ARNs and ParameterFilters of GetParametersByPath are
+// valid in SSM but Unsupported here. In process, a nil required member
 // gives the error *ssm.Client raises before sending.
 //
 // # Faults, latency and the call log
@@ -207,8 +235,10 @@
 //
 // [DefaultCatalog] decodes two embedded tab-separated files, generated by
 // ec2fake/internal/gencatalog (go generate) from recorded upstream data;
-// [NewWithCatalog] loads them. catalog/README.md lists the sources, the
-// commits and what is synthetic.
+// [NewWithCatalog] loads them. [FullCatalog] decodes the full release
+// history instead of the default's images (load it with [Backend.Load]).
+// catalog/README.md lists the sources, the commits, what is synthetic and
+// what each catalog costs to decode.
 //
 // Instance types (1366): every type in Karpenter v1.14's generated
 // instance-types reference (flex, metal, NVIDIA, AMD, Neuron, Qualcomm,
@@ -232,6 +262,13 @@
 // Bottlerocket commit suffixes and Windows release dates are synthetic.
 // DeprecationTime is unset on public images so results do not change with
 // the wall clock.
+//
+// Full history (4,105 images): every AL2023 and AL2 AMI in amazon-eks-ami's
+// changelog for Kubernetes 1.29 to 1.36 (v20240117 to v20260714, the
+// abandoned releases left out), Bottlerocket v1.18.0 to v1.61.0 with the
+// variants each release carried, the Windows releases the EKS user guide
+// lists (Server 2019 and 2022, Core and Full, 1.29 to 1.34, up to
+// 2026.01.22; Server 2025 Core for 1.35), and the custom images below.
 //
 // Custom images, owned by [DefaultAccountID] and private, family
 // team-base-al2023-* (tags team=platform, image-family=team-base-al2023):

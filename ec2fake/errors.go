@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
@@ -94,8 +95,7 @@ const (
 )
 
 func serviceOf(op string) string {
-	switch op {
-	case OpGetParameter, OpGetParameters, OpGetParametersByPath:
+	if slices.Contains(ssmOperations, op) {
 		return serviceSSM
 	}
 	return serviceEC2
@@ -122,6 +122,24 @@ func (e *apiError) sdkError(op string) smithy.APIError {
 		return &ssmtypes.InvalidNextToken{Message: msg}
 	case CodeValidationException:
 		return &ssmtypes.ValidationException{Message: msg}
+	case CodeParameterAlreadyExists:
+		return &ssmtypes.ParameterAlreadyExists{Message: msg}
+	case CodeHierarchyLevelLimitExceeded:
+		return &ssmtypes.HierarchyLevelLimitExceededException{Message: msg}
+	case CodeParameterPatternMismatch:
+		return &ssmtypes.ParameterPatternMismatchException{Message: msg}
+	case CodeInvalidAllowedPattern:
+		return &ssmtypes.InvalidAllowedPatternException{Message: msg}
+	case CodeInvalidFilterKey:
+		// botocore's model gives InvalidFilterKey no message member, so the
+		// SDK drops the message the answer carries.
+		return &ssmtypes.InvalidFilterKey{}
+	case CodeAccessDenied:
+		return &ssmtypes.AccessDeniedException{Message: msg}
+	case CodeInvalidFilterOption:
+		return &ssmtypes.InvalidFilterOption{Message: msg}
+	case CodeInvalidFilterValue:
+		return &ssmtypes.InvalidFilterValue{Message: msg}
 	}
 	return &smithy.GenericAPIError{Code: e.code, Message: e.message}
 }

@@ -189,3 +189,77 @@ func Example_ssm() {
 	// recommended: ami-0a2023000000000a2
 	// AL2 for 1.34: true
 }
+
+// Load the full release history to check a manifest that pins a release:
+// bottlerocket@v1.39.1 (karpenter-blueprints' multi-ebs.yaml) exists for
+// Kubernetes 1.33, and its public parameters name the same images.
+func ExampleFullCatalog() {
+	b := ec2fake.New(ec2fake.Options{})
+	if err := b.Load(ec2fake.FullCatalog()); err != nil {
+		fmt.Println(err)
+		return
+	}
+	out, err := b.DescribeImages(context.Background(), &ec2.DescribeImagesInput{
+		Owners:  []string{"amazon"},
+		Filters: []ec2types.Filter{{Name: aws.String("name"), Values: []string{"bottlerocket-aws-k8s-1.33-*-v1.39.1-*"}}},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(out.Images), "images, among them:")
+	for _, n := range names(out.Images)[:2] {
+		fmt.Println(" ", n)
+	}
+	p, err := b.GetParameter(context.Background(), &ssm.GetParameterInput{Name: aws.String("/aws/service/bottlerocket/aws-k8s-1.33/arm64/1.39.1/image_version")})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("image_version:", *p.Parameter.Value)
+	// Output:
+	// 6 images, among them:
+	//   bottlerocket-aws-k8s-1.33-aarch64-v1.39.1-fe9ebb75 (arm64, available)
+	//   bottlerocket-aws-k8s-1.33-fips-aarch64-v1.39.1-fe9ebb75 (arm64, available)
+	// image_version: 1.39.1-fe9ebb75
+}
+
+// Put, read back, list and delete a parameter with a real *ssm.Client, as
+// a test of code that writes the AMI an EC2NodeClass ssmParameter term
+// reads. A client that signs for a region sees that region in ARNs.
+func Example_ssmWrite() {
+	b := ec2fake.New(ec2fake.Options{Now: fixedClock, Region: "eu-west-1"})
+	srv := ec2fake.NewServer(b)
+	defer srv.Close()
+	client := ec2fake.NewSSMClient(srv.URL) // unsigned: answered for Options.Region
+	ctx := context.Background()
+
+	for range 2 {
+		_, err := client.PutParameter(ctx, &ssm.PutParameterInput{Name: aws.String("/team/golden-ami"), Value: aws.String("ami-12345678"), Type: ssmtypes.ParameterTypeString})
+		var exists *ssmtypes.ParameterAlreadyExists
+		if errors.As(err, &exists) {
+			fmt.Println("second put without Overwrite:", exists.ErrorCode())
+		}
+	}
+	list, err := client.DescribeParameters(ctx, &ssm.DescribeParametersInput{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, m := range list.Parameters {
+		fmt.Println(*m.Name, *m.ARN, m.Version)
+	}
+	if _, err := client.DeleteParameter(ctx, &ssm.DeleteParameterInput{Name: aws.String("/team/golden-ami")}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, err = client.GetParameter(ctx, &ssm.GetParameterInput{Name: aws.String("/team/golden-ami")})
+	var notFound *ssmtypes.ParameterNotFound
+	if errors.As(err, &notFound) {
+		fmt.Println("after delete:", *notFound.Message)
+	}
+	// Output:
+	// second put without Overwrite: ParameterAlreadyExists
+	// /team/golden-ami arn:aws:ssm:eu-west-1:111122223333:parameter/team/golden-ami 1
+	// after delete: Parameter /team/golden-ami not found.
+}

@@ -1,9 +1,6 @@
 package ec2fake
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
@@ -61,32 +58,50 @@ func nodeadmDefaultCard(info ec2types.InstanceTypeInfo) (enis, ipv4 int32, ok bo
 	return 0, 0, false
 }
 
+// capacityTable is the fields of each data line of a max-pods table under
+// capacity/upstream, the one home of the tables the AMI families ship
+// (provenance in capacity/upstream/README.md).
+func capacityTable(t *testing.T, name string) [][]string {
+	t.Helper()
+	data, err := os.ReadFile("../capacity/upstream/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]string
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		out = append(out, strings.Fields(line))
+	}
+	return out
+}
+
+func atoi32(t *testing.T, s string) int32 {
+	t.Helper()
+	n, err := strconv.ParseInt(s, 10, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int32(n)
+}
+
 type nodeadmRecord struct {
-	InstanceType              string `json:"instanceType"`
-	DefaultMaxENIs            int32  `json:"defaultMaxENIs"`
-	Ipv4AddressesPerInterface int32  `json:"ipv4AddressesPerInterface"`
+	InstanceType              string
+	DefaultMaxENIs            int32
+	Ipv4AddressesPerInterface int32
 }
 
 // TestCatalogNetworkMatchesNodeadm: for every catalog type, the default
 // card's interfaces and the IPv4 addresses per interface a client reads
 // from DescribeInstanceTypes are the ones nodeadm ships for it
 // (nodeadm/internal/kubelet/instance-info.jsonl at awslabs/amazon-eks-ami
-// 81fec2e8, recorded in catalog/upstream/nodeadm-instance-info.jsonl).
+// 81fec2e8, recorded as "type defaultMaxENIs ipv4AddressesPerInterface" in
+// capacity/upstream/al2023-instance-info.txt).
 func TestCatalogNetworkMatchesNodeadm(t *testing.T) {
-	data, err := os.ReadFile("catalog/upstream/nodeadm-instance-info.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := map[string]nodeadmRecord{}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	for {
-		var r nodeadmRecord
-		if err := dec.Decode(&r); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		want[r.InstanceType] = r
+	for _, f := range capacityTable(t, "al2023-instance-info.txt") {
+		want[f[0]] = nodeadmRecord{InstanceType: f[0], DefaultMaxENIs: atoi32(t, f[1]), Ipv4AddressesPerInterface: atoi32(t, f[2])}
 	}
 	described := describedCatalog(t)
 	for name, info := range described {
@@ -113,25 +128,12 @@ func TestCatalogNetworkMatchesNodeadm(t *testing.T) {
 // of eni-max-pods.txt), from what a client reads, equals
 // amazon-eks-ami's eni-max-pods.txt for every type the file lists. The
 // file is AL2's (templates/shared/runtime/eni-max-pods.txt at 0ab84280,
-// last changed in 2377b69a); main deleted it in 72b60466.
+// last changed in 2377b69a; main deleted it in 72b60466), recorded as
+// capacity/upstream/al2-eni-max-pods.txt.
 func TestCatalogMaxPodsMatchesENIMaxPods(t *testing.T) {
-	f, err := os.Open("catalog/upstream/eni-max-pods.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	want := map[string]int32{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
-			continue
-		}
-		n, err := strconv.ParseInt(fields[1], 10, 32)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want[fields[0]] = int32(n)
+	for _, f := range capacityTable(t, "al2-eni-max-pods.txt") {
+		want[f[0]] = atoi32(t, f[1])
 	}
 	described := describedCatalog(t)
 	compared := 0

@@ -56,13 +56,13 @@ func BenchmarkParameterIndex(b *testing.B) {
 				for _, s := range images {
 					s.paramsParsed = false
 				}
-				buildParameterIndex(images, nil)
+				buildPublicIndex(images)
 			}
 		})
 		b.Run(fmt.Sprintf("warm/images=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				buildParameterIndex(images, nil)
+				buildPublicIndex(images)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -51,6 +52,17 @@ var ssmImages = []ssmImage{
 	{"ami-5e1f00000000000e1", "amazon-eks-node-al2023-x86_64-standard-1.33-v20251231", "x86_64", "2025-12-31T00:00:00.000Z", "", DefaultAccountID},
 }
 
+// fixtureDescription gives AL2 and AL2023 images the description
+// amazon-eks-ami's templates write, with patch version 5, so that they
+// publish release_version.
+func fixtureDescription(name string) *string {
+	p, ok := parseAMIParameters(name)
+	if !ok || p.family != familyEKS {
+		return nil
+	}
+	return aws.String("EKS-optimized Kubernetes node based on Amazon Linux 2023, (k8s: " + p.k8s + ".5, containerd: 2.*)")
+}
+
 // fataler is what the fixture needs of *testing.T and *rapid.T.
 type fataler interface {
 	Helper()
@@ -61,7 +73,8 @@ func newSSMFixture(t fataler) *Backend {
 	t.Helper()
 	b := New(Options{Now: func() time.Time { return testNow }})
 	for _, si := range ssmImages {
-		img := ec2types.Image{ImageId: aws.String(si.id), Name: aws.String(si.name), Architecture: si.arch, CreationDate: aws.String(si.created), State: si.state, ImageType: "machine"}
+		img := ec2types.Image{ImageId: aws.String(si.id), Name: aws.String(si.name), Architecture: si.arch, CreationDate: aws.String(si.created), State: si.state, ImageType: "machine",
+			Description: fixtureDescription(si.name)}
 		if si.owner == "" {
 			img.OwnerId, img.ImageOwnerAlias, img.Public = aws.String(EKSOwnerID), aws.String("amazon"), aws.Bool(si.state != "disabled")
 		} else {
@@ -141,4 +154,18 @@ func both[I, O any](t *testing.T, local, remote func(context.Context, *I, ...fun
 		t.Fatalf("in-process and HTTP answers differ (-in-process +http):\n%s", diff)
 	}
 	return lout, nil
+}
+
+// allParameterNames lists every parameter the backend holds, public and
+// the account's own, sorted.
+func allParameterNames(b *Backend) []string {
+	var all []string
+	for _, p := range b.publicParameters().sorted {
+		all = append(all, p.name)
+	}
+	b.mu.RLock()
+	all = append(all, b.paramNames...)
+	b.mu.RUnlock()
+	slices.Sort(all)
+	return all
 }

@@ -1,29 +1,39 @@
 package ec2fake
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
 )
 
 // naiveByPath lists, from every name the backend holds, those a
 // GetParametersByPath walk must return, straight from the rule: below the
-// path (one level unless recursive), public names only under /aws/service.
+// path (one level unless recursive), public names only under /aws/service,
+// and names without a leading slash at the top, under "/".
 func naiveByPath(all []string, path string, recursive bool) []string {
 	prefix := strings.TrimSuffix(path, "/") + "/"
 	var out []string
 	for _, n := range all {
-		rest, ok := strings.CutPrefix(n, prefix)
+		key := n
+		if !strings.HasPrefix(n, "/") {
+			key = "/" + n // a name without a slash sits at the top
+		}
+		rest, ok := strings.CutPrefix(key, prefix)
 		public := strings.HasPrefix(n, "/aws/service/")
 		if !ok || rest == "" || public != strings.HasPrefix(prefix, "/aws/service/") {
 			continue
@@ -50,10 +60,7 @@ func TestGetParametersByPathPagesProperty(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		var all []string
-		for _, p := range b.parameters().sorted {
-			all = append(all, *p.Name)
-		}
+		all := allParameterNames(b)
 		path := rapid.SampledFrom(paths).Draw(t, "path")
 		recursive := rapid.Bool().Draw(t, "recursive")
 		want := naiveByPath(all, path, recursive)
@@ -107,10 +114,7 @@ func TestGetParametersByPathPagesProperty(t *testing.T) {
 // The SDK's paginator over HTTP sees every parameter exactly once too.
 func TestGetParametersByPathPaginatorHTTP(t *testing.T) {
 	p := newSSMPair(t, newSSMFixture(t))
-	var all []string
-	for _, prm := range p.b.parameters().sorted {
-		all = append(all, *prm.Name)
-	}
+	all := allParameterNames(p.b)
 	for _, size := range []int32{1, 3, 10} {
 		t.Run(fmt.Sprint(size), func(t *testing.T) {
 			pager := ssm.NewGetParametersByPathPaginator(p.client, &ssm.GetParametersByPathInput{Path: aws.String("/aws/service"), Recursive: aws.Bool(true), MaxResults: aws.Int32(size)},
@@ -140,7 +144,11 @@ func FuzzDecodeSSMRequest(f *testing.F) {
 	f.Add("AmazonSSM.GetParametersByPath", []byte(`{"Path":"/aws","Recursive":true,"MaxResults":3,"NextToken":"x","ParameterFilters":[{"Key":"Type","Values":["String"]}]}`))
 	f.Add("AmazonSSM.GetParameter", []byte(`{"name":"/x"}`))
 	f.Add("AmazonSSM.GetParametersByPath", []byte(`{"MaxResults":1.5}`))
-	f.Add("AmazonSSM.PutParameter", []byte(`{}`))
+	f.Add("AmazonSSM.PutParameter", []byte(`{"Name":"/a","Value":"v","Type":"String","Overwrite":true,"Tags":[{"Key":"k","Value":"v"}]}`))
+	f.Add("AmazonSSM.DescribeParameters", []byte(`{"ParameterFilters":[{"Key":"Path","Option":"Recursive","Values":["/a"]}],"Filters":[{"Key":"Name","Values":["x"]}]}`))
+	f.Add("AmazonSSM.GetParameterHistory", []byte(`{"Name":"/a","MaxResults":2}`))
+	f.Add("AmazonSSM.DeleteParameter", []byte(`{"Name":"/a"}`))
+	f.Add("AmazonSSM.LabelParameterVersion", []byte(`{}`))
 	f.Add("AmazonSSM.GetParameter", []byte(`[1]`))
 	f.Fuzz(func(t *testing.T, target string, body []byte) {
 		req, aerr := decodeSSMRequest(target, body)
@@ -203,10 +211,8 @@ func FuzzParseAMIParameters(f *testing.F) {
 		if !ok {
 			return
 		}
-		for _, n := range []string{p.series, p.release} {
-			if n == "" {
-				continue
-			}
+		for _, pn := range p.publishedNames("1.33.1-20251105") {
+			n := pn.name
 			dir := n[:strings.LastIndexByte(n, '/')]
 			pp, aerr := parseParameterPath(dir)
 			if aerr != nil {
@@ -216,8 +222,8 @@ func FuzzParseAMIParameters(f *testing.F) {
 				t.Fatalf("%q: parameter %q not listed under %q", name, n, dir)
 			}
 		}
-		if p.release != "" && !strings.Contains(p.release, "/"+name+"/") && !strings.HasPrefix(name, "bottlerocket-") {
-			t.Fatalf("%q: release parameter %q does not carry the name", name, p.release)
+		if p.family == familyEKS && !strings.Contains(p.dirs[0], "/"+name+"/") {
+			t.Fatalf("%q: release directory %q does not carry the name", name, p.dirs[0])
 		}
 	})
 }
@@ -319,6 +325,122 @@ func TestRecommendedIsNewestReleaseProperty(t *testing.T) {
 			case ok && *out.Parameter.Value != id:
 				t.Fatalf("%s = %s; the model says %s (%s)", g.series(), *out.Parameter.Value, id, ids[id].name())
 			}
+		}
+	})
+}
+
+// FuzzSSMHandler: whatever a client posts, the handler answers with a JSON
+// object — an answer (200) or an error document (4xx) — and never panics;
+// the backend stays usable.
+func FuzzSSMHandler(f *testing.F) {
+	f.Add("PutParameter", []byte(`{"Name":"/a","Value":"v","Type":"String","AllowedPattern":"(","Tier":"Advanced"}`))
+	f.Add("PutParameter", []byte(`{"Name":"/a","Value":"ami-12345678","Type":"String","DataType":"aws:ec2:image","Overwrite":true}`))
+	f.Add("DescribeParameters", []byte(`{"ParameterFilters":[{"Key":"Path","Option":"Recursive","Values":["/team"]},{"Key":"Name","Option":"Contains","Values":["a"]}],"MaxResults":1}`))
+	f.Add("DescribeParameters", []byte(`{"Filters":[{"Key":"Name","Values":["/t"]}],"NextToken":"x"}`))
+	f.Add("GetParameterHistory", []byte(`{"Name":"/team/base-ami","MaxResults":1}`))
+	f.Add("GetParametersByPath", []byte(`{"Path":"/","Recursive":true,"MaxResults":2}`))
+	f.Add("DeleteParameter", []byte(`{"Name":"flat-ami"}`))
+	b := newSSMFixture(f)
+	h := b.Handler()
+	f.Fuzz(func(t *testing.T, op string, body []byte) {
+		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
+		req.Header.Set("X-Amz-Target", "AmazonSSM."+op)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		var doc map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
+			t.Fatalf("%s %s: answer is not a JSON object: %v\n%s", op, body, err, rec.Body)
+		}
+		if _, isErr := doc["__type"]; (rec.Code == http.StatusOK) == isErr {
+			t.Fatalf("%s %s: status %d with %v", op, body, rec.Code, doc)
+		}
+	})
+}
+
+// The account's parameters behave like a naive model — a map from name to
+// the list of values put — under any sequence of PutParameter (with or
+// without Overwrite) and DeleteParameter over the wire: GetParameter gives
+// the last value and its count as Version, GetParameterHistory every value
+// in order, DescribeParameters (in pages of any size) every name once, in
+// order.
+func TestSSMWritesFollowAModelProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		b := New(Options{Now: func() time.Time { return testNow }})
+		model := map[string][]string{}
+		names := []string{"/a", "/a/b", "/a/b/c", "flat", "/z9", "/a-b"}
+		for i := range rapid.IntRange(1, 40).Draw(t, "steps") {
+			name := rapid.SampledFrom(names).Draw(t, "name")
+			if rapid.IntRange(0, 3).Draw(t, "op") == 0 {
+				_, aerr := b.deleteParameter(&ssm.DeleteParameterInput{Name: aws.String(name)})
+				if (aerr == nil) != (model[name] != nil) {
+					t.Fatalf("step %d: delete %s: %v; model has %v", i, name, aerr, model[name])
+				}
+				delete(model, name)
+				continue
+			}
+			value := fmt.Sprintf("v%d", i)
+			overwrite := rapid.Bool().Draw(t, "overwrite")
+			out, aerr := b.putParameter(&ssm.PutParameterInput{Name: aws.String(name), Value: aws.String(value), Type: "String", Overwrite: aws.Bool(overwrite)})
+			if exists := model[name] != nil; exists && !overwrite {
+				if aerr == nil || aerr.code != CodeParameterAlreadyExists {
+					t.Fatalf("step %d: put %s over an existing one without Overwrite: %v", i, name, aerr)
+				}
+				continue
+			}
+			if aerr != nil {
+				t.Fatalf("step %d: put %s: %s", i, name, aerr.message)
+			}
+			model[name] = append(model[name], value)
+			if out.Version != int64(len(model[name])) {
+				t.Fatalf("step %d: put %s gave version %d; model %d", i, name, out.Version, len(model[name]))
+			}
+		}
+		ctx := context.Background()
+		for _, name := range names {
+			values := model[name]
+			h, err := b.GetParameterHistory(ctx, &ssm.GetParameterHistoryInput{Name: aws.String(name)})
+			if values == nil {
+				if err == nil {
+					t.Fatalf("%s: history of a parameter the model lacks", name)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			var got []string
+			for j, v := range h.Parameters {
+				if v.Version != int64(j+1) {
+					t.Fatalf("%s: history entry %d has version %d", name, j, v.Version)
+				}
+				got = append(got, *v.Value)
+			}
+			if diff := cmp.Diff(values, got); diff != "" {
+				t.Fatalf("%s history (-model +got):\n%s", name, diff)
+			}
+		}
+		want := slices.Sorted(maps.Keys(model))
+		var got []string
+		in := &ssm.DescribeParametersInput{}
+		for {
+			in.MaxResults = aws.Int32(int32(rapid.IntRange(1, 50).Draw(t, "page")))
+			out, err := b.DescribeParameters(ctx, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range out.Parameters {
+				got = append(got, *m.Name)
+				if m.Version != int64(len(model[*m.Name])) {
+					t.Fatalf("%s: version %d; model %d", *m.Name, m.Version, len(model[*m.Name]))
+				}
+			}
+			if out.NextToken == nil {
+				break
+			}
+			in.NextToken = out.NextToken
+		}
+		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("DescribeParameters (-model +got):\n%s", diff)
 		}
 	})
 }

@@ -36,69 +36,98 @@ import (
 //   - Windows: windows.go line 52 at the same commit (latest only; no
 //     per-release parameter).
 func TestParseAMIParameters(t *testing.T) {
+	const (
+		eks = "/aws/service/eks/optimized-ami/"
+		br  = "/aws/service/bottlerocket/"
+		win = "/aws/service/ami-windows-latest/"
+	)
+	// al2Like lists what an AL2 or AL2023 image feeds: its directory's
+	// recommended parameters, the JSON parent, and its release's image_id.
+	al2Like := func(dir, name string) []string {
+		return []string{dir + "recommended", dir + "recommended/image_id", dir + "recommended/image_name", dir + "recommended/release_version", dir + name + "/image_id"}
+	}
+	// bottlerocket lists image_id and image_version of latest, X.Y.Z and
+	// X.Y.Z-BUILD.
+	bottlerocket := func(dir, version, build string) []string {
+		var out []string
+		for _, d := range []string{"latest", version, version + "-" + build} {
+			out = append(out, dir+d+"/image_id", dir+d+"/image_version")
+		}
+		return out
+	}
 	tests := []struct {
-		name string
-		want *amiParameters // nil: no parameters
+		name    string
+		arch    ec2types.ArchitectureValues
+		version []int
+		want    []string // nil: no parameters
 	}{
-		{"amazon-eks-node-al2023-x86_64-standard-1.33-v20251105", &amiParameters{
-			series:  "/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/recommended/image_id",
-			release: "/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/amazon-eks-node-al2023-x86_64-standard-1.33-v20251105/image_id",
-			arch:    "x86_64", version: []int{20251105}}},
-		{"amazon-eks-node-al2023-arm64-nvidia-1.34-v20251105", &amiParameters{
-			series:  "/aws/service/eks/optimized-ami/1.34/amazon-linux-2023/arm64/nvidia/recommended/image_id",
-			release: "/aws/service/eks/optimized-ami/1.34/amazon-linux-2023/arm64/nvidia/amazon-eks-node-al2023-arm64-nvidia-1.34-v20251105/image_id",
-			arch:    "arm64", version: []int{20251105}}},
-		{"amazon-eks-node-al2023-x86_64-neuron-1.33-v20251105", &amiParameters{
-			series:  "/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/neuron/recommended/image_id",
-			release: "/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/neuron/amazon-eks-node-al2023-x86_64-neuron-1.33-v20251105/image_id",
-			arch:    "x86_64", version: []int{20251105}}},
-		{"amazon-eks-node-1.32-v20251002", &amiParameters{
-			series:  "/aws/service/eks/optimized-ami/1.32/amazon-linux-2/recommended/image_id",
-			release: "/aws/service/eks/optimized-ami/1.32/amazon-linux-2/amazon-eks-node-1.32-v20251002/image_id",
-			arch:    "x86_64", version: []int{20251002}}},
-		{"amazon-eks-arm64-node-1.32-v20251002", &amiParameters{
-			series:  "/aws/service/eks/optimized-ami/1.32/amazon-linux-2-arm64/recommended/image_id",
-			release: "/aws/service/eks/optimized-ami/1.32/amazon-linux-2-arm64/amazon-eks-arm64-node-1.32-v20251002/image_id",
-			arch:    "arm64", version: []int{20251002}}},
-		{"amazon-eks-gpu-node-1.32-v20251002", &amiParameters{
-			series:  "/aws/service/eks/optimized-ami/1.32/amazon-linux-2-gpu/recommended/image_id",
-			release: "/aws/service/eks/optimized-ami/1.32/amazon-linux-2-gpu/amazon-eks-gpu-node-1.32-v20251002/image_id",
-			arch:    "x86_64", version: []int{20251002}}},
-		{"bottlerocket-aws-k8s-1.33-x86_64-v1.10.0-bbbbbbbb", &amiParameters{
-			series: "/aws/service/bottlerocket/aws-k8s-1.33/x86_64/latest/image_id", release: "/aws/service/bottlerocket/aws-k8s-1.33/x86_64/1.10.0/image_id",
-			arch: "x86_64", version: []int{1, 10, 0}}},
-		{"bottlerocket-aws-k8s-1.33-nvidia-aarch64-v1.49.0-713f44ce", &amiParameters{
-			series: "/aws/service/bottlerocket/aws-k8s-1.33-nvidia/arm64/latest/image_id", release: "/aws/service/bottlerocket/aws-k8s-1.33-nvidia/arm64/1.49.0/image_id",
-			arch: "arm64", version: []int{1, 49, 0}}},
-		{"bottlerocket-aws-k8s-1.33-fips-x86_64-v1.49.0-713f44ce", &amiParameters{
-			series: "/aws/service/bottlerocket/aws-k8s-1.33-fips/x86_64/latest/image_id", release: "/aws/service/bottlerocket/aws-k8s-1.33-fips/x86_64/1.49.0/image_id",
-			arch: "x86_64", version: []int{1, 49, 0}}},
-		{"Windows_Server-2019-English-Core-EKS_Optimized-1.31-2025.04.14", &amiParameters{
-			series: "/aws/service/ami-windows-latest/Windows_Server-2019-English-Core-EKS_Optimized-1.31/image_id", arch: "x86_64", version: []int{2025, 4, 14}}},
-		{"Windows_Server-2025-English-Full-EKS_Optimized-1.34-2025.11.12", &amiParameters{
-			series: "/aws/service/ami-windows-latest/Windows_Server-2025-English-Full-EKS_Optimized-1.34/image_id", arch: "x86_64", version: []int{2025, 11, 12}}},
+		{"amazon-eks-node-al2023-x86_64-standard-1.33-v20251105", "x86_64", []int{20251105},
+			al2Like(eks+"1.33/amazon-linux-2023/x86_64/standard/", "amazon-eks-node-al2023-x86_64-standard-1.33-v20251105")},
+		{"amazon-eks-node-al2023-arm64-nvidia-1.34-v20251105", "arm64", []int{20251105},
+			al2Like(eks+"1.34/amazon-linux-2023/arm64/nvidia/", "amazon-eks-node-al2023-arm64-nvidia-1.34-v20251105")},
+		{"amazon-eks-node-al2023-x86_64-neuron-1.33-v20251105", "x86_64", []int{20251105},
+			al2Like(eks+"1.33/amazon-linux-2023/x86_64/neuron/", "amazon-eks-node-al2023-x86_64-neuron-1.33-v20251105")},
+		{"amazon-eks-node-1.32-v20251002", "x86_64", []int{20251002}, al2Like(eks+"1.32/amazon-linux-2/", "amazon-eks-node-1.32-v20251002")},
+		{"amazon-eks-arm64-node-1.32-v20251002", "arm64", []int{20251002}, al2Like(eks+"1.32/amazon-linux-2-arm64/", "amazon-eks-arm64-node-1.32-v20251002")},
+		{"amazon-eks-gpu-node-1.32-v20251002", "x86_64", []int{20251002}, al2Like(eks+"1.32/amazon-linux-2-gpu/", "amazon-eks-gpu-node-1.32-v20251002")},
+		{"bottlerocket-aws-k8s-1.33-x86_64-v1.10.0-bbbbbbbb", "x86_64", []int{1, 10, 0}, bottlerocket(br+"aws-k8s-1.33/x86_64/", "1.10.0", "bbbbbbbb")},
+		{"bottlerocket-aws-k8s-1.33-nvidia-aarch64-v1.49.0-713f44ce", "arm64", []int{1, 49, 0}, bottlerocket(br+"aws-k8s-1.33-nvidia/arm64/", "1.49.0", "713f44ce")},
+		{"bottlerocket-aws-k8s-1.33-fips-x86_64-v1.49.0-713f44ce", "x86_64", []int{1, 49, 0}, bottlerocket(br+"aws-k8s-1.33-fips/x86_64/", "1.49.0", "713f44ce")},
+		{"Windows_Server-2019-English-Core-EKS_Optimized-1.31-2025.04.14", "x86_64", []int{2025, 4, 14},
+			[]string{win + "Windows_Server-2019-English-Core-EKS_Optimized-1.31/image_id"}},
+		{"Windows_Server-2025-English-Core-EKS_Optimized-1.35-2026-01-22", "x86_64", []int{2026, 1, 22},
+			[]string{win + "Windows_Server-2025-English-Core-EKS_Optimized-1.35/image_id"}},
 		// No parameters: not an EKS AMI, or a shape AWS does not publish.
-		{"amazon-eks-arm64-gpu-node-1.32-v20251002", nil}, // there is no AL2 arm64 GPU AMI
-		{"amazon-eks-node-al2023-x86_64-gpu-1.33-v20251105", nil},
-		{"amazon-eks-node-al2023-x86_64-standard-1.33-20251105", nil},
-		{"bottlerocket-aws-k8s-1.33-x86_64-v1.10.0", nil},
-		{"bottlerocket-aws-k8s-1.33-metal-x86_64-v1.10.0-bbbbbbbb", nil},
-		{"bottlerocket-aws-ecs-2-x86_64-v1.10.0-bbbbbbbb", nil},
-		{"Windows_Server-2022-English-Core-Base-2025.11.12", nil},
-		{"team-base-al2023-20250301", nil},
-		{"", nil},
+		{"amazon-eks-arm64-gpu-node-1.32-v20251002", "", nil, nil}, // there is no AL2 arm64 GPU AMI
+		{"amazon-eks-node-al2023-x86_64-gpu-1.33-v20251105", "", nil, nil},
+		{"amazon-eks-node-al2023-x86_64-nvidia-560-1.31-v20241016", "", nil, nil}, // no parameter path recorded for it
+		{"amazon-eks-node-al2023-x86_64-standard-1.33-20251105", "", nil, nil},
+		{"bottlerocket-aws-k8s-1.33-x86_64-v1.10.0", "", nil, nil},
+		{"bottlerocket-aws-k8s-1.33-metal-x86_64-v1.10.0-bbbbbbbb", "", nil, nil},
+		{"bottlerocket-aws-ecs-2-x86_64-v1.10.0-bbbbbbbb", "", nil, nil},
+		{"Windows_Server-2022-English-Core-Base-2025.11.12", "", nil, nil},
+		{"team-base-al2023-20250301", "", nil, nil},
+		{"", "", nil, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := parseAMIParameters(tc.name)
-			var gotp *amiParameters
+			p, ok := parseAMIParameters(tc.name)
+			var got []string
 			if ok {
-				gotp = &got
+				for _, n := range p.publishedNames("9.99.9-20250101") {
+					got = append(got, n.name)
+				}
+				slices.Sort(got)
+				if p.arch != tc.arch || !slices.Equal(p.version, tc.version) {
+					t.Errorf("arch %s, version %v; want %s, %v", p.arch, p.version, tc.arch, tc.version)
+				}
 			}
-			if diff := cmp.Diff(tc.want, gotp, cmp.AllowUnexported(amiParameters{})); diff != "" {
-				t.Errorf("parseAMIParameters(%q) (-want +got):\n%s", tc.name, diff)
+			want := slices.Sorted(slices.Values(tc.want))
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("parameters of %q (-want +got):\n%s", tc.name, diff)
 			}
 		})
+	}
+}
+
+// release_version comes from the description's Kubernetes version and the
+// name's day (amazon-eks-ami templates/al2023/variables-default.json at
+// 81fec2e8: ami_description + ", (k8s: VERSION, containerd: VERSION)").
+func TestReleaseVersion(t *testing.T) {
+	p, _ := parseAMIParameters("amazon-eks-node-al2023-x86_64-standard-1.32-v20250715")
+	for _, tc := range []struct{ description, want string }{
+		{"EKS-optimized Kubernetes node based on Amazon Linux 2023, (k8s: 1.32.3, containerd: 2.*)", "1.32.3-20250715"},
+		{"EKS-optimized Kubernetes node based on Amazon Linux 2023, (k8s: 1.32.3)", "1.32.3-20250715"},
+		{"EKS-optimized Kubernetes node based on Amazon Linux 2023 (k8s: 1.32, x86_64, standard)", ""}, // no patch version
+		{"(k8s: 1.31.3)", ""}, // another minor version than the name's
+		{"", ""},
+	} {
+		if got := p.releaseVersion(&tc.description); got != tc.want {
+			t.Errorf("releaseVersion(%q) = %q; want %q", tc.description, got, tc.want)
+		}
+	}
+	if got := p.releaseVersion(nil); got != "" {
+		t.Errorf("releaseVersion(nil) = %q", got)
 	}
 }
 
@@ -117,7 +146,8 @@ func param(name, value string, version int64, modified string) ssmtypes.Paramete
 }
 
 const (
-	al2023Std133  = "/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/recommended/image_id"
+	al2023Dir133  = "/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/"
+	al2023Std133  = al2023Dir133 + "recommended/image_id"
 	al2Std132     = "/aws/service/eks/optimized-ami/1.32/amazon-linux-2/recommended/image_id"
 	brX86133      = "/aws/service/bottlerocket/aws-k8s-1.33/x86_64/latest/image_id"
 	win2022Core   = "/aws/service/ami-windows-latest/Windows_Server-2022-English-Core-EKS_Optimized-1.33/image_id"
@@ -156,11 +186,30 @@ func TestGetParameter(t *testing.T) {
 		// Not published: a wrong-architecture image, an image in the
 		// caller's account, a disabled release, AL2 arm64 GPU.
 		{"architecture contradicts name", &ssm.GetParameterInput{Name: aws.String("/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/arm64/standard/recommended/image_id")},
-			nil, &ssmErr{Code: CodeParameterNotFound, Type: "*types.ParameterNotFound", Status: 400}},
+			nil, notFound("/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/arm64/standard/recommended/image_id")},
 		{"disabled release", &ssm.GetParameterInput{Name: aws.String("/aws/service/bottlerocket/aws-k8s-1.33/x86_64/1.11.0/image_id")},
-			nil, &ssmErr{Code: CodeParameterNotFound, Type: "*types.ParameterNotFound", Status: 400}},
+			nil, notFound("/aws/service/bottlerocket/aws-k8s-1.33/x86_64/1.11.0/image_id")},
+		{"Windows publishes no per-release parameter", &ssm.GetParameterInput{Name: aws.String("/aws/service/ami-windows-latest/Windows_Server-2022-English-Core-EKS_Optimized-1.33/image_name")},
+			nil, notFound("/aws/service/ami-windows-latest/Windows_Server-2022-English-Core-EKS_Optimized-1.33/image_name")},
 		{"old version", &ssm.GetParameterInput{Name: aws.String("/team/base-ami:1")},
-			nil, &ssmErr{Code: CodeParameterVersionNotFound, Message: "Systems Manager could not find version 1 of /team/base-ami. Verify the version and try again.", Type: "*types.ParameterVersionNotFound", Status: 400}},
+			ptr(withSelector(param("/team/base-ami", "ami-5e1f00000000000e1", 1, fixtureCustom), ":1")), nil},
+		{"version not yet written", &ssm.GetParameterInput{Name: aws.String("/team/base-ami:3")},
+			nil, &ssmErr{Code: CodeParameterVersionNotFound, Message: "Systems Manager could not find version 3 of /team/base-ami. Verify the version and try again.", Type: "*types.ParameterVersionNotFound", Status: 400}},
+		// A public parameter's versions are the releases it has named.
+		{"public, first version", &ssm.GetParameterInput{Name: aws.String(al2023Std133 + ":1")},
+			ptr(withSelector(param(al2023Std133, "ami-a12023000000000a1", 1, "2025-10-02T10:00:00Z"), ":1")), nil},
+		{"public, version 3 of 2", &ssm.GetParameterInput{Name: aws.String(al2023Std133 + ":3")},
+			nil, &ssmErr{Code: CodeParameterVersionNotFound, Message: "Systems Manager could not find version 3 of " + al2023Std133 + ". Verify the version and try again.", Type: "*types.ParameterVersionNotFound", Status: 400}},
+		{"recommended image name", &ssm.GetParameterInput{Name: aws.String(al2023Dir133 + "recommended/image_name")},
+			ptr(param(al2023Dir133+"recommended/image_name", "amazon-eks-node-al2023-x86_64-standard-1.33-v20251105", 2, "2025-11-05T10:00:00Z")), nil},
+		{"recommended release version", &ssm.GetParameterInput{Name: aws.String(al2023Dir133 + "recommended/release_version")},
+			ptr(param(al2023Dir133+"recommended/release_version", "1.33.5-20251105", 2, "2025-11-05T10:00:00Z")), nil},
+		{"recommended, the JSON parent", &ssm.GetParameterInput{Name: aws.String(al2023Dir133 + "recommended")},
+			ptr(param(al2023Dir133+"recommended", `{"schema_version":"2","image_id":"ami-a12023000000000a2","image_name":"amazon-eks-node-al2023-x86_64-standard-1.33-v20251105","release_version":"1.33.5-20251105"}`, 2, "2025-11-05T10:00:00Z")), nil},
+		{"Bottlerocket image version", &ssm.GetParameterInput{Name: aws.String("/aws/service/bottlerocket/aws-k8s-1.33/x86_64/latest/image_version")},
+			ptr(param("/aws/service/bottlerocket/aws-k8s-1.33/x86_64/latest/image_version", "1.10.0-bbbbbbbb", 2, "2025-08-01T00:00:00Z")), nil},
+		{"Bottlerocket version with its build", &ssm.GetParameterInput{Name: aws.String("/aws/service/bottlerocket/aws-k8s-1.33/x86_64/1.9.0-aaaaaaaa/image_id")},
+			ptr(param("/aws/service/bottlerocket/aws-k8s-1.33/x86_64/1.9.0-aaaaaaaa/image_id", "ami-b0771e000000000c1", 1, "2025-09-01T00:00:00Z")), nil},
 		{"empty name", &ssm.GetParameterInput{Name: aws.String("")},
 			nil, &ssmErr{Code: CodeValidationException, Message: "1 validation error detected: Value '' at 'name' failed to satisfy constraint: Member must have length greater than or equal to 1", Type: "*types.ValidationException", Status: 400}},
 		{"space inside", &ssm.GetParameterInput{Name: aws.String("/team/base ami")},
@@ -187,6 +236,16 @@ func TestGetParameter(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// notFound is SSM's ParameterNotFound for name. SSM's GetParameter was seen
+// answering with an empty message in 2020 (awslabs/amazon-eks-ami issue
+// #531: "An error occurred (ParameterNotFound) when calling the
+// GetParameter operation: ") and with "Parameter NAME not found." since
+// (the text getmoto/moto moto/ssm/responses.py get_parameter uses, at
+// 0af643a5); the fake gives the latter.
+func notFound(name string) *ssmErr {
+	return &ssmErr{Code: CodeParameterNotFound, Message: "Parameter " + name + " not found.", Type: "*types.ParameterNotFound", Status: 400}
+}
 
 func withSelector(p ssmtypes.Parameter, s string) ssmtypes.Parameter {
 	p.Selector = aws.String(s)
@@ -245,38 +304,40 @@ func TestGetParametersByPath(t *testing.T) {
 		wantNames []string // every page, in order
 		wantErr   *ssmErr
 	}{
-		{"one level", &ssm.GetParametersByPathInput{Path: aws.String("/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/recommended")},
-			[]string{al2023Std133}, nil},
-		{"nothing directly below", &ssm.GetParametersByPathInput{Path: aws.String("/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard")},
-			[]string{}, nil},
-		{"recursive, trailing slash", &ssm.GetParametersByPathInput{Path: aws.String("/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/"), Recursive: aws.Bool(true)},
+		{"one level", &ssm.GetParametersByPathInput{Path: aws.String(al2023Dir133 + "recommended")},
+			[]string{al2023Std133, al2023Dir133 + "recommended/image_name", al2023Dir133 + "recommended/release_version"}, nil},
+		{"the JSON parent is one level down", &ssm.GetParametersByPathInput{Path: aws.String(al2023Dir133)},
+			[]string{al2023Dir133 + "recommended"}, nil},
+		{"recursive, trailing slash", &ssm.GetParametersByPathInput{Path: aws.String(al2023Dir133), Recursive: aws.Bool(true)},
 			[]string{
-				"/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/amazon-eks-node-al2023-x86_64-standard-1.33-v20251002/image_id",
-				"/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/amazon-eks-node-al2023-x86_64-standard-1.33-v20251105/image_id",
-				al2023Std133,
+				al2023Dir133 + "amazon-eks-node-al2023-x86_64-standard-1.33-v20251002/image_id",
+				al2023Dir133 + "amazon-eks-node-al2023-x86_64-standard-1.33-v20251105/image_id",
+				al2023Dir133 + "recommended",
+				al2023Std133, al2023Dir133 + "recommended/image_name", al2023Dir133 + "recommended/release_version",
 			}, nil},
-		{"Bottlerocket 1.33, pages of 3", &ssm.GetParametersByPathInput{Path: aws.String("/aws/service/bottlerocket"), Recursive: aws.Bool(true), MaxResults: aws.Int32(3)},
+		{"Bottlerocket 1.33 arm64, pages of 3", &ssm.GetParametersByPathInput{Path: aws.String("/aws/service/bottlerocket/aws-k8s-1.33/arm64"), Recursive: aws.Bool(true), MaxResults: aws.Int32(3)},
 			[]string{
-				"/aws/service/bottlerocket/aws-k8s-1.33-fips/arm64/1.10.0/image_id",
-				"/aws/service/bottlerocket/aws-k8s-1.33-fips/arm64/latest/image_id",
-				"/aws/service/bottlerocket/aws-k8s-1.33-nvidia/x86_64/1.10.0/image_id",
-				"/aws/service/bottlerocket/aws-k8s-1.33-nvidia/x86_64/latest/image_id",
+				"/aws/service/bottlerocket/aws-k8s-1.33/arm64/1.10.0-bbbbbbbb/image_id",
+				"/aws/service/bottlerocket/aws-k8s-1.33/arm64/1.10.0-bbbbbbbb/image_version",
 				"/aws/service/bottlerocket/aws-k8s-1.33/arm64/1.10.0/image_id",
+				"/aws/service/bottlerocket/aws-k8s-1.33/arm64/1.10.0/image_version",
 				"/aws/service/bottlerocket/aws-k8s-1.33/arm64/latest/image_id",
-				"/aws/service/bottlerocket/aws-k8s-1.33/x86_64/1.10.0/image_id",
-				"/aws/service/bottlerocket/aws-k8s-1.33/x86_64/1.9.0/image_id",
-				brX86133,
+				"/aws/service/bottlerocket/aws-k8s-1.33/arm64/latest/image_version",
 			}, nil},
+		{"Bottlerocket variants", &ssm.GetParametersByPathInput{Path: aws.String("/aws/service/bottlerocket")},
+			[]string{}, nil},
 		{"the account's own", &ssm.GetParametersByPathInput{Path: aws.String("/team"), Recursive: aws.Bool(true)},
 			[]string{"/team/base-ami", "/team/gpu/base-ami"}, nil},
-		{"root lists only the account's own hierarchy", &ssm.GetParametersByPathInput{Path: aws.String("/"), Recursive: aws.Bool(true)},
-			[]string{"/team/base-ami", "/team/gpu/base-ami"}, nil},
+		// "/" lists the account's parameters, those without a slash too
+		// (issue #30: boto3 and moto do).
+		{"root, recursive: the account's own", &ssm.GetParametersByPathInput{Path: aws.String("/"), Recursive: aws.Bool(true)},
+			[]string{"/team/base-ami", "/team/gpu/base-ami", "flat-ami"}, nil},
+		{"root, one level: flat names", &ssm.GetParametersByPathInput{Path: aws.String("/")},
+			[]string{"flat-ami"}, nil},
 		{"not a path", &ssm.GetParametersByPathInput{Path: aws.String("team")}, nil,
-			&ssmErr{Code: CodeValidationException, Type: "*types.ValidationException", Status: 400,
-				Message: `The path "team" is not valid: a path begins with a forward slash (/), e.g. /aws/service/eks/optimized-ami.`}},
+			&ssmErr{Code: CodeValidationException, Type: "*types.ValidationException", Status: 400, Message: msgPathRequirements}},
 		{"empty level", &ssm.GetParametersByPathInput{Path: aws.String("/team//gpu")}, nil,
-			&ssmErr{Code: CodeValidationException, Type: "*types.ValidationException", Status: 400,
-				Message: `The path "/team//gpu" is not valid: each level holds letters, digits, "_", "." or "-".`}},
+			&ssmErr{Code: CodeValidationException, Type: "*types.ValidationException", Status: 400, Message: msgPathRequirements}},
 		{"MaxResults 11", &ssm.GetParametersByPathInput{Path: aws.String("/team"), MaxResults: aws.Int32(11)}, nil,
 			&ssmErr{Code: CodeValidationException, Type: "*types.ValidationException", Status: 400,
 				Message: "1 validation error detected: Value '11' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 10"}},
@@ -376,7 +437,8 @@ func TestPutParameterRejects(t *testing.T) {
 		{"space", "/team/my ami", "ami-12345678", `ec2fake: PutParameter("/team/my ami"): name may hold only letters, digits, "._-" and, after a leading "/", "/" between levels`},
 		{"empty", "", "ami-12345678", `ec2fake: PutParameter(""): name must be 1-1011 characters`},
 		{"too deep", strings.Repeat("/a", 16), "ami-12345678", `ec2fake: PutParameter("` + strings.Repeat("/a", 16) + `"): name has more than 15 levels`},
-		{"value not an AMI", "/team/ami", "ubuntu", `ec2fake: PutParameter("/team/ami"): value "ubuntu" is not an AMI ID; use "ami-" followed by 8 or 17 lowercase hex digits`},
+		{"value not an AMI", "/team/ami", "ubuntu", `ec2fake: PutParameter("/team/ami"): value "ubuntu" is not an AMI ID; use "ami-" followed by letters, digits or hyphens, such as "ami-0123456789abcdef0" or "ami-id-amd64"`},
+		{"value with a wildcard", "/team/ami", "ami-*", `ec2fake: PutParameter("/team/ami"): value "ami-*" is not an AMI ID; use "ami-" followed by letters, digits or hyphens, such as "ami-0123456789abcdef0" or "ami-id-amd64"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -392,12 +454,49 @@ func TestPutParameterRejects(t *testing.T) {
 	}
 }
 
-// Every Amazon image of the embedded catalog that AWS would publish
-// parameters for is reachable through them: its release parameter names
-// it, or (Windows) its series parameter names its newest release.
-func TestDefaultCatalogParameters(t *testing.T) {
-	b := NewWithCatalog(Options{Now: func() time.Time { return testNow }})
-	images, _ := DefaultCatalog()
+// Every Amazon image of the embedded catalogs that AWS would publish
+// parameters for is reachable through them: each of its release
+// directories' image_id names it, or (Windows) its series parameter names
+// its newest release. AL2023's nvidia-560 images (2024) have no recorded
+// parameter path and publish none.
+func TestCatalogParameters(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		catalog func() ([]ec2types.Image, []ec2types.InstanceTypeInfo)
+	}{{"default", DefaultCatalog}, {"full", FullCatalog}} {
+		t.Run(tc.name, func(t *testing.T) {
+			images, types := tc.catalog()
+			b := New(Options{Now: func() time.Time { return testNow }})
+			if err := b.Load(images, types); err != nil {
+				t.Fatal(err)
+			}
+			published := checkImageParameters(t, b, images)
+			all := map[string]bool{}
+			in := &ssm.GetParametersByPathInput{Path: aws.String("/aws/service"), Recursive: aws.Bool(true)}
+			pager := ssm.NewGetParametersByPathPaginator(b, in, func(o *ssm.GetParametersByPathPaginatorOptions) { o.StopOnDuplicateToken = true })
+			for pager.HasMorePages() {
+				page, err := pager.NextPage(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, prm := range page.Parameters {
+					if all[*prm.Name] {
+						t.Fatalf("%s listed twice", *prm.Name)
+					}
+					all[*prm.Name] = true
+				}
+			}
+			if len(all) < published {
+				t.Errorf("%d parameters listed under /aws/service for %d published images", len(all), published)
+			}
+		})
+	}
+}
+
+// checkImageParameters checks that each Amazon image's own parameters name
+// it, and returns how many images publish parameters.
+func checkImageParameters(t *testing.T, b *Backend, images []ec2types.Image) int {
+	t.Helper()
 	ctx := context.Background()
 	published := 0
 	for _, img := range images {
@@ -406,47 +505,33 @@ func TestDefaultCatalogParameters(t *testing.T) {
 		}
 		p, ok := publishesParameters(&img)
 		if !ok {
-			t.Errorf("Amazon image %s (%s) matches no public parameter family", *img.ImageId, aws.ToString(img.Name))
+			if !strings.Contains(aws.ToString(img.Name), "-nvidia-560-") {
+				t.Errorf("Amazon image %s (%s) matches no public parameter family", *img.ImageId, aws.ToString(img.Name))
+			}
 			continue
 		}
 		published++
-		name := p.release
-		if name == "" {
-			name = p.series
+		names := []string{p.series + "image_id"}
+		if len(p.dirs) > 0 {
+			names = names[:0]
+			for _, d := range p.dirs {
+				names = append(names, d+"image_id")
+			}
 		}
-		out, err := b.GetParameter(ctx, &ssm.GetParameterInput{Name: aws.String(name)})
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		if p.release != "" && *out.Parameter.Value != *img.ImageId {
-			t.Errorf("%s = %s; want %s", name, *out.Parameter.Value, *img.ImageId)
+		for _, name := range names {
+			out, err := b.GetParameter(ctx, &ssm.GetParameterInput{Name: aws.String(name)})
+			switch {
+			case err != nil:
+				t.Errorf("%s: %v", name, err)
+			case len(p.dirs) > 0 && *out.Parameter.Value != *img.ImageId:
+				t.Errorf("%s = %s; want %s", name, *out.Parameter.Value, *img.ImageId)
+			}
 		}
 	}
 	if published == 0 {
 		t.Fatal("the catalog has no Amazon image with public parameters")
 	}
-	all := map[string]bool{}
-	in := &ssm.GetParametersByPathInput{Path: aws.String("/aws/service"), Recursive: aws.Bool(true)}
-	pager := ssm.NewGetParametersByPathPaginator(b, in, func(o *ssm.GetParametersByPathPaginatorOptions) { o.StopOnDuplicateToken = true })
-	for pager.HasMorePages() {
-		page, err := pager.NextPage(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, prm := range page.Parameters {
-			if all[*prm.Name] {
-				t.Fatalf("%s listed twice", *prm.Name)
-			}
-			all[*prm.Name] = true
-		}
-	}
-	if len(all) < published {
-		t.Errorf("%d parameters listed under /aws/service for %d published images", len(all), published)
-	}
-	if !slices.ContainsFunc(images, func(img ec2types.Image) bool { return aws.ToString(img.Name) != "" }) {
-		t.Fatal("catalog has no named images")
-	}
+	return published
 }
 
 // Faults and the call log cover SSM: the SDK's retryer retries SSM's

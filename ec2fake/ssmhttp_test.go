@@ -11,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+const knownTargets = "AmazonSSM.GetParameter, AmazonSSM.GetParameters, AmazonSSM.GetParametersByPath, AmazonSSM.PutParameter, AmazonSSM.DeleteParameter, AmazonSSM.DescribeParameters and AmazonSSM.GetParameterHistory"
+
 // SSM's JSON 1.1 errors as a raw client sees them: status, "__type",
 // message and a request ID on every answer, including those the handler
 // gives before an operation runs.
@@ -26,10 +28,10 @@ func TestSSMHandlerProtocolErrors(t *testing.T) {
 		name, method, target, body string
 		want                       answer
 	}{
-		{"unknown operation", http.MethodPost, "AmazonSSM.PutParameter", `{}`,
-			answer{400, codeUnknownOp, `The operation "AmazonSSM.PutParameter" is not known; ec2fake's SSM implements AmazonSSM.GetParameter, AmazonSSM.GetParameters and AmazonSSM.GetParametersByPath.`, true, true}},
+		{"unknown operation", http.MethodPost, "AmazonSSM.LabelParameterVersion", `{}`,
+			answer{400, codeUnknownOp, `The operation "AmazonSSM.LabelParameterVersion" is not known; ec2fake's SSM implements ` + knownTargets + `.`, true, true}},
 		{"other service", http.MethodPost, "AmazonEC2.GetParameter", `{}`,
-			answer{400, codeUnknownOp, `The operation "AmazonEC2.GetParameter" is not known; ec2fake's SSM implements AmazonSSM.GetParameter, AmazonSSM.GetParameters and AmazonSSM.GetParametersByPath.`, true, true}},
+			answer{400, codeUnknownOp, `The operation "AmazonEC2.GetParameter" is not known; ec2fake's SSM implements ` + knownTargets + `.`, true, true}},
 		{"not JSON", http.MethodPost, "AmazonSSM.GetParameter", `Name=/x`,
 			answer{400, codeSerialization, "The request body is not a JSON object: invalid character 'N' looking for beginning of value", true, true}},
 		{"wrong member type", http.MethodPost, "AmazonSSM.GetParametersByPath", `{"Path":"/team","MaxResults":"3"}`,
@@ -39,8 +41,10 @@ func TestSSMHandlerProtocolErrors(t *testing.T) {
 			answer{400, CodeValidationException, "1 validation error detected: Value null at 'name' failed to satisfy constraint: Member must not be null", true, true}},
 		{"missing Names", http.MethodPost, "AmazonSSM.GetParameters", `{}`,
 			answer{400, CodeValidationException, "1 validation error detected: Value null at 'names' failed to satisfy constraint: Member must not be null", true, true}},
-		{"not found has no message", http.MethodPost, "AmazonSSM.GetParameter", `{"Name":"/nope"}`,
-			answer{400, CodeParameterNotFound, "", true, true}},
+		{"not found", http.MethodPost, "AmazonSSM.GetParameter", `{"Name":"/nope"}`,
+			answer{400, CodeParameterNotFound, "Parameter /nope not found.", true, true}},
+		{"PutParameter without a Value", http.MethodPost, "AmazonSSM.PutParameter", `{"Name":"/x","Type":"String"}`,
+			answer{400, CodeValidationException, "1 validation error detected: Value null at 'value' failed to satisfy constraint: Member must not be null", true, true}},
 		{"GET", http.MethodGet, "AmazonSSM.GetParameter", ``,
 			answer{405, codeUnknownOp, "SSM requests use POST, not GET.", true, true}},
 	}

@@ -1,7 +1,6 @@
 package ec2fake
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -15,18 +14,26 @@ import (
 //	level = 1*( ALPHA | DIGIT | "_" | "." | "-" )
 //
 // A trailing slash names the same hierarchy as none ("/a/b/" = "/a/b"), as
-// the aws CLI examples in Karpenter's documentation rely on.
+// the aws CLI examples in Karpenter's documentation rely on. "/" lists the
+// account's parameters at the top of the hierarchy, including those whose
+// names have no slash at all ("flat"), as SSM does.
 type parameterPath struct {
 	prefix string // what every name below the path starts with; ends in "/"
 	public bool   // lists AWS's public parameters rather than the account's
 }
 
+// msgPathRequirements is SSM's answer to a path it cannot read (the same
+// text in getmoto/moto moto/ssm/models.py at 0af643a5, and quoted by moto's
+// tests as captured from AWS).
+const msgPathRequirements = `The parameter doesn't meet the parameter name requirements. The parameter name must begin with a forward slash "/". It can't be prefixed with "aws" or "ssm" (case-insensitive). It must use only letters, numbers, or the following symbols: . (period), - (hyphen), _ (underscore). Special characters are not allowed. All sub-paths, if specified, must use the forward slash symbol "/". Valid example: /get/parameters2-/by1./path0_.`
+
 func parseParameterPath(path string) (parameterPath, *apiError) {
 	if aerr := checkNameLength(path, "path"); aerr != nil {
 		return parameterPath{}, aerr
 	}
+	bad := newAPIError(CodeValidationException, "%s", msgPathRequirements)
 	if !strings.HasPrefix(path, "/") {
-		return parameterPath{}, newAPIError(CodeValidationException, "The path %q is not valid: a path begins with a forward slash (/), e.g. /aws/service/eks/optimized-ami.", path)
+		return parameterPath{}, bad
 	}
 	trimmed := strings.TrimSuffix(path, "/")
 	if trimmed == "" {
@@ -34,11 +41,11 @@ func parseParameterPath(path string) (parameterPath, *apiError) {
 	}
 	levels := strings.Split(trimmed[1:], "/")
 	if len(levels) > maxParameterPathLevels {
-		return parameterPath{}, newAPIError(CodeValidationException, "The path %q is not valid: a hierarchy has at most %d levels.", path, maxParameterPathLevels)
+		return parameterPath{}, bad
 	}
 	for _, l := range levels {
 		if l == "" || !customParameterName.MatchString(l) {
-			return parameterPath{}, newAPIError(CodeValidationException, "The path %q is not valid: each level holds letters, digits, \"_\", \".\" or \"-\".", path)
+			return parameterPath{}, bad
 		}
 	}
 	return parameterPath{prefix: trimmed + "/", public: isPublicParameterPath(trimmed)}, nil
@@ -49,14 +56,20 @@ func parseParameterPath(path string) (parameterPath, *apiError) {
 // GetParametersByPath on /aws/service/... lists AWS's public parameters,
 // any other path the account's own.
 func (pp parameterPath) lists(name string, recursive bool) bool {
+	if strings.HasPrefix(name, publicParameterRoot) != pp.public {
+		return false
+	}
 	rest, ok := strings.CutPrefix(name, pp.prefix)
-	if !ok || rest == "" || strings.HasPrefix(name, publicParameterRoot) != pp.public {
+	if !ok && pp.prefix == "/" && !strings.HasPrefix(name, "/") {
+		rest, ok = name, true // "flat" is at the top, beside "/flat"
+	}
+	if !ok || rest == "" {
 		return false
 	}
 	return recursive || !strings.Contains(rest, "/")
 }
 
-func (b *Backend) getParametersByPath(in *ssm.GetParametersByPathInput) (*ssm.GetParametersByPathOutput, *apiError) {
+func (b *Backend) getParametersByPath(in *ssm.GetParametersByPathInput, region string) (*ssm.GetParametersByPathOutput, *apiError) {
 	if in.Path == nil {
 		return nil, notNull("path")
 	}
@@ -64,16 +77,9 @@ func (b *Backend) getParametersByPath(in *ssm.GetParametersByPathInput) (*ssm.Ge
 	if aerr != nil {
 		return nil, aerr
 	}
-	limit := maxParametersPage
-	if in.MaxResults != nil {
-		if n := *in.MaxResults; n < 1 || n > maxParametersPage {
-			constraint := "Member must have value greater than or equal to 1"
-			if n > maxParametersPage {
-				constraint = fmt.Sprintf("Member must have value less than or equal to %d", maxParametersPage)
-			}
-			return nil, validationError(fmt.Sprint(n), "maxResults", constraint)
-		}
-		limit = int(*in.MaxResults)
+	limit, aerr := maxResultsIn(in.MaxResults, maxParametersPage, maxParametersPage)
+	if aerr != nil {
+		return nil, aerr
 	}
 	if len(in.ParameterFilters) > 0 {
 		return nil, newAPIError(CodeUnsupported, "ParameterFilters are valid in SSM but ec2fake does not model them; filter the answer yourself.")
@@ -85,44 +91,63 @@ func (b *Backend) getParametersByPath(in *ssm.GetParametersByPathInput) (*ssm.Ge
 	after := ""
 	if tok := aws.ToString(in.NextToken); tok != "" {
 		var ok bool
-		if after, ok = decodeToken(tok, tokenOpParametersByPath, fp.h, func(k string) bool { return strings.HasPrefix(k, pp.prefix) }); !ok {
+		if after, ok = decodeToken(tok, tokenOpParametersByPath, fp.h, func(k string) bool { return pp.lists(k, recursive) }); !ok {
 			return nil, newAPIError(CodeInvalidNextToken, invalidSSMTokenMessage)
 		}
 	}
-	return pageOfParameters(b.parameters(), pp, recursive, after, limit, fp.h), nil
+	var page []ssmtypes.Parameter
+	var more bool
+	if pp.public {
+		page, more = b.publicPage(pp, recursive, after, limit, region)
+	} else {
+		page, more = b.customPage(pp, recursive, after, limit, region)
+	}
+	out := &ssm.GetParametersByPathOutput{Parameters: page}
+	if more {
+		tok := encodeToken(tokenOpParametersByPath, fp.h, *page[len(page)-1].Name)
+		out.NextToken = &tok
+	}
+	return out, nil
 }
 
-func pageOfParameters(idx *parameterIndex, pp parameterPath, recursive bool, after string, limit int, fingerprint uint64) *ssm.GetParametersByPathOutput {
-	out := &ssm.GetParametersByPathOutput{Parameters: []ssmtypes.Parameter{}}
+// publicPage lists up to limit public parameters below pp after the name
+// after, and whether more follow.
+func (b *Backend) publicPage(pp parameterPath, recursive bool, after string, limit int, region string) ([]ssmtypes.Parameter, bool) {
+	idx := b.publicParameters()
+	out := []ssmtypes.Parameter{}
 	start := searchParameters(idx.sorted, max(after, pp.prefix))
 	for _, p := range idx.sorted[start:] {
-		name := *p.Name
-		if name == after {
+		if p.name == after || !pp.lists(p.name, recursive) {
+			if !strings.HasPrefix(p.name, pp.prefix) {
+				break
+			}
 			continue
 		}
-		if !strings.HasPrefix(name, pp.prefix) {
-			break
+		if len(out) == limit {
+			return out, true
 		}
-		if !pp.lists(name, recursive) {
-			continue
-		}
-		if len(out.Parameters) == limit {
-			tok := encodeToken(tokenOpParametersByPath, fingerprint, *out.Parameters[len(out.Parameters)-1].Name)
-			out.NextToken = &tok
-			break
-		}
-		out.Parameters = append(out.Parameters, copyParameter(p))
+		out = append(out, p.current(region))
 	}
-	return out
+	return out, false
+}
+
+// customPage is publicPage for the account's parameters.
+func (b *Backend) customPage(pp parameterPath, recursive bool, after string, limit int, region string) ([]ssmtypes.Parameter, bool) {
+	found := b.customParametersAfter(after, limit, func(c *customParameter) bool { return pp.lists(c.name, recursive) })
+	out := make([]ssmtypes.Parameter, 0, min(len(found), limit))
+	for _, c := range found[:min(len(found), limit)] {
+		out = append(out, c.parameter(c.latest(), region, b.accountID()))
+	}
+	return out, len(found) > limit
 }
 
 // searchParameters returns the index of the first parameter named key or
 // after it.
-func searchParameters(sorted []*ssmtypes.Parameter, key string) int {
+func searchParameters(sorted []*publicParameter, key string) int {
 	lo, hi := 0, len(sorted)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if *sorted[mid].Name < key {
+		if sorted[mid].name < key {
 			lo = mid + 1
 		} else {
 			hi = mid

@@ -83,6 +83,15 @@ const (
 	// it needs to join the cluster (nodeadm's cluster fields, Bottlerocket's
 	// cluster-name, Start-EKSBootstrap.ps1's -EKSClusterName).
 	CodeIncompleteConfig Code = "incomplete-config"
+	// CodeRefusedSetting: Bottlerocket settings its settings API refuses (a
+	// key its model does not have, a bootstrap command that is not an
+	// apiclient command, a malformed name or shape), so early-boot-config
+	// fails and the node never joins.
+	CodeRefusedSetting Code = "refused-setting"
+	// CodeVariantSetting: a Bottlerocket setting only some variants or
+	// releases have; on the others the settings API refuses it and the
+	// node never joins.
+	CodeVariantSetting Code = "variant-setting"
 )
 
 // Severity says whether a problem breaks the node (SeverityError) or is
@@ -108,7 +117,7 @@ func (s Severity) String() string {
 // Severity returns the severity of problems with this code.
 func (c Code) Severity() Severity {
 	switch c {
-	case CodeIgnoredArgument, CodeTaintRemovalIgnored, CodeBootFileEdit:
+	case CodeIgnoredArgument, CodeTaintRemovalIgnored, CodeBootFileEdit, CodeVariantSetting:
 		return SeverityWarning
 	}
 	return SeverityError

@@ -50,10 +50,14 @@ const maxDecompressed = 1 << 20
 //   - nodeadm: top-level NodeConfig parts merged in order (flags appended,
 //     config maps merged, an explicit empty list or null replaces), config
 //     keys matched ignoring case, timeAdded refused.
-//   - Bottlerocket and EC2Launch: the settings TOML; the <powershell>
-//     block and Start-EKSBootstrap.ps1's parameters (how it hands
-//     -KubeletExtraArgs to kubelet.exe is not published; Lint assumes what
-//     public copies do).
+//   - Bottlerocket: early-boot-config's reading of the TOML (a script or
+//     cloud-config never joins), the settings model of the aws-k8s variants
+//     (unknown keys, names and shapes refused; settings only some variants
+//     or releases have are warnings), bootstrap commands as apiclient
+//     parses them.
+//   - EC2Launch: the <powershell> block and Start-EKSBootstrap.ps1's
+//     parameters (how it hands -KubeletExtraArgs to kubelet.exe is not
+//     published; Lint assumes what public copies do).
 //
 // Lint returns an error only for an unknown family, invalid required
 // taints, or gzip data it cannot decompress; everything else is in the

@@ -24,13 +24,14 @@ func TestLintBottlerocket(t *testing.T) {
 		{name: "no colon", doc: base + "[settings.kubernetes.node-taints]\n'karpenter.sh/unregistered' = ['NoExecute']\n", want: []Code{CodeInvalidTaint}},
 		{name: "no cluster", doc: "[settings.kubernetes.node-taints]\n'karpenter.sh/unregistered' = [':NoExecute']\n", want: []Code{CodeIncompleteConfig}},
 		{name: "bad toml", doc: "[settings.kubernetes\n", want: []Code{CodeSyntax}},
-		// The settings model denies unknown fields (bottlerocket@468f205b^
-		// sources/models/model-derive/src/lib.rs L112-116); whether a key
-		// is known depends on the release, so it is unresolved.
-		{name: "unknown setting", doc: base + "node-taint = 'x'\n", want: []Code{CodeUnresolved}},
+		// The settings model denies unknown fields
+		// (bottlerocket-settings-sdk@5ba2c487
+		// bottlerocket-settings-models/model-derive/src/lib.rs L107-L120),
+		// the settings API refuses the PATCH and early-boot-config fails.
+		{name: "unknown setting", doc: base + "node-taint = 'x'\n", want: []Code{CodeRefusedSetting}},
 		// Bootstrap commands run before the kubelet (apiclient set can
-		// change node-taints); only ephemeral-storage setup is known safe.
-		{name: "bootstrap command", doc: "[settings.bootstrap-commands.x]\ncommands = [['apiclient', 'set', 'kubernetes.node-taints.a=:NoSchedule']]\n" + base, want: []Code{CodeUnresolved}},
+		// change node-taints); ephemeral-storage setup cannot.
+		{name: "bootstrap command", doc: "[settings.bootstrap-commands.x]\ncommands = [['apiclient', 'set', 'kubernetes.node-taints.a=:NoSchedule']]\nmode = 'once'\n" + base, want: []Code{CodeUnresolved}},
 		{name: "ephemeral-storage bootstrap command", doc: "[settings.bootstrap-commands.raid]\ncommands = [['apiclient', 'ephemeral-storage', 'init']]\n" + base + "[settings.kubernetes.node-taints]\n'karpenter.sh/unregistered' = [':NoExecute']\n",
 			taints: []Taint{UnregisteredTaint()}},
 		{name: "forbidden label", doc: base + "[settings.kubernetes.node-labels]\n'kubernetes.io/role' = 'x'\n[settings.kubernetes.node-taints]\n'karpenter.sh/unregistered' = [':NoExecute']\n", want: []Code{CodeForbiddenLabel}},

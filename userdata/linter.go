@@ -33,6 +33,11 @@ func (l *linter) add(code Code, line int, fix, format string, args ...any) {
 	})
 }
 
+// scopeLast narrows the problem added last to the AMIs it arises on.
+func (l *linter) scopeLast(s AMIScope) {
+	l.problems[len(l.problems)-1].AMIs = s
+}
+
 // unresolved reports a construct the analysis cannot follow and returns
 // the boot that makes the verdict [Unresolved].
 func (l *linter) unresolved(line int, fix, format string, args ...any) boot {

@@ -34,8 +34,15 @@ import (
 //     which would override the config, is an error.
 //   - [compat.Bottlerocket]: TOML settings (go-toml/v2): the custom TOML
 //     kept, the cluster fields set, node-labels merged (Render's win),
-//     node-taints replaced; a setting the aws-k8s model does not have is an
-//     error, because Bottlerocket's settings API refuses it.
+//     node-taints replaced. Custom settings are read against Bottlerocket's
+//     settings model of the aws-k8s variants: a key it does not have, a
+//     name or shape it refuses, a key newer than Config.AMIRelease and a
+//     bootstrap command that is not an apiclient command are errors,
+//     because the settings API refuses them; so are bootstrap containers
+//     and bootstrap commands that can change what the kubelet registers
+//     (apiclient set of settings.kubernetes, apply, exec, raw writes,
+//     reboot, update). Other bootstrap commands are kept beside Render's
+//     RAID0 command.
 //   - Windows: a <powershell> block: the custom PowerShell first (complete,
 //     no exit, no bootstrap call, no trailing line continuation), then a
 //     Start-EKSBootstrap.ps1 call whose arguments are verbatim strings with

@@ -26,11 +26,8 @@ func (p *plan) renderBottlerocket() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if key := bottlerocket.UnknownSetting(settings, kube); key != "" {
-		return nil, unknownSettingError(key)
-	}
-	if step := bottlerocket.BootSteps(settings); step != "" {
-		return nil, fmt.Errorf("userdata: Config.CustomUserData sets %s, which runs before the kubelet and may change its settings (apiclient set); Render cannot tell that it leaves the taints alone, so remove it or set its mode to \"off\"", step)
+	if err := p.checkBottlerocketSettings(settings, kube); err != nil {
+		return nil, err
 	}
 	kube["cluster-name"] = p.cfg.ClusterName
 	kube["api-server"] = p.cfg.APIServerEndpoint
@@ -103,8 +100,60 @@ func (p *plan) mergeBottlerocketLabels(kube map[string]any) error {
 	return nil
 }
 
-func unknownSettingError(key string) error {
-	return fmt.Errorf("userdata: Config.CustomUserData sets %s, which the Bottlerocket aws-k8s settings model does not have; its settings API refuses unknown keys (the model denies unknown fields), so remove it or check its spelling", key)
+// checkBottlerocketSettings refuses custom settings that Bottlerocket's
+// settings API refuses, that the AMI's release lacks, or that can change
+// what the kubelet registers; it accepts every other setting of the model,
+// and those it cannot establish ([bottlerocket.Unsettled]) or only some
+// variants have.
+func (p *plan) checkBottlerocketSettings(settings, kube map[string]any) error {
+	for _, f := range bottlerocket.Check(settings) {
+		if err := p.settingError(f); err != nil {
+			return err
+		}
+	}
+	for _, s := range bottlerocket.Steps(settings) {
+		return stepError(s)
+	}
+	if on, _ := kube["standalone-mode"].(bool); on {
+		return fmt.Errorf("userdata: Config.CustomUserData sets settings.kubernetes.standalone-mode = true, so the kubelet runs without the API server and the node never registers; remove it")
+	}
+	if _, ok := kube["kubelet-extra-config"]; ok {
+		return fmt.Errorf("userdata: Config.CustomUserData sets settings.kubernetes.kubelet-extra-config, a kubelet configuration merged over the one Bottlerocket writes; how it merges with node-taints is not published, so Render cannot tell that the taints survive; use the typed settings.kubernetes settings instead")
+	}
+	return nil
+}
+
+// settingError is the error for one finding of the model, or nil when the
+// setting is accepted.
+func (p *plan) settingError(f bottlerocket.Finding) error {
+	key := f.Key()
+	switch f.Kind {
+	case bottlerocket.Unknown:
+		fix := "remove it or check its spelling"
+		if f.Near != "" {
+			fix = "did you mean " + f.Near + "? Otherwise remove it"
+		}
+		return fmt.Errorf("userdata: Config.CustomUserData sets %s, which Bottlerocket's settings model (%s) does not have; the settings API refuses unknown keys, so the node would never join; %s", key, f.Detail, fix)
+	case bottlerocket.BadName:
+		return fmt.Errorf("userdata: Config.CustomUserData names %s, but Bottlerocket names (Identifier) are ASCII letters, digits and '-', at most 76 bytes, and the settings API refuses others; rename it", key)
+	case bottlerocket.WrongShape:
+		return fmt.Errorf("userdata: Config.CustomUserData: %s must be %s in Bottlerocket's settings model, and the settings API refuses anything else; write it as %s", key, f.Detail, f.Detail)
+	case bottlerocket.Since:
+		if ok, known := bottlerocket.AtLeast(p.cfg.AMIRelease, f.Detail); known && !ok {
+			return fmt.Errorf("userdata: Config.CustomUserData sets %s, which Bottlerocket has from %s on; Config.AMIRelease %s refuses it, so remove it or use a newer AMI", key, f.Detail, p.cfg.AMIRelease)
+		}
+	}
+	return nil
+}
+
+// stepError is the error for a bootstrap command or container that the
+// settings API refuses or that can change what the kubelet registers.
+func stepError(s bottlerocket.Step) error {
+	key := bottlerocket.JoinKey(s.Path)
+	if s.Effect == bottlerocket.Refused {
+		return fmt.Errorf("userdata: Config.CustomUserData: the Bottlerocket settings API refuses %s: %s, so the node would never join; bootstrap commands are apiclient commands, as lists of words, with mode off, once or always", key, s.Why)
+	}
+	return fmt.Errorf("userdata: Config.CustomUserData: %s runs before the kubelet and can change what it registers (%s); Render cannot tell that the taints survive, so remove it, set its mode to \"off\", or put the kubelet settings in settings.kubernetes", key, s.Why)
 }
 
 // subTable returns parent[key] as a table, creating it when absent.

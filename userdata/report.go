@@ -20,7 +20,26 @@ type Problem struct {
 	Message string
 	// Fix is the corrected line where there is one, otherwise what to do.
 	Fix string
+	// AMIs narrows a problem that arises only on some AMIs of the family
+	// ([CodeVariantSetting]) to those; its zero value means every AMI.
+	AMIs AMIScope
 }
+
+// AMIScope says on which AMIs of a family a [Problem] arises. A caller
+// that knows the images its nodes boot (amiselect's Variant and Release)
+// can tell whether it arises on any of them; Lint, which reads only the
+// userData, cannot.
+type AMIScope struct {
+	// ExceptVariant: the problem does not arise on AMIs of this variant
+	// ("nvidia": the setting exists only in the NVIDIA variants).
+	ExceptVariant string
+	// Before: the problem arises only on releases older than this one
+	// ("1.44.0": the setting exists from that release on).
+	Before string
+}
+
+// Scoped reports whether the problem arises only on some AMIs.
+func (s AMIScope) Scoped() bool { return s != AMIScope{} }
 
 func (p Problem) String() string {
 	var b strings.Builder

@@ -54,10 +54,14 @@
 // # NodePools
 //
 // [NodePool] is a karpenter.sh/v1 NodePool as a plain value: every field
-// of the resource, and fields it does not interpret kept in
-// [NodePool.Unknown]. [DecodeNodePool] and [NodePool.EncodeYAML] read and
-// write a document; NodePool also implements the JSON and YAML marshaling
-// interfaces, so it encodes as the whole resource wherever it is embedded.
+// of the resource, and the metadata fields it does not map kept in
+// [NodePool.Unknown]. [DecodeNodePool] reads a manifest as `kubectl apply`
+// sends it and the API server creates it (YAML 1.1 scalars, the last of
+// duplicate keys, strict field validation, nulls dropped, defaults
+// applied for validation); UnmarshalJSON reads a NodePool as the API
+// server holds it; [NodePool.EncodeYAML] writes a document. NodePool also
+// implements the JSON and YAML marshaling interfaces, so it encodes as the
+// whole resource wherever it is embedded.
 // [Policy.NodePools] makes one per tier from a base NodePool, named after
 // the base and the tier, weighted as the tier, carrying every other field
 // of the base, with requirements generated from the catalog:
@@ -84,9 +88,12 @@
 // The zero [RankOptions] ranks without prices; the zero [Policy] has no
 // tiers and is invalid.
 //
-// Nothing panics. A NodePool is checked against Karpenter v1.14's rules
-// whenever it is made, encoded or decoded ([NodePool.Validate]), and its
-// errors name the field by its path in the resource. An invalid policy is
+// Nothing panics. A NodePool is checked against Karpenter v1.14.1 whenever
+// it is made, encoded or decoded ([NodePool.Validate]): the CRD's schema
+// and rules as the API server applies them (nodepool_schema.go, each rule
+// with its path in the CRD), then Karpenter's runtime validation, and a
+// few stricter rules for what would not work, each documented; its errors
+// name every problem by its path in the resource. An invalid policy is
 // reported by every method that takes it, as one *[TierError] per problem
 // (joined with [errors.Join]), each naming the tier and the fix;
 // [Policy.Validate] checks a policy on its own.

@@ -1,6 +1,7 @@
 package weighting_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/ec2select/ec2select/compat"
@@ -227,4 +228,34 @@ status: {nodes: 4}
 	//           values:
 	//           - c7i-flex
 	//     weight: 100
+}
+
+// A refused NodePool's error lists every problem, each with its field, as
+// kubectl apply would be refused or Karpenter would mark the NodePool not
+// ready.
+func ExampleValidationError() {
+	_, err := weighting.DecodeNodePool([]byte(`
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: gpu
+spec:
+  weight: 0
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: gpu}
+      requirements: []
+      kubelet: {maxPods: 110}
+      taints: [{key: nvidia.com/gpu, value: yes, effect: NoSchedule}]
+`))
+	var ve *weighting.ValidationError
+	if errors.As(err, &ve) {
+		for _, p := range ve.Problems {
+			fmt.Println(p.Path)
+		}
+	}
+	// Output:
+	// spec.template.spec.kubelet
+	// spec.template.spec.taints[0].value
+	// spec.weight
 }

@@ -2,6 +2,7 @@ package weighting
 
 import (
 	"github.com/ec2select/ec2select/compat"
+	"sigs.k8s.io/yaml"
 )
 
 // fataler is what the helpers need of a *testing.T or a *rapid.T.
@@ -56,4 +57,16 @@ func flexPolicy() Policy {
 		{Name: "flex", Weight: 100, Families: []string{"c7i-flex", "m7i-flex"}},
 		{Name: "rest", Weight: 1, Families: []string{"*"}},
 	}}
+}
+
+// decodeStored reads a NodePool as the API server holds it, YAML as
+// kubectl get -o yaml prints it, through UnmarshalJSON.
+func decodeStored(data []byte) (NodePool, error) {
+	j, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return NodePool{}, err
+	}
+	var np NodePool
+	err = np.UnmarshalJSON(j)
+	return np, err
 }

@@ -1,8 +1,6 @@
 package weighting
 
 import (
-	"fmt"
-
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/userdata"
 )
@@ -36,7 +34,7 @@ const (
 //	StartupTaints           spec.template.spec.startupTaints
 //	ExpireAfter             spec.template.spec.expireAfter
 //	TerminationGracePeriod  spec.template.spec.terminationGracePeriod
-//	Unknown                 any other field of an object above
+//	Unknown                 the other metadata fields (uid, finalizers...)
 //
 // An empty string, nil map or nil pointer means the field is not set, so
 // Karpenter's default applies; encoding leaves it out. status is dropped on
@@ -81,15 +79,14 @@ type NodePool struct {
 	// ("48h"); "" means no bound.
 	TerminationGracePeriod string
 
-	// Unknown holds the fields of the resource this type does not
-	// interpret, so that decoding and encoding keep them: newer Karpenter
-	// fields, and metadata the API server writes (uid, resourceVersion,
-	// managedFields...). Keys are JSON Pointers (RFC 6901) from the root of
-	// the resource ("/metadata/uid", "/spec/template/spec/kubelet"), naming
-	// a field of one of the objects mapped above; values are what
-	// encoding/json decodes into an any (nil, bool, float64, string, []any,
-	// map[string]any). Fields inside list items (a requirement, a taint, a
-	// budget) are not kept: decoding refuses them.
+	// Unknown holds the metadata fields this type does not map, so that
+	// decoding and encoding keep them: what the API server writes (uid,
+	// resourceVersion, creationTimestamp, managedFields...) and finalizers,
+	// ownerReferences, generateName. Keys are JSON Pointers to them
+	// ("/metadata/uid"); values are what encoding/json decodes into an any
+	// (nil, bool, float64, string, []any, map[string]any). Karpenter
+	// v1.14.1's CRD has no other field: one elsewhere is an error, as it is
+	// to kubectl apply.
 	Unknown map[string]any
 }
 
@@ -147,66 +144,3 @@ const (
 	Empty         DisruptionReason = "Empty"
 	Drifted       DisruptionReason = "Drifted"
 )
-
-// Validate checks np against what Karpenter v1.14 accepts: the karpenter.sh/v1
-// CRD's schema and CEL rules, the checks of its NodePool validation
-// controller, and, for metadata and durations, what the API server and
-// Karpenter's decoder need to read it back. It reports the first problem,
-// naming the field by its path in the resource and the fix:
-//
-//   - metadata: the name is a DNS-1123 subdomain of at most 63 characters
-//     (Karpenter writes it into the karpenter.sh/nodepool label of every
-//     node); labels have qualified-name keys and label values; annotations
-//     have qualified-name keys (case aside) and 256 KiB in all;
-//   - spec: the weight is 0 (none) or 1–100; replicas are not negative,
-//     and a static NodePool (replicas set) has no weight and no limit but
-//     nodes; limits are quantities; the disruption fields follow
-//     [Disruption] and [Budget], with the CRD's patterns for durations,
-//     counts and schedules, durations Go can hold, a schedule set together
-//     with a duration, and at most 50 budgets of distinct known reasons;
-//   - template labels: at most 100, qualified-name keys outside the
-//     karpenter.sh domain (but karpenter.sh/capacity-type) and other than
-//     karpenter.sh/nodepool and kubernetes.io/hostname, label values;
-//   - requirements: at most 100, with keys of at most 316 characters
-//     outside the same restricted keys, that compile with
-//     [compat.NewRequirements] (so every In and NotIn value is a valid label
-//     value: "*" is not); a capacity-type In lists a known capacity type;
-//     keys under karpenter.k8s.aws are left to the provider, whose list
-//     depends on its version. Gte and Lte need Karpenter v1.9.0 or later;
-//   - a requirement's MinValues follows compat's rules, which are
-//     Karpenter's: 0 (none) or 1–50, and on In at most its distinct values;
-//     on a capacity-type In, at most its capacity types Karpenter knows;
-//   - the node class reference has a group without '/', a kind and a name;
-//   - taints and startup taints are valid ([userdata.Taint.Validate]), and
-//     no two of them share key and effect;
-//   - Unknown names fields this type does not interpret, with JSON values.
-func (np NodePool) Validate() error {
-	if err := np.validate(); err != nil {
-		name := np.Name
-		if name == "" {
-			name = "(unnamed)"
-		}
-		return fmt.Errorf("weighting: NodePool %s: %v", name, err)
-	}
-	return nil
-}
-
-// validate is Validate without the prefix that names the NodePool.
-func (np *NodePool) validate() error {
-	if err := np.validateMetadata(); err != nil {
-		return err
-	}
-	if err := np.validateSpec(); err != nil {
-		return err
-	}
-	if err := np.validateTemplateMetadata(); err != nil {
-		return err
-	}
-	if err := np.validateRequirements(); err != nil {
-		return err
-	}
-	if err := np.validateTemplateSpec(); err != nil {
-		return err
-	}
-	return np.validateUnknown()
-}

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"strconv"
 	"strings"
 
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/internal/manifest"
+	"github.com/ec2select/ec2select/internal/schema"
 	"github.com/ec2select/ec2select/userdata"
 	"sigs.k8s.io/yaml"
 )
@@ -99,199 +99,118 @@ func (q *quantity) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, (*string)(q))
 }
 
-// shape describes one object of the resource: its known fields, each with
-// the shape of its value when that is an object or a list of objects, and
-// nil for a scalar or a map with free keys, such as labels. Unknown fields
-// of an object are kept in NodePool.Unknown; those of a list item (item
-// true) are refused, since no NodePool field could carry them.
-type shape struct {
-	fields map[string]*shape
-	item   bool
-}
+// mappedMetadata are the metadata fields NodePool has fields for; the
+// others go to Unknown.
+var mappedMetadata = map[string]bool{"name": true, "labels": true, "annotations": true}
 
-func fieldsOf(names ...string) *shape {
-	s := &shape{fields: make(map[string]*shape, len(names))}
-	for _, n := range names {
-		s.fields[n] = nil
+// document is np as the generic JSON value the API server decodes: its
+// wire form with Unknown's fields added. Unknown's keys must name
+// metadata fields NodePool does not map, and its values be JSON.
+func (np *NodePool) document() (map[string]any, error) {
+	b, err := json.Marshal(np.toWire())
+	if err != nil {
+		return nil, err
 	}
-	return s
-}
-
-func (s *shape) with(name string, sub *shape) *shape {
-	s.fields[name] = sub
-	return s
-}
-
-func itemsOf(names ...string) *shape {
-	s := fieldsOf(names...)
-	s.item = true
-	return s
-}
-
-// resource is the shape of a karpenter.sh/v1 NodePool, status aside.
-var resource = func() *shape {
-	taint := itemsOf("key", "value", "effect")
-	templateSpec := fieldsOf("expireAfter", "terminationGracePeriod").
-		with("nodeClassRef", fieldsOf("group", "kind", "name")).
-		with("requirements", itemsOf("key", "operator", "values", "minValues")).
-		with("taints", taint).
-		with("startupTaints", taint)
-	disruption := fieldsOf("consolidateAfter", "consolidationPolicy").
-		with("budgets", itemsOf("nodes", "schedule", "duration", "reasons"))
-	spec := fieldsOf("weight", "replicas", "limits").
-		with("disruption", disruption).
-		with("template", fieldsOf().with("metadata", fieldsOf("labels", "annotations")).with("spec", templateSpec))
-	return fieldsOf("apiVersion", "kind").with("metadata", fieldsOf("name", "labels", "annotations")).with("spec", spec)
-}()
-
-// collectUnknown walks a generically decoded NodePool against shape s and
-// returns its unknown fields by JSON Pointer. path is the field path for
-// errors ("spec.template"), ptr the JSON Pointer of v. Values of the wrong
-// type are left for the typed decoding to report.
-func collectUnknown(v any, s *shape, path, ptr string, unknown map[string]any) error {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil
+	v, err := manifest.Decode(b)
+	if err != nil {
+		return nil, err
 	}
-	for _, k := range sortedKeys(m) {
-		sub, known := s.fields[k]
-		switch {
-		case known && sub == nil:
-		case known:
-			if err := collectChild(m[k], sub, join(path, k), ptr+"/"+escapePointer(k), unknown); err != nil {
-				return err
-			}
-		case ptr == "" && k == "status": // Karpenter's to write
-		default:
-			if err := s.refuse(path, k); err != nil {
-				return err
-			}
-			unknown[ptr+"/"+escapePointer(k)] = m[k]
-		}
+	doc := v.(map[string]any)
+	if len(np.Unknown) == 0 {
+		return doc, nil
 	}
-	return nil
-}
-
-func collectChild(v any, s *shape, path, ptr string, unknown map[string]any) error {
-	if !s.item {
-		return collectUnknown(v, s, path, ptr, unknown)
-	}
-	list, _ := v.([]any)
-	for i, e := range list {
-		if err := collectUnknown(e, s, fmt.Sprintf("%s[%d]", path, i), ptr+"/"+strconv.Itoa(i), unknown); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// refuse returns why field name of object s at path cannot be kept as an
-// unknown field, or nil.
-func (s *shape) refuse(path, name string) error {
-	field := join(path, name)
-	for known := range s.fields {
-		if strings.EqualFold(known, name) {
-			return fmt.Errorf("unknown field %q; field names are case-sensitive, so write %s", field, join(path, known))
-		}
-	}
-	if !s.item {
-		return nil
-	}
-	if name == "timeAdded" {
-		return fmt.Errorf("field %q: the node lifecycle controller stamps it on a Node's taints; a NodePool's taint has none, so remove it", field)
-	}
-	return fmt.Errorf("unknown field %q: a list item has only the fields %s, and no NodePool field could keep another; remove it", field, strings.Join(sortedKeys(s.fields), ", "))
-}
-
-func join(path, name string) string {
-	if path == "" {
-		return name
-	}
-	return path + "." + name
-}
-
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
-
-func escapePointer(s string) string { return pointerEscaper.Replace(s) }
-
-// splitPointer splits a JSON Pointer into its unescaped segments.
-func splitPointer(p string) ([]string, error) {
-	if !strings.HasPrefix(p, "/") {
-		return nil, fmt.Errorf("%q is not a JSON Pointer; start it with '/', as in /metadata/uid", p)
-	}
-	segs := strings.Split(p[1:], "/")
-	for i, s := range segs {
-		if strings.Contains(strings.ReplaceAll(strings.ReplaceAll(s, "~0", ""), "~1", ""), "~") {
-			return nil, fmt.Errorf("JSON Pointer %q has a '~' that is neither ~0 nor ~1", p)
-		}
-		segs[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
-	}
-	return segs, nil
-}
-
-// validateUnknown checks that each key of Unknown names a field this type
-// does not map, of an object it does, and that each value is JSON.
-func (np *NodePool) validateUnknown() error {
+	meta, _ := doc["metadata"].(map[string]any)
 	for _, k := range sortedKeys(np.Unknown) {
-		segs, err := splitPointer(k)
+		field, ok := strings.CutPrefix(k, "/metadata/")
+		switch {
+		case !ok || strings.Contains(field, "/") || field == "":
+			return nil, fmt.Errorf("Unknown[%s]: Karpenter v1.14's NodePool has no field there; Unknown keeps only metadata fields, keyed /metadata/<field>, such as /metadata/uid", k)
+		case mappedMetadata[field]:
+			return nil, fmt.Errorf("Unknown[%s]: metadata.%s is a field NodePool maps; set it through its NodePool field", k, field)
+		}
+		val, err := jsonValue(np.Unknown[k])
 		if err != nil {
-			return fmt.Errorf("Unknown: %v", err)
+			return nil, fmt.Errorf("Unknown[%s]: %v; use what encoding/json decodes into an any", k, err)
 		}
-		s, path := resource, ""
-		for _, seg := range segs[:len(segs)-1] {
-			sub, known := s.fields[seg]
-			if sub == nil || !known || sub.item {
-				return fmt.Errorf("Unknown[%s]: %s is not an object this type maps; key the whole field of the nearest one instead", k, join(path, seg))
-			}
-			s, path = sub, join(path, seg)
-		}
-		last := segs[len(segs)-1]
-		if _, known := s.fields[last]; known || (path == "" && last == "status") {
-			return fmt.Errorf("Unknown[%s]: %s is a field this type maps; set it through its NodePool field", k, join(path, last))
-		}
-		if err := s.refuse(path, last); err != nil {
-			return fmt.Errorf("Unknown[%s]: %v", k, err)
-		}
-		if err := jsonValue(np.Unknown[k]); err != nil {
-			return fmt.Errorf("Unknown[%s]: %v; use what encoding/json decodes into an any", k, err)
-		}
+		meta[unescapePointer(field)] = val
 	}
-	return nil
+	return doc, nil
 }
 
-// jsonValue checks that v is what encoding/json decodes into an any.
-func jsonValue(v any) error {
+var (
+	pointerEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+)
+
+// unescapePointer reads one segment of a JSON Pointer (RFC 6901).
+func unescapePointer(s string) string { return pointerUnescaper.Replace(s) }
+
+// jsonValue checks that v is what encoding/json decodes into an any, and
+// returns a copy of it as manifest.Decode would have made it (int64 for
+// integers).
+func jsonValue(v any) (any, error) {
 	switch v := v.(type) {
-	case nil, bool, float64, string:
+	case nil, bool, string:
+		return v, nil
+	case float64:
+		if n, ok := schema.AsInteger(v); ok {
+			return n, nil
+		}
+		return v, nil
 	case []any:
-		for _, e := range v {
-			if err := jsonValue(e); err != nil {
-				return err
+		out := make([]any, len(v))
+		for i, e := range v {
+			var err error
+			if out[i], err = jsonValue(e); err != nil {
+				return nil, err
 			}
+		}
+		return out, nil
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			var err error
+			if out[k], err = jsonValue(e); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("a %T is not a JSON value", v)
+}
+
+// anyValue turns a decoded JSON value into what encoding/json decodes into
+// an any (float64 for every number), for Unknown.
+func anyValue(v any) any {
+	switch v := v.(type) {
+	case int64:
+		return float64(v)
+	case []any:
+		for i, e := range v {
+			v[i] = anyValue(e)
 		}
 	case map[string]any:
-		for _, e := range v {
-			if err := jsonValue(e); err != nil {
-				return err
-			}
+		for k, e := range v {
+			v[k] = anyValue(e)
 		}
-	default:
-		return fmt.Errorf("a %T is not a JSON value", v)
 	}
-	return nil
+	return v
 }
 
 // MarshalJSON encodes np as a karpenter.sh/v1 NodePool, after checking it
-// with [NodePool.Validate].
+// with [NodePool.Validate]; keys are sorted.
 func (np NodePool) MarshalJSON() ([]byte, error) {
-	if err := np.Validate(); err != nil {
+	doc, err := np.document()
+	if err != nil {
+		return nil, np.invalid([]schema.Error{{Problem: err.Error()}})
+	}
+	if errs := checkDocument(doc, false); len(errs) > 0 {
+		return nil, np.invalid(errs)
+	}
+	if err := np.invalid(np.validateRuntime()); err != nil {
 		return nil, err
 	}
-	b, err := json.Marshal(np.toWire())
-	if err != nil || len(np.Unknown) == 0 {
-		return b, err
-	}
-	return np.withUnknown(b)
+	return json.Marshal(doc)
 }
 
 func (np NodePool) toWire() wireNodePool {
@@ -357,31 +276,6 @@ func wireTaints(ts []userdata.Taint) []wireTaint {
 		out[i] = wireTaint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)}
 	}
 	return out
-}
-
-// withUnknown adds np.Unknown to b, the JSON of np's known fields, making
-// the objects on the way that the known fields left out.
-func (np NodePool) withUnknown(b []byte) ([]byte, error) {
-	var root map[string]any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber() // replicas may not fit a float64
-	if err := dec.Decode(&root); err != nil {
-		return nil, err
-	}
-	for _, k := range sortedKeys(np.Unknown) {
-		segs, _ := splitPointer(k) // Validate has checked it
-		obj := root
-		for _, seg := range segs[:len(segs)-1] {
-			next, ok := obj[seg].(map[string]any)
-			if !ok {
-				next = make(map[string]any)
-				obj[seg] = next
-			}
-			obj = next
-		}
-		obj[segs[len(segs)-1]] = np.Unknown[k]
-	}
-	return json.Marshal(root)
 }
 
 // EncodeYAML encodes np as a karpenter.sh/v1 NodePool document, with keys
@@ -476,45 +370,33 @@ func jsonKeys(v any) any {
 }
 
 // DecodeNodePool decodes one karpenter.sh/v1 NodePool document, YAML or
-// JSON: strictly, so that a duplicate field, a field name in the wrong
-// case, an unknown field inside a list item, another apiVersion or kind,
-// and a NodePool that [NodePool.Validate] rejects are errors. Other
-// unknown fields go to [NodePool.Unknown]; status is dropped. A plain YAML
-// scalar that YAML 1.1 reads as a boolean or number, such as yes or 08,
-// is taken as the string it spells where the field is a string.
+// JSON, as `kubectl apply` would send it and the API server create it,
+// and checks it as [NodePool.Validate] does. The document is read as
+// kubectl reads it: YAML 1.1 plain scalars, so that yes, on, 08 and ~ are
+// a boolean, a number and null, and so an error in a string field (quote
+// them); a key written twice keeps its last value. Then as the create path
+// does, with strict field validation (kubectl's default): a field the CRD
+// does not have is an error, a null is as if not written, defaults apply
+// for validation (not to the NodePool returned, whose empty fields leave
+// Karpenter's defaults); and metadata.resourceVersion, and the other
+// metadata only the server writes, are refused. status is dropped. Other
+// metadata fields go to [NodePool.Unknown].
 func DecodeNodePool(data []byte) (NodePool, error) {
-	j, err := yaml.YAMLToJSONStrict(data)
+	j, err := manifest.ToJSON(data)
 	if err != nil {
 		return NodePool{}, decodeError(err)
 	}
-	var generic any
-	if err := json.Unmarshal(j, &generic); err != nil {
-		return NodePool{}, decodeError(err)
-	}
-	var w wireNodePool
-	if err := yaml.Unmarshal(data, &w); err != nil {
-		return NodePool{}, decodeError(err)
-	}
-	return fromWire(w, generic)
+	return decodeJSON(j, true)
 }
 
-// UnmarshalJSON decodes a karpenter.sh/v1 NodePool as [DecodeNodePool]
-// does, from JSON only; np is changed only on success. As with
-// encoding/json, a key repeated in one object keeps its last value.
+// UnmarshalJSON decodes a karpenter.sh/v1 NodePool as the API server
+// holds it, or as Karpenter's Go type marshals it: as [DecodeNodePool]
+// does, from JSON only, except that the metadata the server writes
+// (resourceVersion, managedFields...) is kept in Unknown. np is changed
+// only on success. As with encoding/json, a key repeated in one object
+// keeps its last value.
 func (np *NodePool) UnmarshalJSON(data []byte) error {
-	var generic any
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&generic); err != nil {
-		return decodeError(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("weighting: decoding a NodePool: data follows the object; pass one NodePool at a time")
-	}
-	var w wireNodePool
-	if err := json.Unmarshal(data, &w); err != nil {
-		return decodeError(err)
-	}
-	out, err := fromWire(w, generic)
+	out, err := decodeJSON(data, false)
 	if err != nil {
 		return err
 	}
@@ -526,48 +408,97 @@ func decodeError(err error) error {
 	return fmt.Errorf("weighting: decoding a NodePool: %v", err)
 }
 
-// fromWire checks and converts a decoded NodePool; generic is the same
-// document decoded into an any, for the fields w has no place for.
-func fromWire(w wireNodePool, generic any) (NodePool, error) {
-	unknown := make(map[string]any)
-	if err := collectUnknown(generic, resource, "", "", unknown); err != nil {
+func decodeJSON(j []byte, create bool) (NodePool, error) {
+	v, err := manifest.Decode(j)
+	if err != nil {
 		return NodePool{}, decodeError(err)
 	}
-	if w.APIVersion != APIVersion || w.Kind != Kind {
-		return NodePool{}, fmt.Errorf("weighting: decoding a NodePool: apiVersion %q, kind %q; want apiVersion %s, kind %s", w.APIVersion, w.Kind, APIVersion, Kind)
+	doc, ok := v.(map[string]any)
+	if !ok {
+		return NodePool{}, decodeError(errors.New("the document is not an object; write a NodePool resource"))
 	}
-	out := NodePool{
+	apiVersion, _ := doc["apiVersion"].(string)
+	kind, _ := doc["kind"].(string)
+	if apiVersion != APIVersion || kind != Kind {
+		return NodePool{}, decodeError(fmt.Errorf("apiVersion %q, kind %q; want apiVersion %s, kind %s", apiVersion, kind, APIVersion, Kind))
+	}
+	return fromDocument(doc, create)
+}
+
+// fromDocument checks a decoded NodePool document and converts it.
+func fromDocument(doc map[string]any, create bool) (NodePool, error) {
+	var named NodePool
+	if m, ok := doc["metadata"].(map[string]any); ok {
+		named.Name, _ = m["name"].(string)
+	}
+	errs := checkDocument(doc, create)
+	errs = append(errs, timeAdded(doc)...)
+	if len(errs) > 0 {
+		return NodePool{}, named.invalid(errs)
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return NodePool{}, decodeError(err)
+	}
+	var w wireNodePool
+	if err := json.Unmarshal(b, &w); err != nil { // the schema has checked every type
+		return NodePool{}, decodeError(err)
+	}
+	np := NodePool{
 		Name:              w.Metadata.Name,
 		ObjectLabels:      nonEmpty(w.Metadata.Labels),
 		ObjectAnnotations: nonEmpty(w.Metadata.Annotations),
 		Replicas:          w.Spec.Replicas,
 		Disruption:        w.Spec.Disruption.fromWire(),
 	}
-	if len(unknown) > 0 {
-		out.Unknown = unknown
-	}
 	if w.Spec.Weight != nil {
-		if *w.Spec.Weight == 0 {
-			return NodePool{}, fmt.Errorf("weighting: NodePool %s: spec.weight: 0 is below 1; omit spec.weight for no weight", w.Metadata.Name)
-		}
-		out.Weight = *w.Spec.Weight
+		np.Weight = *w.Spec.Weight
 	}
 	for k, q := range w.Spec.Limits {
-		if out.Limits == nil {
-			out.Limits = make(map[string]string, len(w.Spec.Limits))
+		if np.Limits == nil {
+			np.Limits = make(map[string]string, len(w.Spec.Limits))
 		}
-		out.Limits[k] = string(q)
+		np.Limits[k] = string(q)
 	}
 	if m := w.Spec.Template.Metadata; m != nil {
-		out.Labels, out.Annotations = nonEmpty(m.Labels), nonEmpty(m.Annotations)
+		np.Labels, np.Annotations = nonEmpty(m.Labels), nonEmpty(m.Annotations)
 	}
-	if err := out.templateSpecFromWire(w.Spec.Template.Spec); err != nil {
-		return NodePool{}, fmt.Errorf("weighting: NodePool %s: %v", w.Metadata.Name, err)
+	np.templateSpecFromWire(w.Spec.Template.Spec)
+	meta, _ := doc["metadata"].(map[string]any)
+	for _, k := range sortedKeys(meta) {
+		if mappedMetadata[k] {
+			continue
+		}
+		if np.Unknown == nil {
+			np.Unknown = make(map[string]any)
+		}
+		np.Unknown["/metadata/"+pointerEscaper.Replace(k)] = anyValue(meta[k])
 	}
-	if err := out.Validate(); err != nil {
+	if err := np.invalid(np.validateRuntime()); err != nil {
 		return NodePool{}, err
 	}
-	return out, nil
+	return np, nil
+}
+
+// timeAdded refuses a taint's timeAdded, which the CRD allows and
+// NodePool cannot hold (see NodePool.Validate).
+func timeAdded(doc map[string]any) []schema.Error {
+	spec, _ := doc["spec"].(map[string]any)
+	tmpl, _ := spec["template"].(map[string]any)
+	ts, _ := tmpl["spec"].(map[string]any)
+	var errs []schema.Error
+	for _, list := range []string{"taints", "startupTaints"} {
+		items, _ := ts[list].([]any)
+		for i, t := range items {
+			if m, _ := t.(map[string]any); m != nil {
+				if _, ok := m["timeAdded"]; ok {
+					errs = append(errs, schema.Error{Path: fmt.Sprintf("spec.template.spec.%s[%d].timeAdded", list, i),
+						Problem: "the node lifecycle controller stamps timeAdded on a Node's taints, and ec2select does not keep it in a NodePool's; remove it"})
+				}
+			}
+		}
+	}
+	return errs
 }
 
 func nonEmpty(m map[string]string) map[string]string {
@@ -595,28 +526,22 @@ func (w *wireDisruption) fromWire() Disruption {
 	return d
 }
 
-func (np *NodePool) templateSpecFromWire(ts wireTemplateSpec) error {
+func (np *NodePool) templateSpecFromWire(ts wireTemplateSpec) {
 	np.NodeClassRef = NodeClassRef(ts.NodeClassRef)
 	np.ExpireAfter = ts.ExpireAfter
 	np.TerminationGracePeriod = ts.TerminationGracePeriod
-	for i, wr := range ts.Requirements {
+	for _, wr := range ts.Requirements {
 		r := compat.Requirement{Key: wr.Key, Operator: compat.Operator(wr.Operator)}
 		if len(wr.Values) > 0 {
 			r.Values = wr.Values
 		}
-		if wr.MinValues != nil {
-			// compat reads 0 as "none", so only the wire can tell a
-			// written 0, which the CRD refuses (minimum 1), from none.
-			if *wr.MinValues == 0 {
-				return fmt.Errorf("spec.template.spec.requirements[%d].minValues: 0 for %s is below Karpenter's minimum of 1; omit minValues for none", i, wr.Key)
-			}
+		if wr.MinValues != nil { // the CRD has refused 0
 			r.MinValues = *wr.MinValues
 		}
 		np.Requirements = append(np.Requirements, r)
 	}
 	np.Taints = taintsFromWire(ts.Taints)
 	np.StartupTaints = taintsFromWire(ts.StartupTaints)
-	return nil
 }
 
 func taintsFromWire(ws []wireTaint) []userdata.Taint {

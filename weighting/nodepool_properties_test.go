@@ -3,6 +3,7 @@ package weighting
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/ec2select/ec2select/compat"
@@ -22,10 +23,29 @@ var (
 	genGrace      = []string{"90s", "1h", "48h", "1h2m3s"}
 	genSchedules  = []string{"0 9 * * mon-fri", "@daily", "*/5 * * * *", "@hourly"}
 	genBudgetDur  = []string{"8h", "30m", "1h30m", "10m0s"}
-	genUnknown    = []string{"/metadata/uid", "/metadata/generation", "/metadata/finalizers", "/metadata/name~1x", "/spec/future",
-		"/spec/disruption/future", "/spec/template/future", "/spec/template/metadata/future", "/spec/template/spec/kubelet",
-		"/spec/template/spec/nodeClassRef/future", "/future"}
 )
+
+// genUnknown are the metadata fields NodePool keeps in Unknown, each with
+// a generator of values the API server reads for it.
+var genUnknown = map[string]func(t *rapid.T, label string) any{
+	"/metadata/uid":      func(t *rapid.T, l string) any { return rapid.SampledFrom([]string{"0b2f1c8e", "x"}).Draw(t, l) },
+	"/metadata/selfLink": func(t *rapid.T, l string) any { return "/apis/karpenter.sh/v1/nodepools/x" },
+	"/metadata/generation": func(t *rapid.T, l string) any {
+		return float64(rapid.Int64Range(0, 1<<40).Draw(t, l))
+	},
+	"/metadata/creationTimestamp": func(t *rapid.T, l string) any {
+		return rapid.SampledFrom([]any{nil, "2026-03-02T10:15:00Z"}).Draw(t, l)
+	},
+	"/metadata/finalizers": func(t *rapid.T, l string) any {
+		fs := rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"example.com/cleanup", "karpenter.sh/termination", "foo"}), 0, 2, rapid.ID[string]).Draw(t, l)
+		out := make([]any, len(fs))
+		for i, f := range fs {
+			out[i] = f
+		}
+		return out
+	},
+	"/metadata/namespace": func(t *rapid.T, l string) any { return "default" },
+}
 
 func drawStrings(t *rapid.T, label string) map[string]string {
 	m := rapid.MapOfN(rapid.SampledFrom(genKeys), rapid.SampledFrom(genWords), 0, 3).Draw(t, label)
@@ -33,36 +53,6 @@ func drawStrings(t *rapid.T, label string) map[string]string {
 		return nil
 	}
 	return m
-}
-
-// drawJSON draws a value as encoding/json decodes it into an any.
-func drawJSON(t *rapid.T, label string, depth int) any {
-	kinds := 5
-	if depth > 0 {
-		kinds = 7
-	}
-	switch rapid.IntRange(0, kinds-1).Draw(t, label+".kind") {
-	case 0:
-		return nil
-	case 1:
-		return rapid.Bool().Draw(t, label)
-	case 2:
-		return float64(rapid.Int64Range(-1<<40, 1<<40).Draw(t, label)) / 8
-	case 3, 4:
-		return rapid.SampledFrom(genWords).Draw(t, label)
-	case 5:
-		n := rapid.IntRange(0, 2).Draw(t, label+".len")
-		out := make([]any, n)
-		for i := range out {
-			out[i] = drawJSON(t, fmt.Sprintf("%s[%d]", label, i), depth-1)
-		}
-		return out
-	}
-	out := map[string]any{}
-	for _, k := range rapid.SliceOfNDistinct(rapid.SampledFrom(genWords), 0, 2, rapid.ID[string]).Draw(t, label+".keys") {
-		out[k] = drawJSON(t, label+"."+k, depth-1)
-	}
-	return out
 }
 
 func drawTaints(t *rapid.T, label string, effects []userdata.Effect) []userdata.Taint {
@@ -129,7 +119,7 @@ func drawNodePool(t *rapid.T) NodePool {
 		TerminationGracePeriod: rapid.SampledFrom(append([]string{""}, genGrace...)).Draw(t, "terminationGracePeriod"),
 	}
 	if rapid.Bool().Draw(t, "static") {
-		n := rapid.Int64Range(0, 1<<62).Draw(t, "replicas")
+		n := rapid.Int64Range(0, math.MaxInt32).Draw(t, "replicas") // the scale subresource's bound
 		np.Replicas = &n
 		if rapid.Bool().Draw(t, "node limit") {
 			np.Limits = map[string]string{"nodes": rapid.SampledFrom(genQuantities).Draw(t, "nodes")}
@@ -157,14 +147,11 @@ func drawNodePool(t *rapid.T) NodePool {
 	effects := rapid.Permutation([]userdata.Effect{userdata.NoSchedule, userdata.PreferNoSchedule, userdata.NoExecute}).Draw(t, "effects")
 	np.Taints = drawTaints(t, "taints", effects[:2])
 	np.StartupTaints = drawTaints(t, "startupTaints", effects[2:]) // never the key and effect of a taint
-	for _, k := range rapid.SliceOfNDistinct(rapid.SampledFrom(genUnknown), 0, 3, rapid.ID[string]).Draw(t, "unknown") {
+	for _, k := range rapid.SliceOfNDistinct(rapid.SampledFrom(sortedKeys(genUnknown)), 0, 3, rapid.ID[string]).Draw(t, "unknown") {
 		if np.Unknown == nil {
 			np.Unknown = map[string]any{}
 		}
-		np.Unknown[k] = drawJSON(t, "unknown"+k, 2)
-	}
-	if _, ok := np.Unknown["/spec/disruption/future"]; ok && np.Disruption.ConsolidateAfter == "" {
-		np.Disruption.ConsolidateAfter = "0s" // required once disruption is written
+		np.Unknown[k] = genUnknown[k](t, "unknown"+k)
 	}
 	return np
 }

@@ -261,7 +261,9 @@ func (x *expansion) pool(t int, strict bool, base NodePool) (NodePool, error) {
 	}
 	np.Requirements = append(np.Requirements, cloneRequirements(ct.tier.Requirements)...)
 	np.Requirements = append(np.Requirements, x.generate(t)...)
-	if err := np.validate(); err != nil {
+	// checkBase has validated the rest, and the name is checked above;
+	// the weight is the tier's, which Policy.Validate has checked.
+	if err := np.validateRequirements(); err != nil {
 		return NodePool{}, fail(fmt.Sprintf("its NodePool %s is invalid: %v", np.Name, err), "change the tier or the base NodePool as the message says")
 	}
 	reqs, err := compat.NewRequirements(np.Requirements...)

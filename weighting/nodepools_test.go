@@ -242,8 +242,8 @@ func TestNodePoolsErrors(t *testing.T) {
 		{"base excludes a tier", flexPolicy(), catalog, armBase, "flex", "the base NodePool's requirements exclude all 2 instance types"},
 		{"name too long", longName, catalog, NodePool{Name: "default", NodeClassRef: base.NodeClassRef}, strings.Repeat("t", 60), "is 68 characters"},
 		{"base weight", flexPolicy(), catalog, NodePool{Weight: 5, NodeClassRef: base.NodeClassRef}, "", "spec.weight: 5 is set; leave it 0"},
-		{"base without node class", flexPolicy(), catalog, NodePool{}, "", "base NodePool base: spec.template.spec.nodeClassRef needs"},
-		{"base with a bad taint", flexPolicy(), catalog, NodePool{NodeClassRef: base.NodeClassRef, Taints: []userdata.Taint{{Key: "k"}}}, "", `spec.template.spec.taints[0]: taint "k:": the effect is missing`},
+		{"base without node class", flexPolicy(), catalog, NodePool{}, "", "base NodePool base: spec.template.spec.nodeClassRef.name: name may not be empty"},
+		{"base with a bad taint", flexPolicy(), catalog, NodePool{NodeClassRef: base.NodeClassRef, Taints: []userdata.Taint{{Key: "k"}}}, "", `spec.template.spec.taints[0].effect: "" is not one of "NoSchedule", "PreferNoSchedule", "NoExecute"`},
 		{"static base", flexPolicy(), catalog, NodePool{Replicas: new(int64), NodeClassRef: base.NodeClassRef}, "", "spec.replicas is set; a static NodePool cannot have a weight"},
 		{"base minValues a tier cannot meet", flexPolicy(), catalog, NodePool{NodeClassRef: base.NodeClassRef,
 			Requirements: []compat.Requirement{{Key: compat.LabelInstanceFamily, Operator: compat.Exists, MinValues: 3}}},
@@ -259,7 +259,7 @@ func TestNodePoolsErrors(t *testing.T) {
 			"flex", "admits 2 distinct values of karpenter.k8s.aws/instance-family from the catalog (c7i-flex, m7i-flex), fewer than the base NodePool's minValues 3"},
 		{"tier minValues it cannot meet", tierMinValues, catalog, base,
 			"flex", "admits 2 distinct values of karpenter.k8s.aws/instance-family from the catalog (c7i-flex, m7i-flex), fewer than its tier's minValues 4"},
-		{"base name", flexPolicy(), catalog, NodePool{Name: "Web", NodeClassRef: base.NodeClassRef}, "", "base NodePool Web: metadata.name \"Web\" is not a DNS-1123 subdomain"},
+		{"base name", flexPolicy(), catalog, NodePool{Name: "Web", NodeClassRef: base.NodeClassRef}, "", "base NodePool Web: metadata.name: \"Web\" is not a DNS-1123 subdomain"},
 		{"duplicate type", flexPolicy(), mkTypes(t, "m5.large", "m5.large"), base, "", "m5.large appears twice"},
 		{"type name not a label value", flexPolicy(), badValue, base, "", `instance type "m5.large!": the name is not a valid label value`},
 	}
@@ -329,7 +329,9 @@ func TestNodePoolsMinValues(t *testing.T) {
 // with what the API server and kubectl wrote about it.
 func richBase(t *testing.T) NodePool {
 	t.Helper()
-	np, err := DecodeNodePool([]byte(`
+	// As the API server holds it, not a manifest to apply: read with
+	// UnmarshalJSON, which keeps what the server wrote.
+	np, err := decodeStored([]byte(`
 apiVersion: karpenter.sh/v1
 kind: NodePool
 metadata:
@@ -342,7 +344,7 @@ metadata:
   resourceVersion: "42"
   generation: 7
   creationTimestamp: "2026-03-02T10:15:00Z"
-  managedFields: [{manager: kubectl}]
+  managedFields: [{manager: kubectl, operation: Update}]
   finalizers: [example.com/cleanup]
 spec:
   limits: {cpu: "1000", memory: 1000Gi}
@@ -363,7 +365,6 @@ spec:
       startupTaints: [{key: example.com/agent, effect: NoExecute}]
       expireAfter: 336h
       terminationGracePeriod: 24h
-      kubelet: {maxPods: 110}
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -384,10 +385,7 @@ func TestNodePoolsCarryBase(t *testing.T) {
 	checkPartition(t, flexPolicy(), catalog, pools)
 	want := base
 	want.ObjectAnnotations = map[string]string{"example.com/owner": "web-team"}
-	want.Unknown = map[string]any{
-		"/metadata/finalizers":        []any{"example.com/cleanup"},
-		"/spec/template/spec/kubelet": map[string]any{"maxPods": float64(110)},
-	}
+	want.Unknown = map[string]any{"/metadata/finalizers": []any{"example.com/cleanup"}}
 	for _, np := range pools {
 		got := np
 		got.Name, got.Weight, got.Requirements = want.Name, want.Weight, got.Requirements[:len(base.Requirements)]
@@ -416,10 +414,10 @@ func TestNodePoolsCarryBase(t *testing.T) {
 	// leaves the base and the other NodePools alone.
 	pools[0].Disruption.Budgets[1].Reasons[0] = Empty
 	pools[0].Limits["cpu"] = "1"
-	pools[0].Unknown["/spec/template/spec/kubelet"].(map[string]any)["maxPods"] = float64(1)
+	pools[0].Unknown["/metadata/finalizers"].([]any)[0] = "example.com/other"
 	for _, np := range []NodePool{base, pools[1]} {
 		if np.Disruption.Budgets[1].Reasons[0] != Drifted || np.Limits["cpu"] != "1000" ||
-			np.Unknown["/spec/template/spec/kubelet"].(map[string]any)["maxPods"] != float64(110) {
+			np.Unknown["/metadata/finalizers"].([]any)[0] != "example.com/cleanup" {
 			t.Errorf("changing one NodePool changed another: %+v", np)
 		}
 	}

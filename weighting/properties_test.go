@@ -306,8 +306,9 @@ func TestNodePoolsProperties(t *testing.T) {
 		}
 		checkPartition(t, p, types, pools)
 		want := clonePool(base) // what the API server wrote about base is dropped
-		delete(want.Unknown, "/metadata/uid")
-		delete(want.Unknown, "/metadata/generation")
+		for _, k := range serverMetadata {
+			delete(want.Unknown, k)
+		}
 		if len(want.Unknown) == 0 {
 			want.Unknown = nil
 		}

@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/ec2fake"
@@ -52,13 +50,13 @@ types satisfy requirements of amis" and does not say which requirement is missin
 		fmt.Fprintf(w, "  %s requires %s\n", a, a.Requirements)
 	}
 
-	all, skipped, err := instanceTypes(ctx, backend)
+	all, skipped, err := compat.LoadInstanceTypes(ctx, backend, nil)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\n1. An unconstrained NodePool offers the whole catalog, %d types\n", len(all)+len(skipped))
 	for _, s := range skipped {
-		fmt.Fprintf(w, "  skipped:  %s\n", s)
+		fmt.Fprintf(w, "  skipped:  %s\n", s.Err)
 	}
 	printMapping(w, amiselect.Map(all, sel.AMIs))
 
@@ -82,29 +80,6 @@ types satisfy requirements of amis" and does not say which requirement is missin
 	fmt.Fprintf(w, "\n3. With the suggested requirement %s the NodePool offers %d of the %d types\n", nodePool, len(offered), len(all))
 	printMapping(w, amiselect.Map(offered, sel.AMIs))
 	return nil
-}
-
-// instanceTypes reads the catalog through the SDK paginator, as a provider
-// does, and converts each type; the ones no EKS node runs on are skipped.
-func instanceTypes(ctx context.Context, client ec2.DescribeInstanceTypesAPIClient) ([]compat.InstanceType, []string, error) {
-	var types []compat.InstanceType
-	var skipped []string
-	pages := ec2.NewDescribeInstanceTypesPaginator(client, &ec2.DescribeInstanceTypesInput{})
-	for pages.HasMorePages() {
-		page, err := pages.NextPage(ctx)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, info := range page.InstanceTypes {
-			it, err := compat.InstanceTypeFromEC2(info)
-			if err != nil {
-				skipped = append(skipped, err.Error())
-				continue
-			}
-			types = append(types, it)
-		}
-	}
-	return types, skipped, nil
 }
 
 // admitted returns the types that satisfy reqs, as a scheduler filters them.

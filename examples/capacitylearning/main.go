@@ -9,19 +9,14 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/capacity"
@@ -100,7 +95,7 @@ image, recorded nothing, and kept launching nodes too small for the pod.`)
 		fmt.Fprintf(w, "  %s  %-21s %-5s %-8s %s\n", a.Created.Format("2006-01-02 15:04"), a.ID, a.Arch, a.Variant, a.Name)
 	}
 
-	types, err := instanceTypes(ctx, backend, "m5.large", "m5.xlarge")
+	types, err := cli.InstanceTypes(ctx, backend, "m5.large", "m5.xlarge") // smallest memory first
 	if err != nil {
 		return nil, amiselect.Mapping{}, nil, err
 	}
@@ -194,7 +189,7 @@ func restart(w io.Writer, cache *capacity.Cache, mapping amiselect.Mapping, path
 	if err != nil {
 		return nil, err
 	}
-	damaged := bytes.Replace(data, []byte(`,7926000000,`), []byte(`,7926000001,`), 1)
+	damaged := bytes.Replace(data, []byte(`[7926000000]`), []byte(`[7926000001]`), 1)
 	fmt.Fprintf(w, "A copy of the file with one digit changed is refused, and nothing merged:\n  %v\n", empty.Merge(damaged))
 	if err := empty.Merge(data); err != nil {
 		return nil, err
@@ -276,26 +271,4 @@ func launch(w io.Writer, cache *capacity.Cache, mapping amiselect.Mapping) {
 		}
 	}
 	fmt.Fprintf(w, "  launches %s\n", chosen)
-}
-
-// instanceTypes describes the named types, smallest memory first.
-func instanceTypes(ctx context.Context, client ec2.DescribeInstanceTypesAPIClient, names ...string) ([]compat.InstanceType, error) {
-	in := &ec2.DescribeInstanceTypesInput{}
-	for _, n := range names {
-		in.InstanceTypes = append(in.InstanceTypes, ec2types.InstanceType(n))
-	}
-	out, err := client.DescribeInstanceTypes(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	var types []compat.InstanceType
-	for _, info := range out.InstanceTypes {
-		it, err := compat.InstanceTypeFromEC2(info)
-		if err != nil {
-			return nil, err
-		}
-		types = append(types, it)
-	}
-	slices.SortFunc(types, func(a, b compat.InstanceType) int { return cmp.Compare(a.MemoryMiB, b.MemoryMiB) })
-	return types, nil
 }

@@ -39,7 +39,7 @@ func TestRun(t *testing.T) {
 		{second, "launches m5.xlarge", "the second launch is sized by the learned memory"},
 		{stale, "refused (ErrUnknownImage: true)", "a node on an AMI no longer selected is refused"},
 		{stale, "1 recorded, 1 refused; m5.large still 7558 MiB", "the refused figure must not replace the learned one"},
-		{saved, "\n  [\"m5.large\",0,7926000000,1759915800]\n", "the snapshot holds the learned figure under the AMI's index, at the fixed clock"},
+		{saved, `"types":["m5.large"],"amis":["ami-0d67da32011745106"],"type":[0],"ami":[0],"memory":[7926000000],"observed":[1759915800]`, "the snapshot holds the learned figure under the AMI, at the fixed clock"},
 		{lost, "launches m5.large", "a restart without the snapshot forgets, as Karpenter does"},
 		{merged, "it was altered or corrupted", "a damaged snapshot is refused by its sum"},
 		{merged, "merges capacity.json:\n  m5.large     7558 MiB (learned)", "the figure survives the restart"},

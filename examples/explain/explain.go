@@ -28,14 +28,11 @@ type ec2API interface {
 	ec2.DescribeInstanceTypesAPIClient
 }
 
-// maxTypesPerRequest is EC2's limit on DescribeInstanceTypes' InstanceTypes.
-const maxTypesPerRequest = 100
-
 // lineWidth is where lists of instance type names wrap.
 const lineWidth = 100
 
 func explain(ctx context.Context, out io.Writer, client ec2API, source string, opts options) error {
-	aopts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: opts.k8s}, Select: opts.selectOptions()}
+	aopts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: opts.k8s}, Select: opts.rollout.SelectOptions()}
 	sel, err := amiselect.Resolve(ctx, client, opts.terms, aopts)
 	var apiErr smithy.APIError
 	if errors.As(err, &apiErr) {
@@ -53,30 +50,38 @@ func explain(ctx context.Context, out io.Writer, client ec2API, source string, o
 		return err
 	}
 	var plan amiselect.DriftPlan
-	if opts.nodes != nil {
-		if plan, err = amiselect.PlanDrift(ctx, client, sel, opts.nodes); err != nil {
+	if opts.rollout.Nodes != nil {
+		if plan, err = amiselect.PlanDrift(ctx, client, sel, opts.rollout.Nodes); err != nil {
 			return err
 		}
 	}
-	infos, err := describeInstanceTypes(ctx, client, opts.types)
+	types, skipped, err := compat.LoadInstanceTypes(ctx, client, typesInput(opts.types))
 	if errors.As(err, &apiErr) && apiErr.ErrorCode() == "InvalidInstanceType" {
 		return cli.Usagef("%s: %s; check the names, and that the region offers them", opts.typeSource, apiErr.ErrorMessage())
 	}
 	if err != nil {
 		return err
 	}
-	types, skipped := convert(infos, opts.types)
+	order(types, skipped, opts.types)
+	if t := opts.explainType; t != "" && !slices.ContainsFunc(types, func(it compat.InstanceType) bool { return it.Name == t }) {
+		return cli.Usagef("-explain %q: the instance types EC2 describes have no such type that an EKS node runs on; check the name and the region", t)
+	}
 	m := amiselect.Map(types, sel.AMIs)
+	estimates, err := estimateMapped(m, types, opts)
+	if err != nil {
+		return err
+	}
 
 	r := &report{w: out}
 	r.printf("Source: %s\n", source)
 	r.terms(opts)
 	r.images(sel, passedOver)
-	if opts.nodes != nil {
+	if opts.rollout.Nodes != nil {
 		r.drift(plan)
 	}
 	r.instanceTypes(opts, types, skipped)
 	r.mapping(m, sel.AMIs)
+	r.capacity(opts, estimates)
 	return r.err
 }
 
@@ -179,65 +184,33 @@ func notAvailable(ctx context.Context, client ec2.DescribeImagesAPIClient, terms
 	return images, nil
 }
 
-// describeInstanceTypes fetches the named instance types, or every one when
-// names is nil, with the SDK's paginator.
-func describeInstanceTypes(ctx context.Context, client ec2.DescribeInstanceTypesAPIClient, names []string) ([]ec2types.InstanceTypeInfo, error) {
-	var inputs []*ec2.DescribeInstanceTypesInput
+// typesInput asks for the named instance types, or every one when names
+// is nil.
+func typesInput(names []string) *ec2.DescribeInstanceTypesInput {
 	if names == nil {
-		inputs = append(inputs, &ec2.DescribeInstanceTypesInput{})
+		return nil
 	}
-	for chunk := range slices.Chunk(names, maxTypesPerRequest) {
-		in := &ec2.DescribeInstanceTypesInput{}
-		for _, n := range chunk {
-			in.InstanceTypes = append(in.InstanceTypes, ec2types.InstanceType(n))
-		}
-		inputs = append(inputs, in)
+	in := &ec2.DescribeInstanceTypesInput{}
+	for _, n := range names {
+		in.InstanceTypes = append(in.InstanceTypes, ec2types.InstanceType(n))
 	}
-	var infos []ec2types.InstanceTypeInfo
-	for _, in := range inputs {
-		pager := ec2.NewDescribeInstanceTypesPaginator(client, in, func(o *ec2.DescribeInstanceTypesPaginatorOptions) { o.StopOnDuplicateToken = true })
-		for pager.HasMorePages() {
-			page, err := pager.NextPage(ctx)
-			if err != nil {
-				return nil, fmt.Errorf("describing instance types: %w", err)
-			}
-			infos = append(infos, page.InstanceTypes...)
-		}
-	}
-	return infos, nil
+	return in
 }
 
-// skippedType is an instance type no EKS node can run on.
-type skippedType struct {
-	name string
-	err  error
-}
-
-// convert turns EC2's instance types into compat's, in the order names
-// gives, or by family and size when names is nil.
-func convert(infos []ec2types.InstanceTypeInfo, names []string) ([]compat.InstanceType, []skippedType) {
-	var types []compat.InstanceType
-	var skipped []skippedType
-	for _, info := range infos {
-		it, err := compat.InstanceTypeFromEC2(info)
-		if err != nil {
-			skipped = append(skipped, skippedType{string(info.InstanceType), err})
-			continue
-		}
-		types = append(types, it)
-	}
+// order sorts the instance types and skipped ones in the order names
+// gives, or the types by family and size when names is nil (the skipped
+// ones stay in name order).
+func order(types []compat.InstanceType, skipped []compat.SkippedType, names []string) {
 	if names != nil {
 		pos := func(name string) int { return slices.Index(names, name) }
 		slices.SortFunc(types, func(a, b compat.InstanceType) int { return cmp.Compare(pos(a.Name), pos(b.Name)) })
-		slices.SortFunc(skipped, func(a, b skippedType) int { return cmp.Compare(pos(a.name), pos(b.name)) })
-		return types, skipped
+		slices.SortFunc(skipped, func(a, b compat.SkippedType) int { return cmp.Compare(pos(a.Name), pos(b.Name)) })
+		return
 	}
 	slices.SortFunc(types, func(a, b compat.InstanceType) int {
 		return cmp.Or(strings.Compare(a.Family, b.Family), cmp.Compare(a.VCPU, b.VCPU),
 			cmp.Compare(a.MemoryMiB, b.MemoryMiB), strings.Compare(a.Name, b.Name))
 	})
-	slices.SortFunc(skipped, func(a, b skippedType) int { return strings.Compare(a.name, b.name) })
-	return types, skipped
 }
 
 // report writes the explanation to w, remembering the first write error.
@@ -366,7 +339,7 @@ func (r *report) drift(p amiselect.DriftPlan) {
 	r.printf("  Next change: %s, when %s comes of age and replaces %s\n", p.NextChange.Format(time.RFC3339), h.AMI.ID, h.Winner.ID)
 }
 
-func (r *report) instanceTypes(opts options, types []compat.InstanceType, skipped []skippedType) {
+func (r *report) instanceTypes(opts options, types []compat.InstanceType, skipped []compat.SkippedType) {
 	from := "all that DescribeInstanceTypes returns"
 	if opts.typeSource != "" {
 		from = "from " + opts.typeSource
@@ -379,7 +352,7 @@ func (r *report) instanceTypes(opts options, types []compat.InstanceType, skippe
 	r.printf("; %d no EKS node runs on\n", len(skipped))
 	rows := [][]string{{"SKIPPED", "REASON"}}
 	for _, s := range skipped {
-		rows = append(rows, []string{s.name, s.err.Error()})
+		rows = append(rows, []string{s.Name, s.Err.Error()})
 	}
 	r.table(rows)
 }

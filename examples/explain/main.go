@@ -7,6 +7,8 @@
 //	go run ./examples/explain -name 'team-base-al2023-*' -owner self
 //	go run ./examples/explain -terms ec2nodeclass.yaml -types-file types.txt
 //	go run ./examples/explain -alias al2023@latest -min-age 168h -nodes ami-0abc=4,ami-0def=2
+//	go run ./examples/explain -alias bottlerocket@latest -types m5.large,c7g.xlarge -explain m5.large
+//	go run ./examples/explain -terms ec2nodeclass.yaml -nodeclass ec2nodeclass.yaml -types m5.large
 //	go run ./examples/explain -live -region us-west-2 -alias bottlerocket@latest
 //
 // Without -live it answers from the fake EC2's embedded catalog (package
@@ -16,17 +18,17 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
+	"slices"
 	"strings"
-	"time"
 
 	"github.com/ec2select/ec2select/amiselect"
+	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/ec2fake"
 	"github.com/ec2select/ec2select/examples/internal/cli"
+	"github.com/ec2select/ec2select/internal/ec2nodeclass"
 )
 
 const defaultK8s = "1.32"
@@ -40,24 +42,25 @@ type options struct {
 	types      []string // nil: every instance type
 	typeSource string
 	k8s        string
-	// minAge is the soak time (-min-age); now, when set (-now), the
-	// instant deprecation and age are judged at instead of the clock's.
-	minAge time.Duration
-	now    time.Time
-	// nodes are the images nodes run (-nodes), for the drift plan; nil
-	// for none.
-	nodes []amiselect.Running
-	live  cli.Live
+	// rollout is -min-age, -now (the instant deprecation and age are
+	// judged at) and -nodes (the images nodes run, for the drift plan).
+	rollout cli.Rollout
+	// estimate is how nodes launch, for the capacity table: -family,
+	// -nodeclass; explainType is -explain.
+	estimate    launchOptions
+	capacity    bool
+	explainType string
+	live        cli.Live
 }
 
-// selectOptions are the options -min-age and -now give Select.
-func (o options) selectOptions() amiselect.SelectOptions {
-	so := amiselect.SelectOptions{MinAge: o.minAge}
-	if !o.now.IsZero() {
-		at := o.now
-		so.Now = func() time.Time { return at }
-	}
-	return so
+// launchOptions are the flags that say how nodes launch: the AMI family
+// whose boot software they run (zero: each AMI's own), and the
+// EC2NodeClass whose kubelet settings, volumes and instance-store policy
+// they take (nil: the family's defaults).
+type launchOptions struct {
+	family    compat.AMIFamily
+	nodeClass *ec2nodeclass.EC2NodeClass
+	source    string // -nodeclass FILE, for messages
 }
 
 // run is the whole program; out receives the explanation, or the help text
@@ -68,8 +71,11 @@ func run(ctx context.Context, out io.Writer, args []string) error {
 		return err
 	}
 	if !opts.live.Enabled {
-		b := ec2fake.NewWithCatalog(ec2fake.Options{})
-		return explain(ctx, out, b, "the fake EC2's embedded catalog (account "+b.AccountID()+"); use -live for a real account", opts)
+		b, err := cli.Offline(ec2fake.Options{})
+		if err != nil {
+			return err
+		}
+		return explain(ctx, out, b, cli.OfflineSource+" (account "+b.AccountID()+"); use -live for a real account", opts)
 	}
 	ctx, cancel := opts.live.Context(ctx)
 	defer cancel()
@@ -97,33 +103,28 @@ func parseFlags(out io.Writer, args []string) (opts options, help bool, err erro
 	typeList := fs.String("types", "", "the instance types to place, comma-separated `names` (default: every instance type)")
 	typeFile := fs.String("types-file", "", "read the instance types from `file`, one per line (# comments); instead of -types")
 	k8s := fs.String("k8s", defaultK8s, "Kubernetes minor `version` for -alias")
-	minAge := fs.Duration("min-age", 0, "soak time: a new image waits until it is `duration` old (e.g. 168h) while an older one of its\n"+
-		"role serves; the images held back are listed with when each comes of age (default: none)")
-	nodes := fs.String("nodes", "", "the images nodes run today, comma-separated `ami-id[=count]`: show for each whether its\n"+
-		"nodes drift under the selection, why, and to what")
-	now := fs.String("now", "", "judge deprecation and age at `time` (RFC 3339, e.g. 2026-07-16T00:00:00Z) instead of now")
+	family := fs.String("family", "", "estimate capacity under AMI `family` AL2, AL2023, Bottlerocket, Windows2019, Windows2022 or\n"+
+		"Windows2025 (default: each AMI's own; a custom AMI's is -nodeclass's spec.amiFamily, else Custom)")
+	nodeClass := fs.String("nodeclass", "", "estimate capacity as the EC2NodeClass in `file` launches nodes: its spec.kubelet,\n"+
+		"blockDeviceMappings, instanceStorePolicy and amiFamily (its terms are read with -terms)")
+	capacityTable := fs.Bool("capacity", false, "print the capacity table for every mapped type (default: only when -types or -types-file names them)")
+	explainType := fs.String("explain", "", "explain the capacity estimate of instance `type` term by term, with each term's source and citation")
+	var rollout cli.Rollout
+	rollout.Register(fs)
 	var live cli.Live
 	live.Register(fs, "ec2:DescribeImages and ec2:DescribeInstanceTypes")
 
 	if help, err := command.Parse(fs, out, args); help || err != nil {
 		return options{}, help, err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	set := cli.Set(fs)
 
-	opts = options{k8s: *k8s, live: live, minAge: *minAge}
-	if *minAge < 0 {
-		return options{}, false, cli.Usagef("-min-age %v is negative; give a soak time of 0 or more, such as 168h", *minAge)
+	opts = options{k8s: *k8s, live: live, rollout: rollout, capacity: *capacityTable, explainType: *explainType}
+	if err := opts.rollout.Parse(set); err != nil {
+		return options{}, false, err
 	}
-	if set["now"] {
-		if opts.now, err = time.Parse(time.RFC3339, *now); err != nil {
-			return options{}, false, cli.Usagef("-now %q is not an RFC 3339 time; write e.g. 2026-07-16T00:00:00Z", *now)
-		}
-	}
-	if set["nodes"] {
-		if opts.nodes, err = parseNodes(*nodes); err != nil {
-			return options{}, false, cli.Usagef("-nodes %q: %w", *nodes, err)
-		}
+	if opts.estimate, err = launchFromFlags(set, *family, *nodeClass); err != nil {
+		return options{}, false, err
 	}
 	if opts.terms, opts.termSource, err = termsFromFlags(set, *alias, *name, *id, *owner, tags, *termsFile); err != nil {
 		return options{}, false, err
@@ -150,10 +151,45 @@ func parseFlags(out io.Writer, args []string) (opts options, help bool, err erro
 		}
 		opts.typeSource = "-types-file " + *typeFile
 	}
+	if set["explain"] {
+		if _, err := compat.ParseInstanceTypeName(opts.explainType); err != nil {
+			return options{}, false, cli.Usagef("-explain %q: %w", opts.explainType, err)
+		}
+		if opts.types != nil && !slices.Contains(opts.types, opts.explainType) {
+			return options{}, false, cli.Usagef("-explain %q is not among the types of %s; add it there, or explain one of them", opts.explainType, opts.typeSource)
+		}
+	}
 	if err := live.Check(set); err != nil {
 		return options{}, false, err
 	}
 	return opts, false, nil
+}
+
+// launchFromFlags reads -family and -nodeclass.
+func launchFromFlags(set map[string]bool, family, file string) (launchOptions, error) {
+	var l launchOptions
+	if set["family"] {
+		f, err := compat.ParseAMIFamily(family)
+		if err != nil {
+			return l, cli.Usagef("-family %q: %w", family, err)
+		}
+		if f == compat.Custom {
+			return l, cli.Usagef("-family Custom: a Custom AMI boots its own way, so there is no family rule to estimate by; name the family its boot software is, such as AL2023")
+		}
+		l.family = f
+	}
+	if set["nodeclass"] {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return l, cli.Usagef("-nodeclass: %w", err)
+		}
+		nc, err := ec2nodeclass.Decode(data)
+		if err != nil {
+			return l, cli.Usagef("-nodeclass %s: %w", file, err)
+		}
+		l.nodeClass, l.source = &nc, "-nodeclass "+file
+	}
+	return l, nil
 }
 
 // termFlags echoes the command line's selector terms, for messages: the
@@ -230,29 +266,6 @@ func termsFromFlags(set map[string]bool, alias, name, id, owner string, tags tag
 	return terms, source, nil
 }
 
-// parseNodes reads -nodes: comma-separated image ids, each optionally
-// with "=count", the number of nodes running it.
-func parseNodes(s string) ([]amiselect.Running, error) {
-	var out []amiselect.Running
-	for i, f := range strings.Split(s, ",") {
-		id, count, counted := strings.Cut(strings.TrimSpace(f), "=")
-		r := amiselect.Running{ImageID: id}
-		// The id rule is the one amiSelectorTerms ids follow.
-		if _, err := amiselect.Queries([]amiselect.Term{{ID: id}}, amiselect.QueryOptions{}); err != nil {
-			return nil, fmt.Errorf("entry %d: %q is not an AMI id; write ami-id or ami-id=count, as in ami-0abc=3,ami-0def", i+1, id)
-		}
-		if counted {
-			n, err := strconv.Atoi(count)
-			if err != nil || n < 0 {
-				return nil, fmt.Errorf("entry %d: count %q is not a number of nodes; write %s=3, or %s without a count", i+1, count, id, id)
-			}
-			r.Nodes = n
-		}
-		out = append(out, r)
-	}
-	return out, nil
-}
-
 var command = cli.Command{Name: "explain", Usage: `Usage: go run ./examples/explain (-alias A | -name P [-owner O] [-tag K=V]... | -id I | -terms FILE) [flags]
 
 Explain resolves AMI selector terms the way an EC2NodeClass's amiSelectorTerms
@@ -262,13 +275,18 @@ and the change that would fix it. It also lists the images the terms find but
 do not select (still pending, deprecated, superseded, held back by -min-age,
 malformed) and why, and with -nodes, the drift plan: for each image nodes run
 today, whether its nodes are replaced, why, by what, and when the next held-back
-image comes of age.
+image comes of age. For the instance types named with -types or -types-file
+(every mapped type with -capacity), it estimates what their nodes have:
+capacity, what the kubelet reserves, allocatable, and where max pods and
+memory come from, under each AMI's family or -family, with -nodeclass's
+kubelet settings; -explain TYPE gives every term with its source.
 
 -id and a -name/-tag term may be combined (each is one term); -alias must be
-alone. Without -live the fake EC2's embedded catalog answers: AL2, AL2023,
-Bottlerocket and Windows AMIs for Kubernetes 1.31 to 1.36 (AL2 ends at
-1.32), the custom "team-base-al2023-*" images of account 111122223333
-(owner self), and 1364 instance types.
+alone. Without -live the fake EC2's embedded catalog answers: every AL2,
+AL2023 and Bottlerocket release the projects' changelogs record for
+Kubernetes 1.29 to 1.36 (AL2 ends at 1.32), so pinned releases resolve;
+Windows AMIs for each of those versions; the custom "team-base-al2023-*"
+images of account 111122223333 (owner self); and 1364 instance types.
 
 Exit status: 0 when the explanation is printed, whether or not every type
 gets an AMI; 1 when EC2 fails; 2 for a bad command line.

@@ -67,10 +67,16 @@ func TestScenarios(t *testing.T) {
 				"Which AMI each instance type gets: 2 mapped, 1 without one",
 				"amazon-eks-arm64-node-1.32-v20251209 (AL2 arm64 standard): 1 type\n    m6g.large\n",
 				"amazon-eks-node-1.32-v20251209 (AL2 amd64 standard): 1 type\n    m5.large\n",
-				"  g5g.xlarge\n    ami-043768762e42f2342 (al2 amd64 nvidia)\n      kubernetes.io/arch: instance In [arm64], AMI In [amd64]: no value satisfies both\n",
+				"    ami-043768762e42f2342 (al2 amd64 nvidia)\n      kubernetes.io/arch: instance In [arm64], AMI In [amd64]: no value satisfies both\n",
 				"karpenter.k8s.aws/instance-gpu-count: instance In [1], AMI DoesNotExist",
 				"fix: no arm64 NVIDIA AMI in family al2; use bottlerocket or al2023",
-				"superseded: ami-0efaa6f621ff6dcfd is a newer release (v20251209 over v20250317)",
+				// Every AL2 release of the changelog (the full catalog).
+				"superseded: ami-0b3e7f0f004783408 is a newer release (v20251209 over v20241225)",
+				// Types named with -types get the estimate table; AL2's
+				// bootstrap.sh reads eni-max-pods.txt (m5.large 29) and
+				// reserves 11 × 29 + 255 MiB and 70m (amazon-eks-ami
+				// 0ab84280 templates/al2/runtime/bootstrap.sh).
+				"  m5.large   AL2     2    7704Mi  heuristic    29    family rule  70m           674Mi            1930m            7030Mi              29\n",
 			},
 		},
 		{
@@ -101,7 +107,7 @@ func TestScenarios(t *testing.T) {
 			args:   []string{"-terms", "testdata/terms.json", "-types", "g5g.xlarge,inf2.xlarge,g4ad.8xlarge,m5.large"},
 			want: []string{
 				"0  {alias: bottlerocket@latest}",
-				"bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.61.0-9a3f5d07 (Bottlerocket arm64 nvidia): 1 type\n    g5g.xlarge\n",
+				"bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.61.0-e8b6abbb (Bottlerocket arm64 nvidia): 1 type\n    g5g.xlarge\n",
 				"(Bottlerocket amd64 neuron): 1 type\n    inf2.xlarge\n",
 				"fix: no amd64 amd GPU AMI in family bottlerocket; no EKS AMI family publishes one, so keep these types out with karpenter.k8s.aws/instance-gpu-manufacturer NotIn [amd]",
 			},
@@ -116,13 +122,42 @@ func TestScenarios(t *testing.T) {
 				"-nodes", "ami-0b315b27118709bc2=4,ami-0b3122f71186d8752=6,ami-07d0ab3cf32682b0c=2,ami-0000000000000dead=1",
 				"-types", "m5.large,g5g.xlarge"},
 			want: []string{
-				"ami-0aa06077113319855  amazon-eks-node-al2023-x86_64-standard-1.32-v20260714  available  held-back: ami-0aa06077113319855 was created 2026-07-14T16:10:07Z, less than MinAge (168h0m0s) before now; it comes of age at 2026-07-21T16:10:07Z, and ami-0b3122f71186d8752 serves until then",
+				"ami-0aa06077113319855  amazon-eks-node-al2023-x86_64-standard-1.32-v20260714  available  held-back: ami-0aa06077113319855 was created 2026-07-14T16:30:21Z, less than MinAge (168h0m0s) before now; it comes of age at 2026-07-21T16:30:21Z, and ami-0b3122f71186d8752 serves until then",
 				"Drift plan for the images nodes run (-nodes): 3 of 4 images drift, 7 of 13 nodes",
 				"ami-0000000000000dead  1      yes     unavailable      -                      EC2 does not describe it",
 				"ami-07d0ab3cf32682b0c  2      yes     release-changed  ami-0b3122f71186d8752  the alias \"al2023@latest\" selects Kubernetes 1.32 images; this one is for Kubernetes 1.31",
-				"ami-0b3122f71186d8752  6      no      none             ami-0aa06077113319855  selected until 2026-07-21T16:10:07Z",
+				"ami-0b3122f71186d8752  6      no      none             ami-0aa06077113319855  selected until 2026-07-21T16:30:21Z",
 				"ami-0b315b27118709bc2  4      yes     superseded       ami-0b3122f71186d8752  ami-0b3122f71186d8752 is a newer release (v20260625 over v20260610)",
-				"Next change: 2026-07-21T16:10:07Z, when ami-0aa06077113319855 comes of age and replaces ami-0b3122f71186d8752",
+				"Next change: 2026-07-21T16:30:21Z, when ami-0aa06077113319855 comes of age and replaces ami-0b3122f71186d8752",
+			},
+		},
+		{
+			// Custom images built from AL2023 (amiFamily AL2023: nodeadm
+			// boots them) under the EC2NodeClass's kubelet settings: its
+			// maxPods replaces nodeadm's figure while nodeadm reserves
+			// memory by its own (amazon-eks-ami 81fec2e8 nodeadm/internal/
+			// kubelet/config.go:274-288); RAID0 puts ephemeral storage on
+			// m5d's instance store (karpenter-provider-aws v1.14.1
+			// pkg/providers/instancetype/types.go:371-375).
+			golden: "capacity-nodeclass.golden",
+			args: []string{"-terms", "testdata/nodeclass-al2023.yaml", "-nodeclass", "testdata/nodeclass-al2023.yaml",
+				"-types", "m5.large,m5d.large", "-explain", "m5d.large"},
+			want: []string{
+				"kubelet settings and volumes from -nodeclass testdata/nodeclass-al2023.yaml",
+				"  m5.large   AL2023  2    7704Mi  heuristic    110   user kubelet config  170m          874Mi            1830m            6830Mi              110\n",
+				"The estimate of m5d.large, term by term (-explain):\n  m5d.large under AL2023\n",
+				"ephemeral-storage capacity 75000000000: RAID0 of the instance store: 75 GB",
+				"memory kube-reserved 574Mi: nodeadm: 11 × 29 max pods + 255 MiB (its own figure, not the user's maxPods)",
+				"warning: m5d.large: the kubelet admits 110 pods but the VPC CNI can address 27",
+			},
+		},
+		{
+			// -family for a custom AMI, and -explain of a type no AMI runs.
+			golden: "capacity-family.golden",
+			args:   []string{"-id", ec2fake.ImageTeamBaseAvailable, "-family", "bottlerocket", "-types", "m5.large,m6g.large", "-explain", "m6g.large"},
+			want: []string{
+				"  m5.large  Bottlerocket  2    7704Mi  heuristic    29    family rule  70m           674Mi            1930m            7030Mi              29\n",
+				"m6g.large gets no AMI (above), so no node of it launches: nothing to estimate",
 			},
 		},
 		{
@@ -144,6 +179,36 @@ func TestScenarios(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Without -types, the estimate table is printed only with -capacity, and
+// then for every mapped type.
+func TestCapacityFlag(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		rows int
+	}{
+		{[]string{"-name", "team-base-al2023-*", "-owner", "self"}, 0},
+		{[]string{"-name", "team-base-al2023-*", "-owner", "self", "-capacity"}, 1364},
+	} {
+		out, err := runArgs(t, tc.args...)
+		if err != nil {
+			t.Fatalf("run(%q) = %v", tc.args, err)
+		}
+		_, table, found := strings.Cut(out, "\nWhat a node of each mapped type has")
+		if tc.rows == 0 {
+			if found {
+				t.Errorf("run(%q) printed the estimate table", tc.args)
+			}
+			continue
+		}
+		// The header line, the column titles, a row per type, the
+		// Custom assumption.
+		if got := strings.Count(table, "\n") - 3; got != tc.rows {
+			t.Errorf("run(%q) printed %d estimate rows, want %d", tc.args, got, tc.rows)
+		}
 	}
 }
 
@@ -197,7 +262,7 @@ func TestHelp(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run(-h) = %v, want nil", err)
 	}
-	for _, flag := range []string{"-alias", "-name", "-id", "-owner", "-tag", "-terms", "-types", "-types-file", "-k8s", "-min-age", "-nodes", "-now", "-live", "-region"} {
+	for _, flag := range []string{"-alias", "-name", "-id", "-owner", "-tag", "-terms", "-types", "-types-file", "-k8s", "-min-age", "-nodes", "-now", "-family", "-nodeclass", "-capacity", "-explain", "-live", "-region"} {
 		if !strings.Contains(out, "\n  "+flag+" ") && !strings.Contains(out, "\n  "+flag+"\n") {
 			t.Errorf("help does not document %s:\n%s", flag, out)
 		}
@@ -251,6 +316,15 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"-region", "us-east-1", "-alias", "al2@latest"}, []string{"-region", "only used with -live"}},
 		{[]string{"-bogus"}, []string{"-bogus"}},
 		{[]string{"-name", "team-*", "extra"}, []string{`unexpected argument "extra"`}},
+		{[]string{"-alias", "al2@latest", "-family", "Custom"}, []string{"-family Custom", "name the family its boot software is"}},
+		{[]string{"-alias", "al2@latest", "-family", "ubuntu"}, []string{`-family "ubuntu"`}},
+		{[]string{"-alias", "al2@latest", "-nodeclass", filepath.Join(dir, "missing.yaml")}, []string{"-nodeclass", "missing.yaml"}},
+		{[]string{"-alias", "al2@latest", "-nodeclass", "testdata/ec2nodeclass.yaml"}, []string{"-nodeclass testdata/ec2nodeclass.yaml", "spec.securityGroupSelectorTerms: is required"}},
+		{[]string{"-alias", "al2@latest", "-explain", "m5"}, []string{`-explain "m5"`, "family.size"}},
+		{[]string{"-alias", "al2@latest", "-types", "m5.large", "-explain", "c5.large"}, []string{`-explain "c5.large" is not among the types of -types`}},
+		{[]string{"-alias", "al2@latest", "-explain", "m5.huge"}, []string{`-explain "m5.huge"`, "no such type"}},
+		{[]string{"-alias", "bottlerocket@latest", "-types", "m5.large", "-nodeclass", file("ppc.yaml", "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: {name: x}\nspec:\n  role: r\n  amiSelectorTerms: [{alias: bottlerocket@latest}]\n  subnetSelectorTerms: [{id: subnet-1}]\n  securityGroupSelectorTerms: [{id: sg-1}]\n  kubelet: {podsPerCore: 4}\n")},
+			[]string{"-nodeclass", "under Bottlerocket", "PodsPerCore"}},
 	} {
 		_, err := runArgs(t, tc.args...)
 		var ue *cli.UsageError

@@ -11,8 +11,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/ec2fake"
 	"github.com/ec2select/ec2select/examples/internal/cli"
@@ -77,7 +75,8 @@ are no wildcards, so users hand-list families or hand-write two weighted NodePoo
 	})
 	fmt.Fprintf(w, "\n1. compat.NewRequirements, which checks values as Karpenter does:\n    %v\n", err)
 
-	catalog, err := instanceTypes(ctx, ec2fake.NewWithCatalog(ec2fake.Options{}))
+	// The types no EKS node runs on (Mac) are left out.
+	catalog, _, err := compat.LoadInstanceTypes(ctx, ec2fake.NewWithCatalog(ec2fake.Options{}), nil)
 	if err != nil {
 		return err
 	}
@@ -183,23 +182,4 @@ func names(types []compat.InstanceType, n int) string {
 		s = append(s, it.Name)
 	}
 	return strings.Join(s, ", ")
-}
-
-// instanceTypes reads the whole catalog through the SDK paginator; the
-// types no EKS node runs on (Mac) are left out.
-func instanceTypes(ctx context.Context, client ec2.DescribeInstanceTypesAPIClient) ([]compat.InstanceType, error) {
-	var types []compat.InstanceType
-	pages := ec2.NewDescribeInstanceTypesPaginator(client, &ec2.DescribeInstanceTypesInput{})
-	for pages.HasMorePages() {
-		page, err := pages.NextPage(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for _, info := range page.InstanceTypes {
-			if it, err := compat.InstanceTypeFromEC2(info); err == nil {
-				types = append(types, it)
-			}
-		}
-	}
-	return types, nil
 }

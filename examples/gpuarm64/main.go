@@ -10,9 +10,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
-
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/ec2fake"
@@ -45,7 +42,7 @@ AMI. Karpenter once launched g5g with AL2's x86_64 GPU AMI (karpenter-provider-a
 maps. AL2023 and Bottlerocket publish arm64 NVIDIA AMIs.`)
 
 	backend := ec2fake.NewWithCatalog(ec2fake.Options{})
-	types, err := instanceTypes(ctx, backend, "g5g.xlarge", "g4ad.8xlarge", "inf2.xlarge")
+	types, err := cli.InstanceTypes(ctx, backend, "g5g.xlarge", "g4ad.8xlarge", "inf2.xlarge")
 	if err != nil {
 		return err
 	}
@@ -82,35 +79,6 @@ maps. AL2023 and Bottlerocket publish arm64 NVIDIA AMIs.`)
 	fmt.Fprintln(w, "\nOther accelerators under bottlerocket@latest:")
 	printMapping(w, amiselect.Map(types[1:], bottlerocket), bottlerocket)
 	return nil
-}
-
-// instanceTypes describes the named types, in that order.
-func instanceTypes(ctx context.Context, client ec2.DescribeInstanceTypesAPIClient, names ...string) ([]compat.InstanceType, error) {
-	in := &ec2.DescribeInstanceTypesInput{}
-	for _, n := range names {
-		in.InstanceTypes = append(in.InstanceTypes, ec2types.InstanceType(n))
-	}
-	out, err := client.DescribeInstanceTypes(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	byName := map[string]compat.InstanceType{}
-	for _, info := range out.InstanceTypes {
-		it, err := compat.InstanceTypeFromEC2(info)
-		if err != nil {
-			return nil, err
-		}
-		byName[it.Name] = it
-	}
-	types := make([]compat.InstanceType, len(names))
-	for i, n := range names {
-		it, ok := byName[n]
-		if !ok {
-			return nil, fmt.Errorf("instance type %s is not in the catalog", n)
-		}
-		types[i] = it
-	}
-	return types, nil
 }
 
 func accelerator(it compat.InstanceType) string {

@@ -25,5 +25,11 @@
 //   - launch templates: [LaunchGroups] and [LaunchGroup].
 //
 // TestFlow in flow_test.go runs them in the order a fork does, on
-// Karpenter's types, against ec2fake over HTTP.
+// Karpenter's types, against ec2fake over HTTP. The module also holds the
+// differential tests of ec2select's manifest validation
+// (nodepool_apiserver_test.go, ec2nodeclass_apiserver_test.go): random and
+// broken NodePools and EC2NodeClasses through `kubectl apply`'s reader and
+// the API server's create path (apiserver_test.go, built from
+// k8s.io/apiextensions-apiserver over the CRD files of the module cache)
+// and through weighting.DecodeNodePool and internal/ec2nodeclass.
 package karpenter

@@ -15,8 +15,9 @@ import (
 // labels. Requirements with several values (zones, capacity types, an os
 // of linux and windows) are not labels and are left out, as a node would
 // not carry them either. An instance type whose requirements lack the
-// labels compat needs (instance-type, arch, instance-cpu,
-// instance-memory) is an error naming the type and the label.
+// labels compat needs (instance-type, arch) is an error naming the type and
+// the label; compat.ReadInstanceTypeLabels says which other facts are
+// unknown.
 func InstanceTypeFromKarpenter(it *cloudprovider.InstanceType) (compat.InstanceType, error) {
 	t, err := compat.InstanceTypeFromLabels(PinnedLabels(it.Requirements))
 	if err != nil {

@@ -28,8 +28,10 @@ func NodePoolFromKarpenter(np *karpv1.NodePool) (weighting.NodePool, error) {
 	if err != nil {
 		return weighting.NodePool{}, fmt.Errorf("karpenter: NodePool %s: %w", np.Name, err)
 	}
-	out, err := weighting.DecodeNodePool(data)
-	if err != nil {
+	// A NodePool as the API server holds it (resourceVersion and uid
+	// kept), not a manifest to apply, which DecodeNodePool reads.
+	var out weighting.NodePool
+	if err := json.Unmarshal(data, &out); err != nil {
 		return weighting.NodePool{}, fmt.Errorf("karpenter: NodePool %s: %w", np.Name, err)
 	}
 	return out, nil

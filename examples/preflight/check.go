@@ -2,11 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/base64"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -16,100 +15,8 @@ import (
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/examples/internal/cli"
-	"github.com/ec2select/ec2select/userdata"
 	"github.com/ec2select/ec2select/weighting"
 )
-
-// Severity: an error fails the check (exit status 1); a warning is printed
-// and does not.
-const (
-	sevError   = "error"
-	sevWarning = "warning"
-)
-
-// Report is everything preflight found; -o json prints it as is.
-type Report struct {
-	Source            string    `json:"source"`
-	KubernetesVersion string    `json:"kubernetesVersion"`
-	InstanceTypes     int       `json:"instanceTypes"`
-	Pairs             []Pair    `json:"pairs"`
-	Order             []Ordered `json:"nodePoolOrder"`
-	Overlaps          []Overlap `json:"overlaps"`
-	Findings          []Finding `json:"findings"`
-	Ignored           []string  `json:"ignored,omitempty"`
-	Errors            int       `json:"errors"`
-	Warnings          int       `json:"warnings"`
-}
-
-// Pair is one NodePool with the EC2NodeClass its nodeClassRef names.
-type Pair struct {
-	NodePool      string         `json:"nodePool"`
-	NodeClass     string         `json:"nodeClass"`
-	AMIs          []AMIRow       `json:"amis"`
-	Refused       []Refused      `json:"refused"`
-	InstanceTypes int            `json:"instanceTypes"` // the NodePool allows
-	CannotLaunch  []Unlaunchable `json:"cannotLaunch"`
-	UserData      *UserData      `json:"userData,omitempty"`
-}
-
-type AMIRow struct {
-	ID            string   `json:"id"`
-	Name          string   `json:"name"`
-	Family        string   `json:"family"`
-	Arch          string   `json:"arch"`
-	Variant       string   `json:"variant"`
-	InstanceTypes int      `json:"instanceTypes"`
-	Examples      []string `json:"examples"`
-}
-
-type Refused struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Reason string `json:"reason"`
-}
-
-// Unlaunchable is a set of instance types with the same fix.
-type Unlaunchable struct {
-	Count    int      `json:"count"`
-	Examples []string `json:"examples"`
-	Fix      string   `json:"fix"`
-}
-
-type UserData struct {
-	Family   string   `json:"family"`
-	Verdict  string   `json:"verdict"`
-	Reason   string   `json:"reason,omitempty"`
-	Taints   []string `json:"taints"`
-	Problems []string `json:"problems"`
-}
-
-type Ordered struct {
-	NodePool string `json:"nodePool"`
-	Weight   int32  `json:"weight"`
-}
-
-type Overlap struct {
-	NodePools     [2]string `json:"nodePools"`
-	InstanceTypes int       `json:"instanceTypes"`
-	First         string    `json:"first"`
-}
-
-// Finding is one problem, with where it is and the fix. Problem is the
-// number of the DESIGN problem it is (1 to 5), or 0.
-type Finding struct {
-	Severity string `json:"severity"`
-	Problem  int    `json:"problem,omitempty"`
-	Where    string `json:"where"`
-	Message  string `json:"message"`
-	Fix      string `json:"fix"`
-	// Suggested is manifests that fix the finding, when preflight can
-	// write them (problem 4's weighted NodePools).
-	Suggested string `json:"suggested,omitempty"`
-}
-
-func newFinding(severity string, problem int, where, message, fix string) Finding {
-	return Finding{Severity: severity, Problem: problem, Where: where, Message: message, Fix: fix}
-}
 
 // ec2API is what preflight asks EC2.
 type ec2API interface {
@@ -117,102 +24,532 @@ type ec2API interface {
 	ec2.DescribeInstanceTypesAPIClient
 }
 
-// checker holds what every pair needs.
+// checker holds what every check needs.
 type checker struct {
 	client ec2API
 	ssm    amiselect.SSMClient
-	k8s    string
+	opts   options
 	types  []compat.InstanceType
 	report *Report
+	out    *findings
+	// classes holds each EC2NodeClass's AMIs, resolved once however many
+	// NodePools name it, in classOrder.
+	classes    map[*nodeClass]*classCheck
+	classOrder []*nodeClass
 }
 
-func (c *checker) find(f Finding) {
-	c.report.Findings = append(c.report.Findings, f)
+// classCheck is what the checks of one EC2NodeClass found.
+type classCheck struct {
+	sel amiselect.Selection
+	// known is false when the offline catalog cannot say what the terms
+	// select (the finding says so), so that nothing downstream reports
+	// the empty selection again.
+	known bool
+	// mismatch is set when the userData is for another OS than the
+	// selected AMIs' (its finding says the nodes never join).
+	mismatch bool
 }
 
 // check runs every check over m.
-func check(ctx context.Context, client ec2API, ssm amiselect.SSMClient, source, k8s string, m manifests) (Report, error) {
-	types, err := instanceTypes(ctx, client)
+func check(ctx context.Context, client ec2API, ssm amiselect.SSMClient, source string, opts options, m manifests, out *findings) (Report, error) {
+	types, _, err := compat.LoadInstanceTypes(ctx, client, nil) // the others (mac, i386) run no EKS node
 	if err != nil {
 		return Report{}, err
 	}
-	r := &Report{Source: source, KubernetesVersion: k8s, InstanceTypes: len(types), Ignored: m.ignored}
-	c := &checker{client: client, ssm: ssm, k8s: k8s, types: types, report: r}
-	classes := map[string]nodeClass{}
-	for _, nc := range m.classes {
-		classes[nc.name] = nc
+	r := &Report{Source: source, KubernetesVersion: opts.k8s, KarpenterVersion: opts.karpenter.String(), InstanceTypes: len(types), Skipped: m.skipped}
+	c := &checker{client: client, ssm: ssm, opts: opts, types: types, report: r, out: out, classes: map[*nodeClass]*classCheck{}}
+	for _, u := range m.units {
+		if err := c.unit(ctx, u); err != nil {
+			return Report{}, err
+		}
 	}
-	selections := map[string]amiselect.Selection{}
-	allowed := map[string][]compat.InstanceType{}
-	var decoded []weighting.NodePool
-	for _, np := range m.pools {
-		if len(np.wildcards) > 0 {
-			c.wildcards(np)
-			continue
-		}
-		decoded = append(decoded, np.NodePool)
-		allowed[np.Name] = c.allowed(np.NodePool)
-		nc, ok := classes[np.NodeClassRef.Name]
-		if !ok {
-			c.find(newFinding(sevError, 0, np.at, fmt.Sprintf("NodePool %q: nodeClassRef names EC2NodeClass %q, which is not in the input", np.Name, np.NodeClassRef.Name),
-				"pass the file with that EC2NodeClass too, or correct spec.template.spec.nodeClassRef.name"))
-			continue
-		}
-		sel, ok := selections[nc.name]
-		if !ok {
-			if sel, err = c.resolve(ctx, nc); err != nil {
-				return Report{}, err
-			}
-			selections[nc.name] = sel
-		}
-		r.Pairs = append(r.Pairs, c.pair(np, nc, sel, allowed[np.Name]))
-	}
-	c.order(decoded, allowed)
-	for _, f := range r.Findings {
-		if f.Severity == sevError {
-			r.Errors++
-		} else {
-			r.Warnings++
-		}
+	if err := c.rollout(ctx); err != nil {
+		return Report{}, err
 	}
 	return *r, nil
 }
 
-// checkTerms validates every class's terms, even one no NodePool uses yet.
-func checkTerms(m manifests, k8s string) error {
-	for _, nc := range m.classes {
-		if _, err := amiselect.Queries(nc.terms, amiselect.QueryOptions{KubernetesVersion: k8s}); err != nil {
-			return cli.Inputf("%s: EC2NodeClass %q: spec.amiSelectorTerms: %v", nc.at, nc.name, err)
+// unit checks the manifests applied together: each NodePool with the
+// EC2NodeClass it names, each EC2NodeClass no NodePool names on its own,
+// and the NodePools of each controller together.
+func (c *checker) unit(ctx context.Context, u *unit) error {
+	used := map[*nodeClass]bool{}
+	byController := map[string][]*nodePool{}
+	allowed := map[*nodePool][]compat.InstanceType{}
+	for _, np := range u.pools {
+		if len(np.wildcards) > 0 {
+			c.wildcards(np)
+			continue
 		}
+		gk := np.groupKind()
+		byController[gk] = append(byController[gk], np)
+		allowed[np] = c.allowed(np.NodePool)
+		subject := []string{"NodePool " + np.Name}
+		switch gk {
+		case groupKindEC2NodeClass:
+		case groupKindAutoMode:
+			c.out.add(Finding{Severity: SevNotice, Code: codeOtherController, Where: np.at, Subjects: subject,
+				Message: fmt.Sprintf("the NodePool names the EKS Auto Mode NodeClass %q (eks.amazonaws.com), not an EC2NodeClass: EKS Auto Mode runs it, and self-managed Karpenter leaves it alone; preflight checks its requirements and order, not its node class", np.NodeClassRef.Name),
+				Fix:     "none needed; to check it against Karpenter's AWS provider, point nodeClassRef at an EC2NodeClass (group karpenter.k8s.aws)"})
+			continue
+		default:
+			c.out.add(Finding{Severity: SevNotice, Code: codeOtherController, Where: np.at, Subjects: subject,
+				Message: fmt.Sprintf("the NodePool names a %s, which Karpenter's AWS provider does not manage (it takes karpenter.k8s.aws/EC2NodeClass only), so it leaves the NodePool alone", gk),
+				Fix:     "for Karpenter's AWS provider, set nodeClassRef to group karpenter.k8s.aws, kind EC2NodeClass"})
+			continue
+		}
+		nc := u.class(np.NodeClassRef.Name)
+		if nc == nil && slices.Contains(u.refused, np.NodeClassRef.Name) {
+			continue // its refusal is the finding
+		}
+		if nc == nil {
+			c.out.add(Finding{Severity: SevNotice, Code: codeNoNodeClass, Where: np.at, Subjects: subject,
+				Message: fmt.Sprintf("EC2NodeClass %q, which the NodePool names, is not in %s; preflight checks the NodePool's requirements and order, but not its AMIs or userData", np.NodeClassRef.Name, u.name),
+				Fix:     "pass the file with that EC2NodeClass too to check them together"})
+			continue
+		}
+		used[nc] = true
+		cc, err := c.class(ctx, nc)
+		if err != nil {
+			return err
+		}
+		c.report.Pairs = append(c.report.Pairs, c.pair(np, nc, cc, allowed[np]))
+	}
+	for _, nc := range u.classes {
+		if used[nc] || u.named(nc) {
+			continue
+		}
+		if slices.Contains(u.refusedRefs, nc.Name) {
+			if _, err := c.class(ctx, nc); err != nil { // its NodePool's refusal is the finding
+				return err
+			}
+			c.userData(nil, nc, c.classes[nc], c.classes[nc].sel.AMIs)
+			continue
+		}
+		c.out.add(Finding{Severity: SevNotice, Code: codeUnusedNodeClass, Where: nc.at, Subjects: []string{"EC2NodeClass " + nc.Name},
+			Message: fmt.Sprintf("no NodePool in %s names this EC2NodeClass; preflight checks its AMIs and userData on their own", u.name),
+			Fix:     "pass the NodePools that use it too, to check the instance types they allow against its AMIs"})
+		cc, err := c.class(ctx, nc)
+		if err != nil {
+			return err
+		}
+		c.userData(nil, nc, cc, cc.sel.AMIs)
+	}
+	for _, gk := range []string{groupKindEC2NodeClass, groupKindAutoMode} {
+		c.pools(u, gk, byController[gk], allowed)
 	}
 	return nil
 }
 
-func instanceTypes(ctx context.Context, client ec2.DescribeInstanceTypesAPIClient) ([]compat.InstanceType, error) {
-	var types []compat.InstanceType
-	pages := ec2.NewDescribeInstanceTypesPaginator(client, &ec2.DescribeInstanceTypesInput{})
-	for pages.HasMorePages() {
-		page, err := pages.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("describing instance types: %w", err)
+// class returns the EC2NodeClass's checks, running them the first time.
+func (c *checker) class(ctx context.Context, nc *nodeClass) (*classCheck, error) {
+	if cc, ok := c.classes[nc]; ok {
+		return cc, nil
+	}
+	sel, reported, err := c.resolve(ctx, nc)
+	if err != nil {
+		return nil, err
+	}
+	cc := &classCheck{sel: sel, known: true}
+	c.classes[nc] = cc
+	c.classOrder = append(c.classOrder, nc)
+	c.refused(nc, sel)
+	if len(sel.AMIs) == 0 && !reported {
+		if cc.known, err = c.noAMI(ctx, nc); err != nil {
+			return nil, err
 		}
-		for _, info := range page.InstanceTypes {
-			if it, err := compat.InstanceTypeFromEC2(info); err == nil {
-				types = append(types, it) // the others (mac, i386) run no EKS node
+	}
+	cc.mismatch = c.amiFamily(nc, sel)
+	return cc, nil
+}
+
+// allowed is the catalog's types that np's requirements admit. Keys an
+// instance type does not define (capacity type, zone, the user's own
+// labels) are left to the scheduler.
+func (c *checker) allowed(np weighting.NodePool) []compat.InstanceType {
+	reqs, err := compat.NewRequirements(np.Requirements...)
+	if err != nil {
+		return nil // DecodeNodePool validated them
+	}
+	lenient := compat.AllowUndefined(reqs.Keys()...)
+	out := make([]compat.InstanceType, 0, len(c.types))
+	for _, it := range c.types {
+		if _, conflict := it.Conflict(reqs, lenient); !conflict {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// resolve selects the class's AMIs; reported is set when terms that select
+// nothing have had their finding.
+func (c *checker) resolve(ctx context.Context, nc *nodeClass) (sel amiselect.Selection, reported bool, err error) {
+	opts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: c.opts.k8s}, SSM: c.ssm, Select: c.opts.rollout.SelectOptions()}
+	if _, err := amiselect.Queries(nc.AMISelectorTerms, opts.Query); err != nil {
+		// The CRD took the terms; amiselect cannot query them (an alias
+		// release it cannot parse, say): Karpenter's resolution fails too.
+		c.out.add(Finding{Severity: SevError, Code: codeNoAMI, Where: nc.at, Subjects: []string{"EC2NodeClass " + nc.Name},
+			Message: fmt.Sprintf("spec.amiSelectorTerms select no AMI: %v", err),
+			Fix:     "correct the terms; an alias is family@latest or family@<release>, such as al2023@v20250715 or bottlerocket@v1.39.1"})
+		return amiselect.Selection{}, true, nil
+	}
+	sel, err = amiselect.Resolve(ctx, c.client, nc.AMISelectorTerms, opts)
+	if err != nil {
+		return amiselect.Selection{}, false, fmt.Errorf("EC2NodeClass %q: resolving spec.amiSelectorTerms: %w", nc.Name, err)
+	}
+	// Resolve asks EC2 for available images only; what the terms also
+	// match in other states is what a controller without that filter
+	// would see (problem 5).
+	wide, err := c.anyState(ctx, nc.AMISelectorTerms, opts)
+	if err != nil {
+		return amiselect.Selection{}, false, fmt.Errorf("EC2NodeClass %q: %w", nc.Name, err)
+	}
+	sel.Rejected = wide.Rejected
+	return sel, false, nil
+}
+
+// anyState selects from every image the terms match, whatever its state.
+func (c *checker) anyState(ctx context.Context, terms []amiselect.Term, opts amiselect.Options) (amiselect.Selection, error) {
+	queries, err := amiselect.Queries(terms, opts.Query)
+	if err != nil {
+		return amiselect.Selection{}, err
+	}
+	seen := map[string]bool{}
+	var images []ec2types.Image
+	for _, q := range queries {
+		q.Filters = slices.DeleteFunc(q.Filters, func(f ec2types.Filter) bool { return aws.ToString(f.Name) == "state" })
+		q.IncludeDisabled = aws.Bool(true)
+		pages := ec2.NewDescribeImagesPaginator(c.client, q, func(o *ec2.DescribeImagesPaginatorOptions) { o.StopOnDuplicateToken = true })
+		for pages.HasMorePages() {
+			page, err := pages.NextPage(ctx)
+			if err != nil {
+				return amiselect.Selection{}, fmt.Errorf("describing the images the terms match in any state: %w", err)
+			}
+			for _, img := range page.Images {
+				if id := aws.ToString(img.ImageId); !seen[id] {
+					seen[id] = true
+					images = append(images, img)
+				}
 			}
 		}
 	}
-	sort.Slice(types, func(i, j int) bool { return types[i].Name < types[j].Name })
-	return types, nil
+	return amiselect.Select(images, opts.Select), nil
+}
+
+// noAMI reports terms that select nothing, and returns whether that is
+// known: against a real account it is, and so it is offline for an alias
+// to a family's latest release, which the embedded catalog has for every
+// Kubernetes version the family supports. A pinned release, an ID, a name,
+// tags or an SSM parameter are the account's or a release the catalog may
+// not list: only -live can tell.
+func (c *checker) noAMI(ctx context.Context, nc *nodeClass) (bool, error) {
+	subject := []string{"EC2NodeClass " + nc.Name}
+	if c.opts.live.Enabled || latestAliasOnly(nc.AMISelectorTerms) {
+		where := "the account and region"
+		if !c.opts.live.Enabled {
+			where = "any release the family publishes for Kubernetes " + c.opts.k8s
+		}
+		c.out.add(Finding{Severity: SevError, Code: codeNoAMI, Where: nc.at, Subjects: subject,
+			Message: fmt.Sprintf("spec.amiSelectorTerms select no AMI in %s, so no NodePool that uses the EC2NodeClass can launch a node", where),
+			Fix:     "check the image IDs, names, owners and tags in spec.amiSelectorTerms (and -k8s " + c.opts.k8s + " for an alias)"})
+		return true, nil
+	}
+	what := fmt.Sprintf("spec.amiSelectorTerms (%s) select nothing in the embedded catalog, which holds no account's images", describeTerms(nc.AMISelectorTerms))
+	fix := "run with -live (and -region) to resolve the terms against the account"
+	if alias := nc.Alias(); alias != "" {
+		family, release, _ := strings.Cut(alias, "@")
+		others, err := c.otherVersions(ctx, nc)
+		if err != nil {
+			return false, err
+		}
+		what = fmt.Sprintf("the embedded catalog has no %s release %s for Kubernetes %s; it holds every release the family's changelog records for Kubernetes %s, so whether %s exists beyond them only EC2 can say",
+			family, release, c.opts.k8s, versionRange(cli.OfflineKubernetesVersions()), alias)
+		if len(others) > 0 {
+			what = fmt.Sprintf("the embedded catalog records %s release %s for Kubernetes %s, not %s (-k8s): on a cluster of Kubernetes %s the alias selects no AMI, and nothing launches; whether EC2 has one for %s only EC2 can say",
+				family, release, versionRange(others), c.opts.k8s, c.opts.k8s, c.opts.k8s)
+			fix = fmt.Sprintf("give -k8s the cluster's version, or run with -live; for Kubernetes %s, pin a release published for it (or %s@latest)", c.opts.k8s, family)
+		}
+	}
+	c.out.add(Finding{Severity: SevNotice, Code: codeCatalogLacks, Where: nc.at, Subjects: subject,
+		Message: what + "; preflight checks the EC2NodeClass's userData, but not its AMIs or the instance types they run",
+		Fix:     fix})
+	return false, nil
+}
+
+// otherVersions are the Kubernetes versions, besides -k8s, for which the
+// embedded catalog has images of the class's alias.
+func (c *checker) otherVersions(ctx context.Context, nc *nodeClass) ([]string, error) {
+	var out []string
+	for _, k := range cli.OfflineKubernetesVersions() {
+		if k == c.opts.k8s {
+			continue
+		}
+		opts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: k}}
+		if _, err := amiselect.Queries(nc.AMISelectorTerms, opts.Query); err != nil {
+			continue // the family does not run this version (al2 after 1.32)
+		}
+		sel, err := amiselect.Resolve(ctx, c.client, nc.AMISelectorTerms, opts)
+		if err != nil {
+			return nil, fmt.Errorf("EC2NodeClass %q: resolving spec.amiSelectorTerms for Kubernetes %s: %w", nc.Name, k, err)
+		}
+		if len(sel.AMIs) > 0 {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
+
+// versionRange writes versions, in order, as "1.29 to 1.33" when they
+// follow each other, else as a list.
+func versionRange(versions []string) string {
+	if len(versions) == 1 {
+		return versions[0]
+	}
+	minor := func(v string) int {
+		_, m, _ := strings.Cut(v, ".")
+		n, _ := strconv.Atoi(m)
+		return n
+	}
+	last := len(versions) - 1
+	for i := 1; i <= last; i++ {
+		if minor(versions[i]) != minor(versions[i-1])+1 || last == 1 {
+			return strings.Join(versions[:last], ", ") + " and " + versions[last]
+		}
+	}
+	return versions[0] + " to " + versions[last]
+}
+
+func latestAliasOnly(terms []amiselect.Term) bool {
+	for _, t := range terms {
+		if !strings.HasSuffix(t.Alias, "@latest") {
+			return false
+		}
+	}
+	return len(terms) > 0
+}
+
+func describeTerms(terms []amiselect.Term) string {
+	var parts []string
+	for _, t := range terms {
+		switch {
+		case t.Alias != "":
+			parts = append(parts, "alias "+t.Alias)
+		case t.ID != "":
+			parts = append(parts, "id "+t.ID)
+		case t.SSMParameter != "":
+			parts = append(parts, "ssmParameter "+t.SSMParameter)
+		case t.Name != "":
+			parts = append(parts, "name "+t.Name)
+		default:
+			parts = append(parts, "tags")
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// refused notes the images the terms found and refused; a pending one is
+// problem 5: Karpenter releases without the state filter select it.
+func (c *checker) refused(nc *nodeClass, sel amiselect.Selection) {
+	for _, r := range sel.Rejected {
+		if r.Kind == amiselect.NotAvailable && strings.Contains(r.Reason, `"pending"`) {
+			c.out.add(Finding{Severity: SevError, Code: codePendingAMI, Problem: 5, Where: nc.at, Subjects: []string{"EC2NodeClass " + nc.Name},
+				Message: fmt.Sprintf("spec.amiSelectorTerms match %s (%s), an image still being built (state pending); Karpenter releases that do not filter on state select it as the newest and drift every node to it (karpenter-provider-aws #7652)", r.ImageID, r.Name),
+				Fix:     "select only released images: pin the term to an id or an exact name, or tag images when the build finishes and select by that tag"})
+		}
+	}
+}
+
+func (c *checker) pair(np *nodePool, nc *nodeClass, cc *classCheck, allowed []compat.InstanceType) Pair {
+	p := Pair{NodePool: np.Name, NodeClass: nc.Name, InstanceTypes: len(allowed)}
+	for _, r := range cc.sel.Rejected {
+		p.Refused = append(p.Refused, Refused{r.ImageID, r.Name, r.Reason})
+	}
+	if !cc.known || len(cc.sel.AMIs) == 0 {
+		p.UserData = c.userData(np, nc, cc, cc.sel.AMIs)
+		return p
+	}
+	m := amiselect.Map(allowed, cc.sel.AMIs)
+	for _, g := range m.Groups {
+		names := make([]string, len(g.InstanceTypes))
+		for i, it := range g.InstanceTypes {
+			names[i] = it.Name
+		}
+		p.AMIs = append(p.AMIs, AMIRow{g.AMI.ID, g.AMI.Name, string(g.AMI.Family), g.AMI.Arch, g.AMI.Variant.String(), len(names), examples(names)})
+	}
+	c.unmapped(&p, np, nc, allowed, m, cc.sel.AMIs)
+	c.firstAMI(np, nc, cc.sel.AMIs, m)
+	p.UserData = c.userData(np, nc, cc, booted(m))
+	p.Capacity = c.capacity(np, nc, cc, m, p.UserData)
+	return p
+}
+
+// unmapped reports the types no selected AMI runs, by what Karpenter
+// v1.14.1 does with them, which is not always what ec2select does:
+//   - types whose architecture or GPU no selected AMI's requirements admit:
+//     Karpenter leaves them out of the NodePool's offerings too, so pods
+//     that need them stay pending (a warning; problem 1 for the
+//     architecture), and nothing launching at all is an error;
+//   - types the AMI's family does not support (a1 under AL2023): Karpenter
+//     has no such rule (its AL2023 AMIs require an architecture and a
+//     variant only), so it may launch them, and the nodes never join (a
+//     warning);
+//   - GPUs and accelerators no selected variant has drivers for (AMD,
+//     Habana, Qualcomm): Karpenter matches its NVIDIA and Neuron variants
+//     by GPU or accelerator count alone (pkg/providers/amifamily/types.go
+//     L86-99), so it may launch them on an AMI without their drivers, and
+//     when no variant of their architecture matches, it leaves them out; in
+//     both cases without a word (a notice).
+func (c *checker) unmapped(p *Pair, np *nodePool, nc *nodeClass, allowed []compat.InstanceType, m amiselect.Mapping, amis []amiselect.AMI) {
+	where := fmt.Sprintf("with EC2NodeClass %q", nc.Name)
+	subject := []string{"NodePool " + np.Name}
+	if len(allowed) == 0 {
+		c.out.add(Finding{Severity: SevError, Code: codeNothingLaunches, Where: np.at, Subjects: subject,
+			Message: fmt.Sprintf("the NodePool's requirements admit no instance type of %s, so it launches nothing", c.report.Source),
+			Fix:     "loosen spec.template.spec.requirements (a family or size that does not exist?)"})
+		return
+	}
+	byFix := map[string][]compat.InstanceType{}
+	var fixes []string
+	var unsupported, wrongDriver, skipped []string
+	for _, u := range m.Unmapped {
+		it := u.InstanceType
+		switch {
+		case excludedBySupport(it, amis):
+			unsupported = append(unsupported, it.Name)
+		case (it.HasGPU() || it.HasAccelerator()) && karpenterVariant(it, amis):
+			wrongDriver = append(wrongDriver, it.Name)
+		case it.HasGPU() || it.HasAccelerator():
+			skipped = append(skipped, it.Name)
+		}
+		if _, ok := byFix[u.Fix]; !ok {
+			fixes = append(fixes, u.Fix)
+		}
+		byFix[u.Fix] = append(byFix[u.Fix], it)
+	}
+	sort.SliceStable(fixes, func(i, j int) bool { return len(byFix[fixes[i]]) > len(byFix[fixes[j]]) })
+	for _, f := range fixes {
+		names := typeNames(byFix[f])
+		p.CannotLaunch = append(p.CannotLaunch, Unlaunchable{len(names), examples(names), f})
+	}
+	if len(m.Groups) == 0 {
+		c.out.add(Finding{Severity: SevError, Code: codeNothingLaunches, Problem: archProblem(fixes[0]), Where: np.at, Subjects: subject,
+			Message: fmt.Sprintf("%s, none of the %s the NodePool allows runs a selected AMI, so it launches nothing: %s", where, cli.Count(len(allowed), "instance type"), describeAMIs(m)),
+			Fix:     fixes[0]})
+		return
+	}
+	special := map[string]bool{}
+	for _, n := range slices.Concat(unsupported, wrongDriver, skipped) {
+		special[n] = true
+	}
+	for _, f := range fixes {
+		var names []string
+		for _, it := range byFix[f] {
+			if !special[it.Name] {
+				names = append(names, it.Name)
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		c.out.add(Finding{Severity: SevWarning, Code: codeCannotLaunch, Problem: archProblem(f), Where: np.at, Subjects: subject,
+			Message: fmt.Sprintf("%s, %s the NodePool allows cannot launch, since no selected AMI runs %s (%s): Karpenter leaves them out of the NodePool's offerings too, so pods that need them stay pending", where, cli.Count(len(names), "instance type"), pronoun(len(names)), listed(names)),
+			Fix:     f})
+	}
+	if len(unsupported) > 0 {
+		reason := amis[0].Family.Support().Reason
+		c.out.add(Finding{Severity: SevWarning, Code: codeCannotLaunch, Where: np.at, Subjects: subject,
+			Message: fmt.Sprintf("%s, %s the NodePool allows cannot run the selected AMIs (%s): %s. Karpenter v1.14.1 does not know it (its AMIs require an architecture and a GPU variant only), so it may launch them, and their nodes never join", where, cli.Count(len(unsupported), "instance type"), listed(unsupported), reason),
+			Fix:     fmt.Sprintf("keep them out with %s NotIn [%s] in the NodePool requirements", compat.LabelInstanceFamily, strings.Join(families(unsupported), ", "))})
+	}
+	if len(wrongDriver) > 0 {
+		c.out.add(Finding{Severity: SevNotice, Code: codeCannotLaunch, Where: np.at, Subjects: subject,
+			Message: fmt.Sprintf("%s, %s the NodePool allows have GPUs or accelerators no selected AMI has drivers for (%s); Karpenter v1.14.1 matches its NVIDIA and Neuron AMIs by GPU or accelerator count alone, so it may launch them on one of those, where their devices are unusable", where, cli.Count(len(wrongDriver), "instance type"), listed(wrongDriver)),
+			Fix:     "none needed unless pods ask for their devices (amd.com/gpu, habana.ai/gaudi...); then select an AMI with their drivers, or keep them out with karpenter.k8s.aws/instance-gpu-manufacturer or instance-accelerator-manufacturer NotIn [...]"})
+	}
+	if len(skipped) > 0 {
+		c.out.add(Finding{Severity: SevNotice, Code: codeCannotLaunch, Where: np.at, Subjects: subject,
+			Message: fmt.Sprintf("%s, %s the NodePool allows have GPUs or accelerators no selected AMI variant serves (%s); Karpenter leaves them out of the NodePool's offerings without a word", where, cli.Count(len(skipped), "instance type"), listed(skipped)),
+			Fix:     "none needed, unless you meant to run them: then select an AMI variant that serves them (the family's NVIDIA or Neuron AMIs)"})
+	}
+}
+
+// excludedBySupport reports whether the family of the selected AMIs of
+// it's architecture excludes it (compat.AMIFamily.Support).
+func excludedBySupport(it compat.InstanceType, amis []amiselect.AMI) bool {
+	for _, a := range amis {
+		if a.Arch == it.Arch && slices.Contains(a.Family.Support().Excluded, it.Family) {
+			return true
+		}
+	}
+	return false
+}
+
+// karpenterVariant reports whether Karpenter v1.14.1 would map it to one
+// of the AMIs by its variant requirements, which count GPUs and
+// accelerators without asking whose they are: NVIDIA needs
+// instance-gpu-count, Neuron instance-accelerator-count.
+func karpenterVariant(it compat.InstanceType, amis []amiselect.AMI) bool {
+	for _, a := range amis {
+		if a.Arch != it.Arch {
+			continue
+		}
+		if a.Variant == amiselect.NVIDIA && it.HasGPU() || a.Variant == amiselect.Neuron && it.HasAccelerator() {
+			return true
+		}
+	}
+	return false
+}
+
+// families are the instance families of names, in order, once each.
+func families(names []string) []string {
+	var out []string
+	for _, n := range names {
+		f, _, _ := strings.Cut(n, ".")
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func describeAMIs(m amiselect.Mapping) string {
+	if err := m.Err(); err != nil {
+		return strings.TrimPrefix(err.Error(), "amiselect: ")
+	}
+	return ""
+}
+
+func archProblem(fix string) int {
+	if strings.Contains(fix, compat.LabelArch) {
+		return 1
+	}
+	return 0
+}
+
+// allAccelerated reports whether every type has a GPU or an accelerator.
+func allAccelerated(types []compat.InstanceType) bool {
+	for _, it := range types {
+		if !it.HasGPU() && !it.HasAccelerator() {
+			return false
+		}
+	}
+	return len(types) > 0
+}
+
+func pronoun(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 // wildcards reports problem 4: Karpenter refuses a NodePool with a wildcard
 // value, so "prefer c7i-flex, then anything" needs weighted NodePools.
-func (c *checker) wildcards(np nodePool) {
+func (c *checker) wildcards(np *nodePool) {
 	suggested := c.tiers(np)
 	for _, w := range np.wildcards {
-		c.find(Finding{Severity: sevError, Problem: 4, Where: w.at,
-			Message: fmt.Sprintf("NodePool %q: requirement %s has the value %q; Karpenter has no wildcards and rejects the NodePool", np.Name, w.key, w.value),
+		c.out.add(Finding{Severity: SevError, Code: codeWildcard, Problem: 4, Where: w.at, Subjects: []string{"NodePool " + np.Name},
+			Message: fmt.Sprintf("requirement %s has the value %q; Karpenter has no wildcards and refuses the NodePool", w.key, w.value),
 			Fix: "write the preference as weighted NodePools: one with weight 100 and the preferred values listed (e.g. instance-family In [c7i-flex]), " +
 				"one with weight 1 and NotIn those values, so the fallback takes everything else; weighting.Policy.NodePools generates them from tiers such as flex=100:c7i-flex;rest=1:*",
 			Suggested: suggested})
@@ -223,7 +560,7 @@ func (c *checker) wildcards(np nodePool) {
 // into two weighted tiers, the listed families first, and expands them into
 // NodePools against the catalog; "" when the NodePool does not fit that
 // shape.
-func (c *checker) tiers(np nodePool) string {
+func (c *checker) tiers(np *nodePool) string {
 	if np.base == nil || len(np.wildcards) != 1 || np.wildcards[0].key != compat.LabelInstanceFamily {
 		return ""
 	}
@@ -257,308 +594,6 @@ func (c *checker) tiers(np nodePool) string {
 	return strings.Join(docs, "---\n")
 }
 
-// allowed is the catalog's types that np's requirements admit. Keys an
-// instance type does not define (capacity type, zone, the user's own
-// labels) are left to the scheduler.
-func (c *checker) allowed(np weighting.NodePool) []compat.InstanceType {
-	reqs, err := compat.NewRequirements(np.Requirements...)
-	if err != nil {
-		return nil // DecodeNodePool validated them
-	}
-	lenient := compat.AllowUndefined(reqs.Keys()...)
-	var out []compat.InstanceType
-	for _, it := range c.types {
-		if _, conflict := it.Conflict(reqs, lenient); !conflict {
-			out = append(out, it)
-		}
-	}
-	return out
-}
-
-func (c *checker) resolve(ctx context.Context, nc nodeClass) (amiselect.Selection, error) {
-	opts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: c.k8s}, SSM: c.ssm}
-	sel, err := amiselect.Resolve(ctx, c.client, nc.terms, opts)
-	if err != nil {
-		return amiselect.Selection{}, fmt.Errorf("EC2NodeClass %q: resolving spec.amiSelectorTerms: %w", nc.name, err)
-	}
-	// Resolve asks EC2 for available images only; what the terms also
-	// match in other states is what a controller without that filter
-	// would see (problem 5).
-	wide, err := c.anyState(ctx, nc.terms, opts)
-	if err != nil {
-		return amiselect.Selection{}, fmt.Errorf("EC2NodeClass %q: %w", nc.name, err)
-	}
-	sel.Rejected = wide.Rejected
-	return sel, nil
-}
-
-// anyState selects from every image the terms match, whatever its state.
-func (c *checker) anyState(ctx context.Context, terms []amiselect.Term, opts amiselect.Options) (amiselect.Selection, error) {
-	queries, err := amiselect.Queries(terms, opts.Query)
-	if err != nil {
-		return amiselect.Selection{}, err
-	}
-	seen := map[string]bool{}
-	var images []ec2types.Image
-	for _, q := range queries {
-		q.Filters = slices.DeleteFunc(q.Filters, func(f ec2types.Filter) bool { return aws.ToString(f.Name) == "state" })
-		q.IncludeDisabled = aws.Bool(true)
-		pages := ec2.NewDescribeImagesPaginator(c.client, q, func(o *ec2.DescribeImagesPaginatorOptions) { o.StopOnDuplicateToken = true })
-		for pages.HasMorePages() {
-			page, err := pages.NextPage(ctx)
-			if err != nil {
-				return amiselect.Selection{}, fmt.Errorf("describing the images the terms match in any state: %w", err)
-			}
-			for _, img := range page.Images {
-				if id := aws.ToString(img.ImageId); !seen[id] {
-					seen[id] = true
-					images = append(images, img)
-				}
-			}
-		}
-	}
-	return amiselect.Select(images, opts.Select), nil
-}
-
-func (c *checker) pair(np nodePool, nc nodeClass, sel amiselect.Selection, allowed []compat.InstanceType) Pair {
-	p := Pair{NodePool: np.Name, NodeClass: nc.name, InstanceTypes: len(allowed)}
-	where := fmt.Sprintf("NodePool %q × EC2NodeClass %q", np.Name, nc.name)
-	c.refused(&p, nc, sel)
-	if len(sel.AMIs) == 0 {
-		c.find(newFinding(sevError, 0, nc.at, where+": the AMI selector terms select no AMI, so no node can launch",
-			"check the image IDs, names, owners and tags in spec.amiSelectorTerms against the account and region (-k8s "+c.k8s+" for an alias)"))
-	}
-	m := amiselect.Map(allowed, sel.AMIs)
-	for _, g := range m.Groups {
-		var names []string
-		for _, it := range g.InstanceTypes {
-			names = append(names, it.Name)
-		}
-		p.AMIs = append(p.AMIs, AMIRow{g.AMI.ID, g.AMI.Name, string(g.AMI.Family), g.AMI.Arch, g.AMI.Variant.String(), len(names), examples(names)})
-	}
-	c.unmapped(&p, where, np, m)
-	c.firstAMI(where, np, sel.AMIs, m)
-	p.UserData = c.userData(where, np, nc)
-	return p
-}
-
-// refused lists the images the terms found and refused; a pending one is
-// problem 5: Karpenter releases without the state filter select it.
-func (c *checker) refused(p *Pair, nc nodeClass, sel amiselect.Selection) {
-	for _, r := range sel.Rejected {
-		p.Refused = append(p.Refused, Refused{r.ImageID, r.Name, r.Reason})
-		if r.Kind == amiselect.NotAvailable && strings.Contains(r.Reason, `"pending"`) {
-			c.find(newFinding(sevError, 5, nc.at,
-				fmt.Sprintf("EC2NodeClass %q: spec.amiSelectorTerms match %s (%s), an image still being built (state pending); Karpenter releases that do not filter on state select it as the newest and drift every node to it (karpenter-provider-aws #7652)", nc.name, r.ImageID, r.Name),
-				"select only released images: pin the term to an id or an exact name, or tag images when the build finishes and select by that tag"))
-		}
-	}
-}
-
-// unmapped groups the types no selected AMI can run by their fix.
-func (c *checker) unmapped(p *Pair, where string, np nodePool, m amiselect.Mapping) {
-	byFix := map[string][]string{}
-	for _, u := range m.Unmapped {
-		byFix[u.Fix] = append(byFix[u.Fix], u.InstanceType.Name)
-	}
-	fixes := make([]string, 0, len(byFix))
-	for f := range byFix {
-		fixes = append(fixes, f)
-	}
-	sort.Slice(fixes, func(i, j int) bool {
-		if a, b := len(byFix[fixes[i]]), len(byFix[fixes[j]]); a != b {
-			return a > b
-		}
-		return fixes[i] < fixes[j]
-	})
-	for _, f := range fixes {
-		names := byFix[f]
-		p.CannotLaunch = append(p.CannotLaunch, Unlaunchable{len(names), examples(names), f})
-		problem := 0
-		if strings.Contains(f, compat.LabelArch) {
-			problem = 1
-		}
-		c.find(newFinding(sevError, problem, np.at,
-			fmt.Sprintf("%s: %s the NodePool allows cannot launch: no selected AMI runs %s (%s)", where, cli.Count(len(names), "instance type"), pronoun(len(names)), listed(names)),
-			f))
-	}
-}
-
-func pronoun(n int) string {
-	if n == 1 {
-		return "it"
-	}
-	return "them"
-}
-
-// firstAMI warns of problem 2 (karpenter-provider-aws #7925): a controller
-// that takes the first selected AMI of a node's architecture, instead of
-// mapping strictly by the node's labels, files these nodes under an AMI
-// they do not run and never learns their capacity.
-func (c *checker) firstAMI(where string, np nodePool, amis []amiselect.AMI, m amiselect.Mapping) {
-	first := map[string]amiselect.AMI{}
-	for _, a := range amis {
-		if _, ok := first[a.Arch]; !ok {
-			first[a.Arch] = a
-		}
-	}
-	trapped := map[string][]string{} // by architecture
-	for _, g := range m.Groups {
-		if f := first[g.AMI.Arch]; f.ID != g.AMI.ID || f.Variant != g.AMI.Variant {
-			for _, it := range g.InstanceTypes {
-				trapped[g.AMI.Arch] = append(trapped[g.AMI.Arch], it.Name)
-			}
-		}
-	}
-	var parts []string
-	n := 0
-	for _, arch := range []string{compat.ArchAMD64, compat.ArchARM64} {
-		names := trapped[arch]
-		if len(names) == 0 {
-			continue
-		}
-		sort.Strings(names)
-		n += len(names)
-		parts = append(parts, fmt.Sprintf("%s (%s) would be filed under %s", cli.Count(len(names), arch+" type"), listed(names), first[arch]))
-	}
-	if n == 0 {
-		return
-	}
-	c.find(newFinding(sevWarning, 2, np.at,
-		fmt.Sprintf("%s: %s run another AMI than the first selected for their architecture; a controller that takes the first AMI (karpenter-provider-aws #7925) files their nodes under it and never learns their real memory: %s",
-			where, cli.Count(n, "instance type"), strings.Join(parts, "; ")),
-		"preflight shows the AMI each type really gets (above) but cannot see which controller release runs or what its capacity cache holds; "+
-			"run a provider that maps by the node's labels (capacity.Cache.Observe does), or keep GPU and non-GPU types in separate NodePools with EC2NodeClasses that select only their variant"))
-}
-
-// userData renders the NodePool's taints into the EC2NodeClass's userData
-// as Karpenter would (for Custom it adds nothing), and lints the result:
-// the taints the kubelet really registers must include those Karpenter
-// needs at registration (see requiredTaints; problem 3).
-func (c *checker) userData(where string, np nodePool, nc nodeClass) *UserData {
-	cfg := nc.cfg
-	cfg.ClusterName, cfg.APIServerEndpoint, cfg.ClusterCIDR = "preflight", "https://preflight.example.eks.amazonaws.com", "10.100.0.0/16"
-	cfg.CABundle = base64.StdEncoding.EncodeToString([]byte(placeholderCA))
-	required := requiredTaints(np.NodePool)
-	cfg.RequiredTaints = required
-	if nc.family != compat.Custom {
-		cfg.Taints, cfg.StartupTaints = np.Taints, np.StartupTaints
-	}
-	u := &UserData{Family: string(nc.family)}
-	data, err := userdata.Render(nc.family, cfg)
-	var report userdata.Report
-	var le *userdata.LintError
-	switch {
-	case errors.As(err, &le):
-		report = le.Report
-	case err != nil:
-		u.Verdict = "not rendered"
-		u.Reason = err.Error()
-		c.find(newFinding(sevError, 0, nc.at, where+": the userData cannot be rendered: "+err.Error(), "correct spec.userData, spec.kubelet or the NodePool's taints as the message says"))
-		return u
-	default:
-		if report, err = userdata.Lint(nc.family, data, required); err != nil {
-			u.Verdict, u.Reason = "not linted", err.Error()
-			c.find(newFinding(sevError, 0, np.at, where+": "+err.Error(), "correct the NodePool's taints"))
-			return u
-		}
-	}
-	c.unsynced(where, np, nc, report)
-	return c.verdict(u, where, nc, report)
-}
-
-func (c *checker) verdict(u *UserData, where string, nc nodeClass, report userdata.Report) *UserData {
-	u.Verdict, u.Reason = report.Verdict.String(), report.Reason
-	for _, t := range report.Taints {
-		u.Taints = append(u.Taints, fmt.Sprintf("%s (%s)", t.Taint, t.Source))
-	}
-	for _, p := range report.Problems {
-		u.Problems = append(u.Problems, p.String())
-		if p.Severity != userdata.SeverityError {
-			continue
-		}
-		problem := 0
-		if p.Code == userdata.CodeEqualsForm || p.Code == userdata.CodeRequiredTaintMissing {
-			problem = 3
-		}
-		at := nc.at
-		if nc.userDataLine > 0 && p.Line > 0 && p.Part == "" {
-			at = fmt.Sprintf("%s:%d", nc.at[:strings.LastIndex(nc.at, ":")], nc.userDataLine+p.Line-1)
-		}
-		c.find(newFinding(sevError, problem, at, fmt.Sprintf("%s: spec.userData line %d: %s", where, p.Line, p.Message), p.Fix))
-	}
-	if report.Verdict != userdata.Joins && !report.HasErrors() {
-		c.find(newFinding(sevError, 3, nc.at, fmt.Sprintf("%s: the node %s: %s", where, report.Verdict, report.Reason),
-			"make spec.userData's boot path one the analysis can follow, or let the AMI family's own userData join the node"))
-	}
-	return u
-}
-
-// requiredTaints are the taints the kubelet itself must register for
-// Karpenter (v1.14) to register the node safely: karpenter.sh/unregistered,
-// which holds pods off until Karpenter has copied the NodePool's taints and
-// startup taints onto the node (see syncedTaints for when it does not).
-func requiredTaints(weighting.NodePool) []userdata.Taint {
-	return []userdata.Taint{userdata.UnregisteredTaint()}
-}
-
-// unsynced reports the NodePool taints the node lacks when its kubelet
-// registers the label karpenter.sh/do-not-sync-taints=true: Karpenter then
-// leaves the node's taints alone, so they must all come from the userData.
-func (c *checker) unsynced(where string, np nodePool, nc nodeClass, report userdata.Report) {
-	if report.Verdict != userdata.Joins || report.Labels[doNotSyncTaints] != "true" {
-		return
-	}
-	has := map[string]bool{}
-	for _, t := range report.Taints {
-		has[t.Key+":"+string(t.Effect)] = true
-	}
-	for _, t := range append(append([]userdata.Taint(nil), np.StartupTaints...), np.Taints...) {
-		if !has[t.Key+":"+string(t.Effect)] {
-			c.find(newFinding(sevError, 3, nc.at,
-				fmt.Sprintf("%s: the userData registers the label %s=true, so Karpenter does not copy the NodePool's taints onto the node, and the kubelet does not register %s", where, doNotSyncTaints, t),
-				fmt.Sprintf("add %s to the kubelet's --register-with-taints in spec.userData, or drop the %s label", t, doNotSyncTaints)))
-		}
-	}
-}
-
-// doNotSyncTaints is the node label that stops Karpenter copying a
-// NodeClaim's taints onto its node at registration.
-const doNotSyncTaints = "karpenter.sh/do-not-sync-taints"
-
-// order reports Karpenter's NodePool order and the NodePools that offer
-// the same instance types; at equal weight the order is by name, which is
-// rarely what the user meant.
-func (c *checker) order(pools []weighting.NodePool, allowed map[string][]compat.InstanceType) {
-	ordered := weighting.Order(pools)
-	for _, np := range ordered {
-		c.report.Order = append(c.report.Order, Ordered{np.Name, np.Weight})
-	}
-	for i, a := range ordered {
-		names := map[string]bool{}
-		for _, it := range allowed[a.Name] {
-			names[it.Name] = true
-		}
-		for _, b := range ordered[i+1:] {
-			n := 0
-			for _, it := range allowed[b.Name] {
-				if names[it.Name] {
-					n++
-				}
-			}
-			if n == 0 {
-				continue
-			}
-			c.report.Overlaps = append(c.report.Overlaps, Overlap{[2]string{a.Name, b.Name}, n, a.Name})
-			if a.Weight == b.Weight {
-				c.find(newFinding(sevWarning, 0, "NodePools "+a.Name+", "+b.Name,
-					fmt.Sprintf("NodePools %q and %q both allow %s at the same weight %d; Karpenter tries %q first only because its name sorts later", a.Name, b.Name, cli.Count(n, "instance type"), a.Weight, a.Name),
-					"give the one to try first a higher spec.weight, or make their requirements disjoint (NotIn)"))
-			}
-		}
-	}
-}
-
 // maxExamples is how many instance type names a row or finding lists.
 const maxExamples = 4
 
@@ -577,4 +612,51 @@ func listed(names []string) string {
 		s += fmt.Sprintf(" and %d more", n)
 	}
 	return s
+}
+
+// class returns the unit's EC2NodeClass of that name, or the one a
+// sibling file defines when exactly one does, or nil.
+func (u *unit) class(name string) *nodeClass {
+	for _, c := range u.classes {
+		if c.Name == name {
+			return c
+		}
+	}
+	var found *nodeClass
+	for _, s := range u.siblings {
+		for _, c := range s.classes {
+			if c.Name == name {
+				if found != nil {
+					return nil
+				}
+				found = c
+			}
+		}
+	}
+	return found
+}
+
+// named reports whether a NodePool of the unit or of its siblings names
+// the EC2NodeClass (and so checks it).
+func (u *unit) named(nc *nodeClass) bool {
+	for _, v := range append([]*unit{u}, u.siblings...) {
+		for _, p := range v.pools {
+			if p.groupKind() == groupKindEC2NodeClass && p.NodeClassRef.Name == nc.Name && v.class(nc.Name) == nc {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// booted are the images a NodePool's new nodes boot: the AMI of each group
+// of its mapping. The selection behind the mapping already holds back the
+// images -min-age soaks, so the scoped userData problems (arisesOn) and the
+// capacity estimates judge the same images a launch would use.
+func booted(m amiselect.Mapping) []amiselect.AMI {
+	out := make([]amiselect.AMI, len(m.Groups))
+	for i, g := range m.Groups {
+		out[i] = g.AMI
+	}
+	return out
 }

@@ -1,103 +1,160 @@
 // Preflight checks Karpenter EC2NodeClass and NodePool manifests before
-// they are applied, for the five problems ec2select exists to solve: for
-// each NodePool and the EC2NodeClass its nodeClassRef names, the AMIs
-// selected and refused, the instance types that cannot launch and the fix,
-// the userData's verdict and the taints the kubelet will register, and the
-// order Karpenter tries the NodePools in.
+// they are applied, as `kubectl apply` and Karpenter v1.14.1 would take
+// them and for the five problems ec2select exists to solve: each manifest
+// as the API server validates it with Karpenter's CRDs and as Karpenter's
+// runtime validation does; for each NodePool and the EC2NodeClass its
+// nodeClassRef names, the AMIs selected and refused, the instance types
+// that cannot launch and the fix, the userData's verdict and the taints
+// the kubelet will register; and the order Karpenter tries the NodePools
+// in, with the NodePools that catch pods they were not meant for.
 //
 //	go run ./examples/preflight ec2nodeclass.yaml nodepools.yaml
+//	go run ./examples/preflight path/to/repository
 //	kubectl kustomize overlays/prod | go run ./examples/preflight -o json
-//	go run ./examples/preflight -live -region us-west-2 -k8s 1.33 nodeclass.yaml nodepool.yaml
+//	go run ./examples/preflight -live -region us-west-2 -k8s 1.33 manifests/
+//	go run ./examples/preflight -pod cpu=2,memory=8Gi -nodes ami-0abc=4,ami-0def -min-age 168h manifests/
 //
-// It needs no Kubernetes libraries and no cluster: manifests are decoded
-// into small local structs (EC2NodeClass) and weighting.NodePool.
+// It needs no Kubernetes libraries and no cluster: manifests are read with
+// ec2select's reader of kubectl's rules (internal/manifest) into
+// weighting.NodePool and internal/ec2nodeclass's EC2NodeClass.
+//
+// The files:
+//   - main.go: the command line, exit status and output;
+//   - input.go, manifest.go: reading files, directories and documents,
+//     and decoding them into units applied together;
+//   - check.go: each NodePool with its EC2NodeClass (AMIs, instance types);
+//   - check_userdata.go: the userData, and version-specific bugs;
+//   - check_pools.go: the NodePools of one controller together;
+//   - check_capacity.go: what each NodePool's nodes hold (capacity);
+//   - check_rollout.go: held-back images and the drift plan (-min-age,
+//     -nodes);
+//   - report.go, codes.go, table.go: findings and their output.
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 
 	"github.com/ec2select/ec2select/amiselect"
+	"github.com/ec2select/ec2select/capacity"
 	"github.com/ec2select/ec2select/ec2fake"
 	"github.com/ec2select/ec2select/examples/internal/cli"
 )
 
 const defaultK8s = "1.36"
 
+// defaultPod is the -pod size when none is given: a small service's pod.
+const defaultPod = "cpu=500m,memory=1Gi"
+
 func main() { cli.Main(command.Name, run) }
 
-var command = cli.Command{Name: "preflight", Args: "FILE...", Usage: `Usage: go run ./examples/preflight [flags] [FILE|-]...
+var command = cli.Command{Name: "preflight", Args: "FILE|DIR|-...", Usage: `Usage: go run ./examples/preflight [flags] [FILE|DIR|-]...
 
 Preflight reads Karpenter v1 EC2NodeClass (karpenter.k8s.aws/v1) and
-NodePool (karpenter.sh/v1) manifests from multi-document YAML files, or
-from standard input when there are none or for "-", and reports for each
-NodePool and the EC2NodeClass its nodeClassRef names:
+NodePool (karpenter.sh/v1) manifests from multi-document YAML files, from
+every .yaml and .yml file under a directory, or from standard input when
+there are none or for "-", and reports:
 
-  - the AMIs its amiSelectorTerms select, with the instance types each runs,
-    and the images found but refused (still pending, deprecated...);
-  - the instance types the NodePool allows that no selected AMI can run,
-    and the requirement that fixes it;
-  - the userData's verdict (does the node join) and the taints the kubelet
-    registers, against karpenter.sh/unregistered and the NodePool's
-    startup taints and taints;
-  - where NodePools allow the same instance types, and the order Karpenter
-    tries them in.
+  - what kubectl apply refuses, read as kubectl reads YAML and validated
+    as the API server does with Karpenter v1.14.1's CRDs, and what
+    Karpenter's runtime validation refuses;
+  - for each NodePool and the EC2NodeClass its nodeClassRef names: the
+    AMIs its amiSelectorTerms select, with the instance types each runs,
+    the images found but refused (still pending, deprecated...), the
+    instance types that no selected AMI can run, the userData's verdict
+    (does the node join, with which taints), and how many pods of the
+    -pod size the smallest and the largest of its types hold, from an
+    estimate of their allocatable under the AMI family and spec.kubelet
+    (package capacity);
+  - with -min-age or -nodes, for each EC2NodeClass: the images a soak
+    time holds back, and for the images nodes run today, whether their
+    nodes drift, why, and to what;
+  - the order Karpenter tries the NodePools in, NodePools that take the
+    same pods at one weight, and a GPU NodePool that catches every pod.
 
-Other kinds of resource in the input are listed and skipped. Without -live
-the embedded catalog of the fake EC2 answers (package ec2fake).
+Files named together are applied together; under a directory, each
+directory's files are, unless they define a resource twice (alternatives,
+each checked alone). Findings are errors (kubectl or Karpenter refuses, or
+nothing works), warnings (it works, not as written) and notices (what
+preflight cannot check, or Karpenter does on purpose). Without -live the
+embedded catalog of the fake EC2 answers (package ec2fake): every EKS AMI
+release recorded in the projects' changelogs for Kubernetes 1.29 to 1.36,
+so pinned releases resolve; what only an account can say is a notice.
 
-Exit status: 0 when no problem is found (warnings are printed), 1 when one
-is or AWS fails, 2 for a bad command line or input (file and line named).
+Exit status: 0 when no finding is at least as severe as -fail-on, 1 when
+one is or AWS fails, 2 for a bad command line or a file that cannot be read.
 `}
 
 // options are the command line, validated.
 type options struct {
-	files  []string
-	k8s    string
-	format string
-	live   cli.Live
+	args      []string
+	k8s       string
+	format    string
+	failOn    Severity
+	karpenter version
+	live      cli.Live
+	rollout   cli.Rollout
+	// fit is what every node must hold: one pod of the -pod size beside
+	// the -daemons; podText and daemonsText are the flags as given.
+	fit                  capacity.FitRequest
+	podText, daemonsText string
 }
 
 func run(ctx context.Context, w io.Writer, args []string) error {
 	return runWith(ctx, os.Stdin, w, args)
 }
 
-// runWith is run reading standard input from stdin.
+// runWith is run reading standard input from stdin. With -o json, an
+// error is printed as JSON too.
 func runWith(ctx context.Context, stdin io.Reader, w io.Writer, args []string) error {
 	opts, help, err := parseFlags(w, args)
-	if help || err != nil {
+	if help {
 		return err
 	}
-	inputs, err := readInputs(stdin, opts.files)
+	if err == nil {
+		err = preflight(ctx, stdin, w, opts)
+	}
+	if err != nil && opts.format == "json" && cli.ExitCode(err) == 2 {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(struct {
+			Error string `json:"error"`
+		}{err.Error()})
+	}
+	return err
+}
+
+func preflight(ctx context.Context, stdin io.Reader, w io.Writer, opts options) error {
+	inputs, err := readInputs(stdin, opts.args)
 	if err != nil {
 		return err
 	}
-	m, err := readManifests(inputs)
+	out := &findings{}
+	m := readManifests(inputs, out)
+	report, err := checkWith(ctx, opts, m, out)
 	if err != nil {
 		return err
 	}
-	if err := checkTerms(m, opts.k8s); err != nil {
-		return err
+	for _, in := range inputs {
+		report.Files = append(report.Files, in.name)
 	}
-	if len(m.pools) == 0 {
-		return cli.Inputf("no karpenter.sh/v1 NodePool in %s; preflight checks each NodePool with the EC2NodeClass it names, so pass the NodePool manifests too", inputNames(opts.files))
-	}
-	report, err := checkWith(ctx, opts, m)
-	if err != nil {
-		return err
-	}
+	report.Findings = out.sorted()
+	report.count()
+	report.nonNil()
 	if err := write(w, opts.format, report); err != nil {
 		return err
 	}
-	if report.Errors > 0 {
-		return fmt.Errorf("%s found", cli.Count(report.Errors, "problem"))
+	if n := report.failing(opts.failOn); n > 0 && opts.failOn != "" {
+		return fmt.Errorf("%s at or above -fail-on %s", cli.Count(n, "finding"), opts.failOn)
 	}
 	return nil
 }
@@ -106,54 +163,93 @@ func parseFlags(w io.Writer, args []string) (opts options, help bool, err error)
 	fs := command.FlagSet()
 	fs.StringVar(&opts.k8s, "k8s", defaultK8s, "the cluster's Kubernetes minor `version`, for alias terms")
 	fs.StringVar(&opts.format, "o", "table", "output `format`: table, or json for CI")
+	failOn := fs.String("fail-on", "error", "the least severe finding that fails the run (exit status 1): error, warning, notice or none")
+	karpenter := fs.String("karpenter", "v1.14.1", "the Karpenter `version` the cluster runs, for warnings about bugs of some releases (the manifests are validated against v1.14.1's CRDs whatever it says)")
+	fs.StringVar(&opts.podText, "pod", defaultPod, "the `requests` of one pod, cpu=…,memory=…[,ephemeral-storage=…], as Kubernetes quantities: each NodePool\n"+
+		"says how many fit its smallest and largest instance types, and warns when none holds one")
+	fs.StringVar(&opts.daemonsText, "daemons", "", "what the DaemonSets' pods on every node request together, and how many they are: `requests` such as\n"+
+		"cpu=200m,memory=300Mi,pods=3 (default: nothing)")
+	opts.rollout.Register(fs)
 	opts.live.Register(fs, "ec2:DescribeImages, ec2:DescribeInstanceTypes and, for ssmParameter terms, ssm:GetParameter")
+	// -o is read before parsing ends, so that a bad flag is JSON too.
+	for i, a := range args {
+		if (a == "-o" || a == "--o") && i+1 < len(args) {
+			opts.format = args[i+1]
+		}
+	}
 	if help, err := command.Parse(fs, w, args); help || err != nil {
-		return options{}, help, err
+		return opts, help, err
 	}
 	if opts.format != "table" && opts.format != "json" {
-		return options{}, false, cli.Usagef("-o %q: use table or json", opts.format)
+		return opts, false, cli.Usagef("-o %q: use table or json", opts.format)
+	}
+	switch s := Severity(*failOn); s {
+	case SevError, SevWarning, SevNotice:
+		opts.failOn = s
+	case "none":
+		opts.failOn = ""
+	default:
+		return opts, false, cli.Usagef("-fail-on %q: use error, warning, notice or none", *failOn)
+	}
+	if opts.karpenter, err = parseVersion(*karpenter); err != nil {
+		return opts, false, cli.Usagef("-karpenter %q: %v", *karpenter, err)
 	}
 	if _, err := amiselect.Queries([]amiselect.Term{{Alias: "al2023@latest"}}, amiselect.QueryOptions{KubernetesVersion: opts.k8s}); err != nil {
-		return options{}, false, cli.Usagef("-k8s %q: %w", opts.k8s, err)
+		return opts, false, cli.Usagef("-k8s %q: %w", opts.k8s, err)
+	}
+	if opts.fit.Pod, err = parseResources(opts.podText, false); err != nil {
+		return opts, false, cli.Usagef("-pod %q: %w", opts.podText, err)
+	}
+	if opts.fit.Daemons, err = parseResources(opts.daemonsText, true); err != nil {
+		return opts, false, cli.Usagef("-daemons %q: %w", opts.daemonsText, err)
+	}
+	if err := opts.rollout.Parse(cli.Set(fs)); err != nil {
+		return opts, false, err
 	}
 	if err := opts.live.Check(cli.Set(fs)); err != nil {
-		return options{}, false, err
+		return opts, false, err
 	}
-	opts.files = fs.Args()
+	opts.args = fs.Args()
 	return opts, false, nil
 }
 
-// readInputs reads every file ("-" or none: stdin) and splits it into
-// documents.
-func readInputs(stdin io.Reader, files []string) ([]document, error) {
-	if len(files) == 0 {
-		files = []string{"-"}
+// version is a Karpenter release, major and minor.
+type version struct{ major, minor, patch int }
+
+func parseVersion(s string) (version, error) {
+	parts := strings.Split(strings.TrimPrefix(s, "v"), ".")
+	if len(parts) != 3 {
+		return version{}, errors.New("write a release such as v1.14.1")
 	}
-	var docs []document
-	for _, f := range files {
-		var data []byte
-		var err error
-		name := f
-		if f == "-" {
-			name = "<stdin>"
-			data, err = io.ReadAll(stdin)
-		} else {
-			data, err = os.ReadFile(f)
+	var v [3]int
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return version{}, errors.New("write a release such as v1.14.1")
 		}
-		if err != nil {
-			return nil, cli.Inputf("reading %s: %v; name a manifest file, or - for standard input", name, err)
-		}
-		docs = append(docs, splitDocuments(name, data)...)
+		v[i] = n
 	}
-	return docs, nil
+	if v[0] != 1 {
+		return version{}, errors.New("preflight knows Karpenter v1 releases only")
+	}
+	return version{v[0], v[1], v[2]}, nil
 }
+
+func (v version) String() string { return fmt.Sprintf("v%d.%d.%d", v.major, v.minor, v.patch) }
+
+// hasFirstAMIBug reports whether the release files a node's capacity under
+// the first AMI of its architecture (#7925): v1.1.0 to v1.3.x.
+func (v version) hasFirstAMIBug() bool { return v.major == 1 && v.minor >= 1 && v.minor < 4 }
 
 // checkWith runs the checks against the embedded catalog, or with -live
 // against AWS, every call bounded by -timeout.
-func checkWith(ctx context.Context, opts options, m manifests) (Report, error) {
+func checkWith(ctx context.Context, opts options, m manifests, out *findings) (Report, error) {
 	if !opts.live.Enabled {
-		b := ec2fake.NewWithCatalog(ec2fake.Options{})
-		return check(ctx, b, b, "the fake EC2's embedded catalog; use -live for a real account", opts.k8s, m)
+		b, err := cli.Offline(ec2fake.Options{})
+		if err != nil {
+			return Report{}, err
+		}
+		return check(ctx, b, b, cli.OfflineSource+" (use -live for a real account)", opts, m, out)
 	}
 	ctx, cancel := opts.live.Context(ctx)
 	defer cancel()
@@ -170,7 +266,7 @@ func checkWith(ctx context.Context, opts options, m manifests) (Report, error) {
 			o.BaseEndpoint = aws.String(opts.live.Endpoint)
 		}
 	})
-	r, err := check(ctx, client, ssmClient, source, opts.k8s, m)
+	r, err := check(ctx, client, ssmClient, source, opts, m, out)
 	return r, opts.live.Err(ctx, err)
 }
 
@@ -181,11 +277,4 @@ func write(w io.Writer, format string, r Report) error {
 		return enc.Encode(r)
 	}
 	return writeTable(w, r)
-}
-
-func inputNames(files []string) string {
-	if len(files) == 0 {
-		return "standard input"
-	}
-	return strings.Join(files, ", ")
 }

@@ -1,85 +1,29 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"regexp"
+	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
-	"sigs.k8s.io/yaml"
-
-	"github.com/ec2select/ec2select/amiselect"
-	"github.com/ec2select/ec2select/compat"
-	"github.com/ec2select/ec2select/examples/internal/cli"
-	"github.com/ec2select/ec2select/userdata"
+	"github.com/ec2select/ec2select/internal/ec2nodeclass"
+	"github.com/ec2select/ec2select/internal/manifest"
 	"github.com/ec2select/ec2select/weighting"
 )
 
-// document is one YAML document of an input file, with the line it starts
-// on, so that every error can name file and line.
-type document struct {
-	file string
-	line int // 1-based line of the document's first line
-	data []byte
-}
+// The node classes a NodePool's nodeClassRef can name.
+const (
+	groupKindEC2NodeClass = "karpenter.k8s.aws/EC2NodeClass"
+	groupKindAutoMode     = "eks.amazonaws.com/NodeClass"
+)
 
-func (d document) at(offset int) string { return fmt.Sprintf("%s:%d", d.file, d.line+offset) }
-
-// lineOf is the offset of the first line of d for which match is true, or
-// of its first line that is neither blank nor a comment.
-func (d document) lineOf(match func(line string) bool) int {
-	lines := strings.Split(string(d.data), "\n")
-	for i, l := range lines {
-		if match(strings.TrimSpace(l)) {
-			return i
-		}
-	}
-	for i, l := range lines {
-		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") {
-			return i
-		}
-	}
-	return 0
-}
-
-func hasPrefix(p string) func(string) bool {
-	return func(l string) bool { return strings.HasPrefix(l, p) }
-}
-
-// splitDocuments splits a multi-document YAML stream at its "---" lines.
-func splitDocuments(file string, data []byte) []document {
-	var docs []document
-	start, cur := 1, []string{}
-	lines := strings.Split(string(data), "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, "---") && strings.TrimSpace(strings.SplitN(l[3:], "#", 2)[0]) == "" {
-			docs = append(docs, document{file, start, []byte(strings.Join(cur, "\n"))})
-			start, cur = i+2, nil
-			continue
-		}
-		cur = append(cur, l)
-	}
-	return append(docs, document{file, start, []byte(strings.Join(cur, "\n"))})
-}
-
-// manifests are the resources preflight checks; other kinds are counted.
-type manifests struct {
-	classes []nodeClass
-	pools   []nodePool
-	ignored []string // "file:line: kind name", for the report
-}
-
-// nodeClass is what preflight reads of a karpenter.k8s.aws/v1 EC2NodeClass.
+// nodeClass is a decoded EC2NodeClass and where it is.
 type nodeClass struct {
-	name   string
-	at     string // file:line
-	family compat.AMIFamily
-	terms  []amiselect.Term
-	cfg    userdata.Config // CustomUserData, Kubelet, InstanceStorePolicy
+	ec2nodeclass.EC2NodeClass
+	doc document
+	at  string // file:line of its kind
 	// userDataLine is the file line of spec.userData's first line when it
 	// is a block scalar, else 0.
 	userDataLine int
@@ -89,6 +33,7 @@ type nodeClass struct {
 // refuse it for (problem 4), which keep it from being decoded.
 type nodePool struct {
 	weighting.NodePool
+	doc       document
 	at        string
 	wildcards []wildcard
 	// base is the NodePool without the requirements that hold wildcards,
@@ -97,312 +42,368 @@ type nodePool struct {
 	values []string
 }
 
+func (p *nodePool) groupKind() string {
+	return p.NodeClassRef.Group + "/" + p.NodeClassRef.Kind
+}
+
 type wildcard struct{ key, value, at string }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
-
-// syntaxError names file and line of a YAML error, whose own line numbers
-// count from the start of the document.
-func syntaxError(d document, err error) error {
-	msg := strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")
-	offset := 0
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		offset = n - 1
-		msg = strings.Replace(msg, m[0]+": ", "", 1)
-	}
-	return cli.Inputf("%s: %s; fix the YAML", d.at(offset), msg)
+// resource is one decoded resource of a unit.
+type resource struct {
+	kind, name string
+	doc        document
 }
 
-// readManifests decodes every document of every input.
-func readManifests(inputs []document) (manifests, error) {
+// unit is a set of manifests applied together: the files named on the
+// command line (and standard input), or the files of one directory under
+// a directory argument. A directory whose files define the same resource
+// twice holds alternatives (an Auto Mode and a self-managed variant of
+// one example), so each of its files is a unit of its own.
+type unit struct {
+	name    string
+	classes []*nodeClass
+	pools   []*nodePool
+	// siblings are the other files of the directory, when its files are
+	// units of their own: a NodePool may name an EC2NodeClass one of them
+	// defines (once).
+	siblings []*unit
+	// refused names the EC2NodeClasses found but refused: a NodePool that
+	// names one has no further finding about it. refusedRefs names those
+	// that refused NodePools name, which are not unused.
+	refused, refusedRefs []string
+}
+
+// manifests are the resources preflight checks; other kinds are listed.
+type manifests struct {
+	units   []*unit
+	skipped []string // "file:line: kind name"
+}
+
+// readManifests decodes every document of every input, reporting what
+// kubectl or the API server would refuse as findings.
+func readManifests(inputs []input, out *findings) manifests {
 	var m manifests
-	defined := map[string]string{} // "kind/name": where
-	for _, d := range inputs {
-		var head struct {
-			APIVersion string `json:"apiVersion"`
-			Kind       string `json:"kind"`
-			Metadata   struct {
-				Name string `json:"name"`
-			} `json:"metadata"`
+	groups := map[string][]*unit{} // by directory, or "" for the command line
+	var groupOrder []string
+	for _, in := range inputs {
+		u := &unit{name: in.name}
+		for _, d := range split(in, out) {
+			m.read(d, in, u, out)
 		}
-		if err := yaml.Unmarshal(d.data, &head); err != nil {
-			return manifests{}, syntaxError(d, err)
+		group := ""
+		if in.dir {
+			group = filepath.Dir(in.name)
 		}
-		if err := m.add(d, head.APIVersion, head.Kind, head.Metadata.Name); err != nil {
-			return manifests{}, err
+		if _, ok := groups[group]; !ok {
+			groupOrder = append(groupOrder, group)
 		}
-		if head.Kind != "EC2NodeClass" && head.Kind != "NodePool" {
-			continue
-		}
-		// The API server keeps one resource per name: a second one would
-		// replace the first, and the check would describe neither.
-		key, at := head.Kind+"/"+head.Metadata.Name, d.at(d.lineOf(hasPrefix("kind:")))
-		if first, ok := defined[key]; ok {
-			return manifests{}, cli.Inputf("%s: %s %q is already defined at %s; rename one, or check the two sets of manifests separately", at, head.Kind, head.Metadata.Name, first)
-		}
-		defined[key] = at
+		groups[group] = append(groups[group], u)
 	}
-	return m, nil
+	for _, g := range groupOrder {
+		m.units = append(m.units, merge(g, groups[g])...)
+	}
+	return m
 }
 
-func (m *manifests) add(d document, apiVersion, kind, name string) error {
+// merge makes one unit of a group's files, or keeps them apart when they
+// define a resource twice between them.
+func merge(name string, files []*unit) []*unit {
+	if len(files) == 1 {
+		return files
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		names := map[string]bool{}
+		for _, c := range f.classes {
+			names["EC2NodeClass/"+c.Name] = true
+		}
+		for _, p := range f.pools {
+			names["NodePool/"+p.Name] = true
+		}
+		for n := range names {
+			if seen[n] {
+				for _, f := range files {
+					for _, g := range files {
+						if g != f {
+							f.siblings = append(f.siblings, g)
+						}
+					}
+				}
+				return files
+			}
+			seen[n] = true
+		}
+	}
+	if name == "" {
+		name = "the command line"
+	}
+	all := &unit{name: name}
+	for _, f := range files {
+		all.classes = append(all.classes, f.classes...)
+		all.pools = append(all.pools, f.pools...)
+		all.refused = append(all.refused, f.refused...)
+		all.refusedRefs = append(all.refusedRefs, f.refusedRefs...)
+	}
+	return []*unit{all}
+}
+
+// read decodes one document into u.
+func (m *manifests) read(d document, in input, u *unit, out *findings) {
+	j, err := manifest.ToJSON(d.data)
+	if err != nil {
+		line := d.line
+		if n := manifest.ErrorLine(err); n > 0 {
+			line += n - 1
+		}
+		out.add(unreadable(in, line, err))
+		return
+	}
+	v, err := manifest.Decode(j)
+	if err != nil {
+		out.add(unreadable(in, d.line, err))
+		return
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return // an empty document, or a list or scalar: no resource
+	}
+	apiVersion, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	meta, _ := obj["metadata"].(map[string]any)
+	name, _ := meta["name"].(string)
+	group, version, _ := strings.Cut(apiVersion, "/")
 	switch {
-	case kind == "" && apiVersion == "" && len(bytes.TrimSpace(stripComments(d.data))) == 0:
-		return nil // an empty document
-	case kind == "EC2NodeClass" && apiVersion != "karpenter.k8s.aws/v1",
-		kind == "NodePool" && apiVersion != "karpenter.sh/v1":
-		want := map[string]string{"EC2NodeClass": "karpenter.k8s.aws/v1", "NodePool": "karpenter.sh/v1"}[kind]
-		return cli.Inputf("%s: %s %q has apiVersion %q; preflight reads %s (Karpenter v1); convert it first", d.at(0), kind, name, apiVersion, want)
-	case kind == "EC2NodeClass":
-		c, err := decodeNodeClass(d)
-		if err != nil {
-			return err
-		}
-		m.classes = append(m.classes, c)
-	case kind == "NodePool":
-		p, err := decodeNodePool(d)
-		if err != nil {
-			return err
-		}
-		m.pools = append(m.pools, p)
+	case kind == weighting.Kind && apiVersion == weighting.APIVersion:
+		m.readNodePool(d, obj, u, out)
+	case kind == ec2nodeclass.Kind && apiVersion == ec2nodeclass.APIVersion:
+		m.readNodeClass(d, u, out)
+	case (group == "karpenter.sh" || group == "karpenter.k8s.aws") && version != "v1":
+		out.add(Finding{Severity: SevError, Code: codeOldAPI, Where: d.where(), Subjects: []string{kind + " " + name},
+			Message: fmt.Sprintf("%s %q is %s, which Karpenter v1.14.1 does not serve (v1beta1 went in v1.1.0); kubectl apply fails with \"no matches for kind %s in version %s\"", kind, name, apiVersion, kind, apiVersion),
+			Fix:     "convert it to karpenter.sh/v1 (NodePool) or karpenter.k8s.aws/v1 (EC2NodeClass), as Karpenter's v1 migration guide describes"})
+	case kind == "" && apiVersion == "":
+		// not a Kubernetes resource (a values file, a config): not ours
 	default:
-		m.ignored = append(m.ignored, fmt.Sprintf("%s: %s %s", d.at(0), kind, name))
+		m.skipped = append(m.skipped, fmt.Sprintf("%s: %s %s", d.at(0), kind, name))
 	}
-	return nil
 }
 
-func stripComments(b []byte) []byte {
-	var out []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
-			out = append(out, l)
+func (m *manifests) readNodeClass(d document, u *unit, out *findings) {
+	c, err := ec2nodeclass.Decode(d.data)
+	if err != nil {
+		var head struct {
+			Metadata struct{ Name string } `json:"metadata"`
+		}
+		if j, err := manifest.ToJSON(d.data); err == nil {
+			_ = json.Unmarshal(j, &head)
+		}
+		u.refused = append(u.refused, head.Metadata.Name)
+		var e *ec2nodeclass.Error
+		if !errors.As(err, &e) {
+			out.add(Finding{Severity: SevError, Code: codeRefused, Where: d.where(), Message: err.Error(), Fix: "correct the EC2NodeClass"})
+			return
+		}
+		subject := []string{"EC2NodeClass " + e.Name}
+		var problems, placeholders []string
+		firstPath := ""
+		for _, p := range e.Problems {
+			if placeholder(p.Problem) {
+				placeholders = append(placeholders, p.Error())
+				continue
+			}
+			if firstPath == "" {
+				firstPath = p.Path
+			}
+			problems = append(problems, p.Error())
+		}
+		placeholderFinding(d, subject, placeholders, out)
+		if len(problems) > 0 {
+			out.add(Finding{Severity: SevError, Code: codeRefused, Where: d.at(lineOfPath(d, firstPath)), Subjects: subject,
+				Message: fmt.Sprintf("kubectl apply is refused (or Karpenter v1.14.1 cannot use it): %s", strings.Join(problems, "; ")),
+				Fix:     "correct the EC2NodeClass as each problem says"})
+		}
+		return
+	}
+	for _, prev := range u.classes {
+		if prev.Name == c.Name {
+			definedTwice(d, "EC2NodeClass", c.Name, prev.at, out)
+			u.classes = slices.DeleteFunc(u.classes, func(x *nodeClass) bool { return x == prev })
+			break
 		}
 	}
-	return []byte(strings.Join(out, "\n"))
-}
-
-// nodeClassJSON is the part of an EC2NodeClass preflight interprets; the
-// rest (role, subnets, security groups...) is not its business.
-type nodeClassJSON struct {
-	Metadata struct {
-		Name string `json:"name"`
-	} `json:"metadata"`
-	Spec struct {
-		AMIFamily           string            `json:"amiFamily"`
-		AMISelectorTerms    []json.RawMessage `json:"amiSelectorTerms"`
-		UserData            string            `json:"userData"`
-		Kubelet             json.RawMessage   `json:"kubelet"`
-		InstanceStorePolicy string            `json:"instanceStorePolicy"`
-	} `json:"spec"`
-}
-
-type termJSON struct {
-	Alias        string            `json:"alias"`
-	ID           string            `json:"id"`
-	Name         string            `json:"name"`
-	Owner        string            `json:"owner"`
-	SSMParameter string            `json:"ssmParameter"`
-	Tags         map[string]string `json:"tags"`
-}
-
-// kubeletJSON is EC2NodeClass spec.kubelet (Karpenter v1.14), every field.
-type kubeletJSON struct {
-	ClusterDNS                  []string          `json:"clusterDNS"`
-	MaxPods                     *int32            `json:"maxPods"`
-	PodsPerCore                 *int32            `json:"podsPerCore"`
-	SystemReserved              map[string]string `json:"systemReserved"`
-	KubeReserved                map[string]string `json:"kubeReserved"`
-	EvictionHard                map[string]string `json:"evictionHard"`
-	EvictionSoft                map[string]string `json:"evictionSoft"`
-	EvictionSoftGracePeriod     map[string]string `json:"evictionSoftGracePeriod"`
-	EvictionMaxPodGracePeriod   *int32            `json:"evictionMaxPodGracePeriod"`
-	ImageGCHighThresholdPercent *int32            `json:"imageGCHighThresholdPercent"`
-	ImageGCLowThresholdPercent  *int32            `json:"imageGCLowThresholdPercent"`
-	CPUCFSQuota                 *bool             `json:"cpuCFSQuota"`
-}
-
-// strict decodes raw into v refusing unknown fields: a typo in a field
-// preflight interprets must not pass as "not set".
-func strict(raw []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	return dec.Decode(v)
-}
-
-func decodeNodeClass(d document) (nodeClass, error) {
-	var j nodeClassJSON
-	if err := yaml.Unmarshal(d.data, &j); err != nil {
-		return nodeClass{}, syntaxError(d, err)
-	}
-	c := nodeClass{name: j.Metadata.Name, at: d.at(d.lineOf(hasPrefix("kind:")))}
+	nc := &nodeClass{EC2NodeClass: c, doc: d, at: d.where()}
 	// A block scalar's first line is the line after "userData: |".
 	if i := d.lineOf(hasPrefix("userData:")); strings.HasPrefix(strings.TrimSpace(strings.Split(string(d.data), "\n")[i]), "userData:") {
-		c.userDataLine = d.line + i + 1
+		nc.userDataLine = d.line + i + 1
 	}
-	bad := func(format string, args ...any) error {
-		return cli.Inputf("%s: EC2NodeClass %q: %s", c.at, c.name, fmt.Sprintf(format, args...))
+	u.classes = append(u.classes, nc)
+}
+
+func definedTwice(d document, kind, name, first string, out *findings) {
+	out.add(Finding{Severity: SevWarning, Code: codeDefinedTwice, Where: d.where(), Subjects: []string{kind + " " + name},
+		Message: fmt.Sprintf("%s %q is already defined at %s; kubectl apply applies both, so this one replaces it", kind, name, first),
+		Fix:     "rename one, or keep one"})
+}
+
+// lineOfPath is the offset of the line in d that writes the last field of
+// path ("spec.template.spec.kubelet" → "kubelet:"), or of the kind.
+func lineOfPath(d document, path string) int {
+	field := path
+	if i := strings.LastIndexAny(field, ".["); i >= 0 {
+		field = field[i+1:]
 	}
-	if c.name == "" {
-		return nodeClass{}, bad("no metadata.name; name it")
+	field = strings.TrimSuffix(field, "]")
+	if field == "" {
+		return d.lineOf(hasPrefix("kind:"))
 	}
-	if len(j.Spec.AMISelectorTerms) == 0 {
-		return nodeClass{}, bad("spec.amiSelectorTerms is empty; Karpenter v1 requires at least one term (e.g. - alias: al2023@latest)")
-	}
-	for i, raw := range j.Spec.AMISelectorTerms {
-		var t termJSON
-		if err := strict(raw, &t); err != nil {
-			return nodeClass{}, bad("spec.amiSelectorTerms[%d]: %v; a term has alias, id, name, owner, ssmParameter or tags", i, err)
+	for _, prefix := range []string{field + ":", "- " + field + ":"} {
+		if i := d.lineOf(hasPrefix(prefix)); strings.HasPrefix(strings.TrimSpace(strings.Split(string(d.data), "\n")[i]), prefix) {
+			return i
 		}
-		c.terms = append(c.terms, amiselect.Term{ID: t.ID, Name: t.Name, Owner: t.Owner, Alias: t.Alias, SSMParameter: t.SSMParameter, Tags: t.Tags})
 	}
-	family, err := classFamily(j.Spec.AMIFamily, c.terms)
+	return d.lineOf(hasPrefix("kind:"))
+}
+
+// readNodePool decodes a NodePool; a wildcard value is problem 4, and
+// every other refusal one finding (the v1beta1 kubelet field one of its
+// own).
+func (m *manifests) readNodePool(d document, obj map[string]any, u *unit, out *findings) {
+	name := nameOf(obj)
+	np := &nodePool{doc: d, at: d.where()}
+	np.Name = name
+	if wild, values, rest := wildcards(d, obj); len(wild) > 0 {
+		np.wildcards, np.values = wild, values
+		if base, err := weighting.DecodeNodePool(rest); err == nil {
+			np.base = &base
+		} else {
+			refused(d, name, err, out)
+		}
+		u.pools = append(u.pools, np)
+		return
+	}
+	decoded, err := weighting.DecodeNodePool(d.data)
 	if err != nil {
-		return nodeClass{}, bad("%v", err)
+		refused(d, name, err, out)
+		u.refusedRefs = append(u.refusedRefs, refName(obj))
+		return
 	}
-	c.family = family
-	if c.cfg.Kubelet, err = decodeKubelet(j.Spec.Kubelet); err != nil {
-		return nodeClass{}, bad("spec.kubelet: %v", err)
-	}
-	c.cfg.InstanceStorePolicy = userdata.InstanceStorePolicy(j.Spec.InstanceStorePolicy)
-	if j.Spec.UserData != "" {
-		c.cfg.CustomUserData = []byte(j.Spec.UserData)
-	}
-	return c, nil
-}
-
-// classFamily is the family that writes the node's userData: the alias's,
-// or spec.amiFamily, which Karpenter v1 requires without an alias.
-func classFamily(amiFamily string, terms []amiselect.Term) (compat.AMIFamily, error) {
-	if len(terms) == 1 && terms[0].Alias != "" {
-		f, err := compat.ParseAMIFamily(strings.SplitN(terms[0].Alias, "@", 2)[0])
-		if err != nil {
-			return "", fmt.Errorf("spec.amiSelectorTerms[0].alias %q: %w", terms[0].Alias, err)
-		}
-		if amiFamily != "" && !strings.EqualFold(amiFamily, string(f)) {
-			return "", fmt.Errorf("spec.amiFamily %q disagrees with alias %q; drop amiFamily (the alias sets it)", amiFamily, terms[0].Alias)
-		}
-		return f, nil
-	}
-	if amiFamily == "" {
-		return "", fmt.Errorf("no spec.amiFamily; without an alias Karpenter v1 needs it (AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025 or Custom)")
-	}
-	f, err := compat.ParseAMIFamily(amiFamily)
-	if err != nil {
-		return "", fmt.Errorf("spec.amiFamily: %w", err)
-	}
-	return f, nil
-}
-
-func decodeKubelet(raw json.RawMessage) (userdata.KubeletConfig, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return userdata.KubeletConfig{}, nil
-	}
-	var k kubeletJSON
-	if err := strict(raw, &k); err != nil {
-		return userdata.KubeletConfig{}, err
-	}
-	grace := map[string]time.Duration{}
-	for signal, s := range k.EvictionSoftGracePeriod {
-		d, err := time.ParseDuration(s)
-		if err != nil {
-			return userdata.KubeletConfig{}, fmt.Errorf("evictionSoftGracePeriod %s: %q is not a duration; write e.g. 1m30s", signal, s)
-		}
-		grace[signal] = d
-	}
-	if len(grace) == 0 {
-		grace = nil
-	}
-	return userdata.KubeletConfig{
-		ClusterDNS: k.ClusterDNS, MaxPods: k.MaxPods, PodsPerCore: k.PodsPerCore,
-		SystemReserved: k.SystemReserved, KubeReserved: k.KubeReserved,
-		EvictionHard: k.EvictionHard, EvictionSoft: k.EvictionSoft, EvictionSoftGracePeriod: grace,
-		EvictionMaxPodGracePeriod:   k.EvictionMaxPodGracePeriod,
-		ImageGCHighThresholdPercent: k.ImageGCHighThresholdPercent, ImageGCLowThresholdPercent: k.ImageGCLowThresholdPercent,
-		CPUCFSQuota: k.CPUCFSQuota,
-	}, nil
-}
-
-// requirementsJSON is just enough of a NodePool to find wildcard values,
-// which weighting.DecodeNodePool (like Karpenter) refuses outright.
-type requirementsJSON struct {
-	Metadata struct {
-		Name string `json:"name"`
-	} `json:"metadata"`
-	Spec struct {
-		Template struct {
-			Spec struct {
-				Requirements []struct {
-					Key    string   `json:"key"`
-					Values []string `json:"values"`
-				} `json:"requirements"`
-			} `json:"spec"`
-		} `json:"template"`
-	} `json:"spec"`
-}
-
-func decodeNodePool(d document) (nodePool, error) {
-	var r requirementsJSON
-	if err := yaml.Unmarshal(d.data, &r); err != nil {
-		return nodePool{}, syntaxError(d, err)
-	}
-	var wild []wildcard
-	var values []string // of the requirement holding a wildcard
-	for _, req := range r.Spec.Template.Spec.Requirements {
-		if slices.ContainsFunc(req.Values, func(v string) bool { return strings.ContainsAny(v, "*?") }) {
-			values = req.Values
-		}
-		for _, v := range req.Values {
-			if strings.ContainsAny(v, "*?") {
-				at := d.at(d.lineOf(func(l string) bool { return strings.Contains(l, "key: "+req.Key) }))
-				wild = append(wild, wildcard{req.Key, v, at})
-			}
+	np.NodePool = decoded
+	for _, prev := range u.pools {
+		if prev.Name == np.Name {
+			definedTwice(d, "NodePool", np.Name, prev.at, out)
+			u.pools = slices.DeleteFunc(u.pools, func(x *nodePool) bool { return x == prev })
+			break
 		}
 	}
-	if len(wild) > 0 {
-		np := weighting.NodePool{Name: r.Metadata.Name}
-		return nodePool{NodePool: np, at: d.at(d.lineOf(hasPrefix("kind:"))), wildcards: wild, values: values, base: withoutWildcards(d.data)}, nil
-	}
-	np, err := weighting.DecodeNodePool(d.data)
-	if err != nil {
-		return nodePool{}, cli.Inputf("%s: %v", d.at(d.lineOf(hasPrefix("kind:"))), err)
-	}
-	return nodePool{NodePool: np, at: d.at(d.lineOf(hasPrefix("kind:")))}, nil
+	u.pools = append(u.pools, np)
 }
 
-// withoutWildcards decodes data as a NodePool without its requirements
-// that hold a wildcard value, or returns nil if that fails.
-func withoutWildcards(data []byte) *weighting.NodePool {
-	var doc map[string]any
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil
-	}
-	spec, _ := doc["spec"].(map[string]any)
+// refName is the nodeClassRef name a NodePool document writes.
+func refName(obj map[string]any) string {
+	spec, _ := obj["spec"].(map[string]any)
 	tmpl, _ := spec["template"].(map[string]any)
-	tspec, _ := tmpl["spec"].(map[string]any)
-	reqs, _ := tspec["requirements"].([]any)
+	ts, _ := tmpl["spec"].(map[string]any)
+	ref, _ := ts["nodeClassRef"].(map[string]any)
+	name, _ := ref["name"].(string)
+	return name
+}
+
+func nameOf(obj map[string]any) string {
+	meta, _ := obj["metadata"].(map[string]any)
+	name, _ := meta["name"].(string)
+	return name
+}
+
+// refused reports a NodePool weighting refuses: the v1beta1 kubelet field
+// apart, since its fix is its own, and the other problems together.
+func refused(d document, name string, err error, out *findings) {
+	subject := []string{"NodePool " + name}
+	var ve *weighting.ValidationError
+	if !errors.As(err, &ve) {
+		out.add(Finding{Severity: SevError, Code: codeRefused, Where: d.where(), Subjects: subject, Message: err.Error(), Fix: "correct the NodePool"})
+		return
+	}
+	var rest, placeholders []string
+	firstPath := ""
+	for _, p := range ve.Problems {
+		if placeholder(p.Message) {
+			placeholders = append(placeholders, p.String())
+			continue
+		}
+		if p.Path == "spec.template.spec.kubelet" {
+			out.add(Finding{Severity: SevError, Code: codeKubelet, Where: d.at(lineOfPath(d, p.Path)), Subjects: subject,
+				Message: "spec.template.spec.kubelet is where karpenter.sh/v1beta1 kept kubelet settings; the v1 NodePool has no such field, so kubectl apply refuses the NodePool (strict field validation, its default), and with --validate=false the API server drops the field and its settings never apply",
+				Fix:     "move the settings to spec.kubelet of the EC2NodeClass the NodePool names (Karpenter v1 moved them there)"})
+			continue
+		}
+		if firstPath == "" {
+			firstPath = p.Path
+		}
+		rest = append(rest, p.String())
+	}
+	placeholderFinding(d, subject, placeholders, out)
+	if len(rest) == 0 {
+		return
+	}
+	out.add(Finding{Severity: SevError, Code: codeRefused, Where: d.at(lineOfPath(d, firstPath)), Subjects: subject,
+		Message: fmt.Sprintf("kubectl apply is refused, or Karpenter v1.14.1 marks the NodePool not ready: %s", strings.Join(rest, "; ")),
+		Fix:     "correct the NodePool as each problem says"})
+}
+
+// placeholder reports whether a problem is about a value left for the
+// reader to fill in, written <<LIKE_THIS>> as published examples do.
+func placeholder(problem string) bool {
+	return strings.Contains(problem, `"<<`) && strings.Contains(problem, `>>"`)
+}
+
+// placeholderFinding reports the placeholders of a manifest, once: as
+// written the manifest is refused, which is by design until they are
+// filled in.
+func placeholderFinding(d document, subject, problems []string, out *findings) {
+	if len(problems) == 0 {
+		return
+	}
+	out.add(Finding{Severity: SevNotice, Code: codePlaceholder, Where: d.where(), Subjects: subject,
+		Message: fmt.Sprintf("the manifest holds placeholders to fill in; as written it is refused: %s", strings.Join(problems, "; ")),
+		Fix:     "replace each <<...>> with your value before applying"})
+}
+
+// wildcards finds requirement values with a wildcard, which Karpenter has
+// not, and returns the document without those requirements.
+func wildcards(d document, obj map[string]any) (wild []wildcard, values []string, rest []byte) {
+	spec, _ := obj["spec"].(map[string]any)
+	tmpl, _ := spec["template"].(map[string]any)
+	ts, _ := tmpl["spec"].(map[string]any)
+	reqs, _ := ts["requirements"].([]any)
 	var kept []any
 	for _, r := range reqs {
-		m, _ := r.(map[string]any)
-		values, _ := m["values"].([]any)
-		if !slices.ContainsFunc(values, func(v any) bool { s, _ := v.(string); return strings.ContainsAny(s, "*?") }) {
+		req, _ := r.(map[string]any)
+		key, _ := req["key"].(string)
+		vs, _ := req["values"].([]any)
+		var strs []string
+		hasWild := false
+		for _, v := range vs {
+			s, _ := v.(string)
+			strs = append(strs, s)
+			if strings.ContainsAny(s, "*?") {
+				hasWild = true
+				at := d.at(d.lineOf(func(l string) bool { return strings.Contains(l, "key: "+key) }))
+				wild = append(wild, wildcard{key, s, at})
+			}
+		}
+		if hasWild {
+			values = strs
+		} else {
 			kept = append(kept, r)
 		}
 	}
-	if tspec == nil {
-		return nil
+	if len(wild) == 0 {
+		return nil, nil, nil
 	}
-	tspec["requirements"] = kept
 	if kept == nil {
-		tspec["requirements"] = []any{}
+		kept = []any{}
 	}
-	out, err := json.Marshal(doc)
-	if err != nil {
-		return nil
-	}
-	np, err := weighting.DecodeNodePool(out)
-	if err != nil {
-		return nil
-	}
-	return &np
+	ts["requirements"] = kept
+	rest, _ = json.Marshal(obj)
+	return wild, values, rest
 }

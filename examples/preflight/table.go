@@ -24,34 +24,39 @@ X/6Kh1/PD2k7j1xjtgAF
 `
 
 // writeTable prints the report for a person: per pair, then the NodePool
-// order, then every finding with its fix.
+// order, then every finding with its fix, most severe first.
 func writeTable(w io.Writer, r Report) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Source: %s\nKubernetes %s; %d instance types\n", r.Source, r.KubernetesVersion, r.InstanceTypes)
-	for _, s := range r.Ignored {
+	fmt.Fprintf(&b, "Source: %s\nKubernetes %s, Karpenter %s; %d instance types\n", r.Source, r.KubernetesVersion, r.KarpenterVersion, r.InstanceTypes)
+	for _, s := range r.Skipped {
 		fmt.Fprintf(&b, "skipped: %s (not an EC2NodeClass or NodePool)\n", s)
 	}
 	for _, p := range r.Pairs {
 		writePair(&b, p)
 	}
+	writeRollout(&b, r)
 	if len(r.Order) > 0 {
-		b.WriteString("\nNodePool order (Karpenter tries them top to bottom):\n")
-		rows := [][]string{{"NODEPOOL", "WEIGHT"}}
+		b.WriteString("\nNodePool order (each controller tries its NodePools top to bottom):\n")
+		rows := [][]string{{"NODEPOOL", "WEIGHT", "CONTROLLER"}}
 		for _, o := range r.Order {
-			rows = append(rows, []string{o.NodePool, fmt.Sprint(o.Weight)})
+			rows = append(rows, []string{o.NodePool, fmt.Sprint(o.Weight), o.Controller})
 		}
 		table(&b, rows)
 		for _, o := range r.Overlaps {
-			fmt.Fprintf(&b, "  overlap: %s and %s both allow %d instance types; %s is tried first\n", o.NodePools[0], o.NodePools[1], o.InstanceTypes, o.First)
+			fmt.Fprintf(&b, "  overlap: %s and %s can take the same pods on %d instance types; %s is tried first\n", o.NodePools[0], o.NodePools[1], o.InstanceTypes, o.First)
 		}
 	}
-	fmt.Fprintf(&b, "\nFindings: %s, %s\n", cli.Count(r.Errors, "error"), cli.Count(r.Warnings, "warning"))
+	fmt.Fprintf(&b, "\nFindings: %s, %s, %s\n", cli.Count(r.Errors, "error"), cli.Count(r.Warnings, "warning"), cli.Count(r.Notices, "notice"))
 	for _, f := range r.Findings {
-		tag := f.Severity
+		tag := string(f.Severity)
 		if f.Problem > 0 {
 			tag = fmt.Sprintf("%s (problem %d)", f.Severity, f.Problem)
 		}
-		fmt.Fprintf(&b, "- %s %s: %s\n    fix: %s\n", f.Where, tag, f.Message, f.Fix)
+		about := ""
+		if len(f.Subjects) > 0 {
+			about = strings.Join(f.Subjects, ", ") + ": "
+		}
+		fmt.Fprintf(&b, "- %s %s [%s]: %s%s\n    fix: %s\n", f.Where, tag, f.Code, about, f.Message, f.Fix)
 		if f.Suggested != "" {
 			fmt.Fprintf(&b, "    suggested NodePools, generated from the catalog:\n%s", indent(f.Suggested, "      "))
 		}
@@ -90,6 +95,103 @@ func writePair(b *strings.Builder, p Pair) {
 			fmt.Fprintf(b, "    %s\n", p)
 		}
 	}
+	if c := p.Capacity; c != nil {
+		writeCapacity(b, c)
+	}
+}
+
+// writeCapacity writes how many pods of the -pod size the NodePool's
+// smallest and largest instance types hold.
+func writeCapacity(b *strings.Builder, c *Capacity) {
+	if c.Unresolved != "" {
+		fmt.Fprintf(b, "  capacity (%s): not estimated: %s\n", c.Family, c.Unresolved)
+		return
+	}
+	judged := c.InstanceTypes - c.Unjudged
+	fmt.Fprintf(b, "  capacity under %s (%s; ephemeral storage %s), pods of %s", c.Family, c.Kubelet, c.Volume, c.Pod)
+	if c.Daemons != "" {
+		fmt.Fprintf(b, " beside daemons of %s", c.Daemons)
+	}
+	fmt.Fprintf(b, ": %d of %s hold one\n", judged-c.HoldNone.Count, cli.Count(judged, "instance type"))
+	rows := [][]string{{"    SIZE", "TYPE", "CPU", "MEMORY", "PODS", "MAX PODS FROM", "HOLDS", "LIMITED BY"}}
+	for _, t := range []struct {
+		size string
+		fit  *TypeFit
+	}{{"smallest", c.Smallest}, {"largest", c.Largest}} {
+		if f := t.fit; f != nil {
+			rows = append(rows, []string{"    " + t.size, f.InstanceType, f.CPU, f.Memory, fmt.Sprint(f.Pods), f.MaxPodsFrom, fmt.Sprint(f.Holds), f.LimitedBy})
+		}
+	}
+	if len(rows) > 1 {
+		table(b, rows)
+	}
+	for _, f := range []*TypeFit{c.Smallest, c.Largest} {
+		if f != nil && len(f.Short) > 0 {
+			fmt.Fprintf(b, "    %s lacks %s\n", f.InstanceType, strings.Join(f.Short, " and "))
+		}
+		if c.Smallest == c.Largest {
+			break
+		}
+	}
+	if c.HoldNone.Count > 0 {
+		fmt.Fprintf(b, "    hold none: %d (%s)\n", c.HoldNone.Count, more(c.HoldNone.Examples, c.HoldNone.Count))
+	}
+	if c.Unjudged > 0 {
+		fmt.Fprintf(b, "    not judged: %s whose pods capacity the estimate cannot know\n", cli.Count(c.Unjudged, "instance type"))
+	}
+	for _, a := range c.Assumes {
+		fmt.Fprintf(b, "    assumes: %s\n", a)
+	}
+}
+
+// writeRollout writes, with -min-age or -nodes, each EC2NodeClass's
+// held-back images and drift plan, then the running images no
+// EC2NodeClass accounts for.
+func writeRollout(b *strings.Builder, r Report) {
+	for _, n := range r.NodeClasses {
+		fmt.Fprintf(b, "\nEC2NodeClass %s (%s): rollout\n", n.NodeClass, n.Where)
+		if len(n.HeldBack) == 0 {
+			b.WriteString("  held back: none\n")
+		}
+		for _, h := range n.HeldBack {
+			fmt.Fprintf(b, "  held back: %s %s until %s; %s serves meanwhile\n", h.ID, h.Name, h.EligibleAt, h.Serving)
+		}
+		if r.nodes {
+			writeDrift(b, "  drift plan for the images nodes run (-nodes) that it accounts for", n.Drift)
+		}
+		if n.NextChange != "" {
+			fmt.Fprintf(b, "  next change: %s, when the first held-back image comes of age\n", n.NextChange)
+		}
+	}
+	if len(r.Unclaimed) > 0 {
+		writeDrift(b, "\nImages nodes run (-nodes) that no EC2NodeClass checked selects or finds, so their nodes drift whichever launched them", r.Unclaimed)
+	}
+}
+
+func writeDrift(b *strings.Builder, title string, drift []Drift) {
+	images, nodes, driftImages, driftNodes := 0, 0, 0, 0
+	for _, d := range drift {
+		images, nodes = images+1, nodes+d.Nodes
+		if d.Drifts {
+			driftImages, driftNodes = driftImages+1, driftNodes+d.Nodes
+		}
+	}
+	fmt.Fprintf(b, "%s: %d of %s drift, %d of %s\n", title, driftImages, cli.Count(images, "image"), driftNodes, cli.Count(nodes, "node"))
+	if len(drift) == 0 {
+		return
+	}
+	rows := [][]string{{"    IMAGE", "NODES", "DRIFTS", "REASON", "REPLACED BY", "WHY"}}
+	for _, d := range drift {
+		drifts, by := "no", d.Replacement
+		if d.Drifts {
+			drifts = "yes"
+		}
+		if by == "" {
+			by = "-"
+		}
+		rows = append(rows, []string{"    " + d.ImageID, fmt.Sprint(d.Nodes), drifts, d.Reason, by, d.Detail})
+	}
+	table(b, rows)
 }
 
 func table(b *strings.Builder, rows [][]string) {

@@ -90,7 +90,8 @@ fake EC2 (package ec2fake), served over HTTP to a real *ec2.Client, and prints
 a table per step:
 
   1. resolve an AMI alias to AMIs, and the images refused with the reason
-  2. fetch the instance types (DescribeInstanceTypes) and convert them
+  2. load the instance types (compat.LoadInstanceTypes, every page of
+     DescribeInstanceTypes) and convert them
   3. give each instance type its AMI; explain the types no AMI can run
   4. rank the types by weighted tiers and generate Karpenter NodePools
   5. learn the memory an m5.large node really reports under its AMI

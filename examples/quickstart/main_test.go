@@ -57,7 +57,7 @@ func TestDefaultReport(t *testing.T) {
 	}
 	for _, want := range []string{
 		"1. AMIs: alias bottlerocket@latest for Kubernetes 1.36 selects 4 AMIs (5 variants); 0 images refused",
-		"14 pages, 1366 types; 1364 converted",
+		"compat.LoadInstanceTypes, 1366 types; 1364 converted", // every page: EC2 pages by 100
 		"mac1.metal  compat: instance type mac1.metal: architectures [x86_64_mac] are not supported",
 		"g4ad.xlarge, g4ad.2xlarge, g4ad.4xlarge, ... (+2)  no amd64 amd GPU AMI in family bottlerocket",
 		"default-flex  100     karpenter.k8s.aws/instance-family In [c7i-flex m7i-flex]",

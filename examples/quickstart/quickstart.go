@@ -12,9 +12,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
-
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/capacity"
 	"github.com/ec2select/ec2select/compat"
@@ -79,11 +76,12 @@ func quickstart(ctx context.Context, out io.Writer, opts options) error {
 	}
 	r.selection(opts, sel)
 
-	infos, pages, err := describeInstanceTypes(ctx, client)
+	types, skipped, err := compat.LoadInstanceTypes(ctx, client, nil)
 	if err != nil {
 		return fmt.Errorf("step 2: %w", err)
 	}
-	types := r.conversion(infos, pages)
+	r.conversion(types, skipped)
+	slices.SortFunc(types, bySize)
 
 	m := amiselect.Map(types, sel.AMIs)
 	if err := m.Err(); err != nil {
@@ -136,24 +134,6 @@ func quickstart(ctx context.Context, out io.Writer, opts options) error {
 	r.lint(family, rep, cfg)
 	_, err = out.Write(r.Bytes())
 	return err
-}
-
-// describeInstanceTypes pages through DescribeInstanceTypes with the SDK's
-// paginator.
-func describeInstanceTypes(ctx context.Context, client ec2.DescribeInstanceTypesAPIClient) ([]ec2types.InstanceTypeInfo, int, error) {
-	pager := ec2.NewDescribeInstanceTypesPaginator(client, &ec2.DescribeInstanceTypesInput{},
-		func(o *ec2.DescribeInstanceTypesPaginatorOptions) { o.StopOnDuplicateToken = true })
-	var infos []ec2types.InstanceTypeInfo
-	pages := 0
-	for pager.HasMorePages() {
-		page, err := pager.NextPage(ctx)
-		if err != nil {
-			return nil, 0, fmt.Errorf("DescribeInstanceTypes, page %d: %w", pages+1, err)
-		}
-		pages++
-		infos = append(infos, page.InstanceTypes...)
-	}
-	return infos, pages, nil
 }
 
 // bySize orders instance types as EC2's documentation lists them: by
@@ -242,30 +222,22 @@ func (r *report) selection(opts options, sel amiselect.Selection) {
 	r.table(rows)
 }
 
-// conversion converts the instance types, reports the ones no EKS node can
-// run on, and returns the others sorted by family and size.
-func (r *report) conversion(infos []ec2types.InstanceTypeInfo, pages int) []compat.InstanceType {
-	var types []compat.InstanceType
-	failed := [][]string{{"SKIPPED", "REASON"}}
+// conversion reports the instance types converted, and those no EKS node
+// can run on.
+func (r *report) conversion(types []compat.InstanceType, skipped []compat.SkippedType) {
 	archs := map[string]int{}
-	for _, info := range infos {
-		it, err := compat.InstanceTypeFromEC2(info)
-		if err != nil {
-			failed = append(failed, []string{string(info.InstanceType), err.Error()})
-			continue
-		}
-		types = append(types, it)
+	for _, it := range types {
 		archs[it.Arch]++
 	}
-	slices.SortFunc(types, bySize)
-	slices.SortFunc(failed[1:], func(a, b []string) int { return strings.Compare(a[0], b[0]) })
-
-	r.title("2. Instance types: DescribeInstanceTypes, %d pages, %d types; %d converted (amd64 %d, arm64 %d), %d skipped",
-		pages, len(infos), len(types), archs[compat.ArchAMD64], archs[compat.ArchARM64], len(failed)-1)
-	if len(failed) > 1 {
+	r.title("2. Instance types: compat.LoadInstanceTypes, %d types; %d converted (amd64 %d, arm64 %d), %d skipped",
+		len(types)+len(skipped), len(types), archs[compat.ArchAMD64], archs[compat.ArchARM64], len(skipped))
+	if len(skipped) > 0 {
+		failed := [][]string{{"SKIPPED", "REASON"}}
+		for _, s := range skipped {
+			failed = append(failed, []string{s.Name, s.Err.Error()})
+		}
 		r.table(failed)
 	}
-	return types
 }
 
 func (r *report) mapping(m amiselect.Mapping) {
@@ -385,7 +357,46 @@ func (r *report) capacity(m amiselect.Mapping, amis []amiselect.AMI) (demoNode, 
 	r.table(rows)
 	st := cache.Stats()
 	r.printf("  cache: %d recorded, %d refused, %d entries\n", st.Recorded, st.Refused, st.Len)
+	if err := r.estimates(m, ami, cache); err != nil {
+		return demoNode{}, err
+	}
 	return node, nil
+}
+
+// estimateTypes are the types the report estimates: the simulated node's,
+// whose memory is now learned, and two it has not seen.
+var estimateTypes = []string{nodeInstanceType, "m5.xlarge", "c7i-flex.large"}
+
+// estimates shows what nodes of a few types have under the node's AMI
+// family before they launch: capacity.Estimator with the cache as its
+// memory source, so the simulated node's type uses what it reported.
+func (r *report) estimates(m amiselect.Mapping, ami amiselect.AMI, learned *capacity.Cache) error {
+	e, err := capacity.NewEstimator(capacity.Launch{Family: ami.Family, AMIID: ami.ID}, capacity.EstimateOptions{Learned: learned})
+	if err != nil {
+		return err
+	}
+	r.printf("\n  estimate under %s (capacity.Estimator; memory learned, else 160 MiB + 4%% less than published):\n", ami.Family)
+	rows := [][]string{{"TYPE", "MEMORY", "FROM", "KUBE-RESERVED MEMORY", "ALLOCATABLE CPU", "ALLOCATABLE MEMORY", "PODS"}}
+	for _, g := range m.Groups {
+		if g.AMI.ID != ami.ID {
+			continue
+		}
+		for _, it := range g.InstanceTypes {
+			if !slices.Contains(estimateTypes, it.Name) {
+				continue
+			}
+			est := e.Estimate(it)
+			from := "model"
+			if t, _ := est.Term(capacity.ResourceMemory, capacity.KindCapacity); t.Source == capacity.SourceLearned {
+				from = "learned"
+			}
+			mem := func(v int64) string { return capacity.FormatQuantity(capacity.ResourceMemory, v) }
+			rows = append(rows, []string{it.Name, mem(est.Capacity.Memory), from, mem(est.KubeReserved.Memory),
+				capacity.FormatQuantity(capacity.ResourceCPU, est.Allocatable.CPU), mem(est.Allocatable.Memory), strconv.FormatInt(est.Allocatable.Pods, 10)})
+		}
+	}
+	r.table(rows)
+	return nil
 }
 
 // nodeLabels are the labels the simulated node registers with: its

@@ -97,34 +97,37 @@ type variant struct {
 // publishes Server 2019, 2022 and 2025, each Core and Full, x86_64 only;
 // Server 2025 only from Kubernetes 1.35 (karpenter-provider-aws
 // pkg/providers/amifamily/ami.go at 1d927085 refuses windows2025 below it).
-func variants(family, rel, k8s string) []variant {
+// AL2 and AL2023 descriptions carry the release version recorded for the
+// name in eks-ami-releases.tsv (versions); a name not recorded there is an
+// error, so the default catalog names only real releases.
+func variants(family, rel, k8s string, versions map[string]string) ([]variant, error) {
 	switch family {
 	case "al2":
-		d := "EKS Kubernetes Worker AMI with AmazonLinux2 image (k8s: " + k8s
-		return []variant{
-			{"amazon-eks-node-" + k8s + "-" + rel, "x86_64", d + ")", 0},
-			{"amazon-eks-arm64-node-" + k8s + "-" + rel, "arm64", d + ", arm64)", time.Minute},
-			{"amazon-eks-gpu-node-" + k8s + "-" + rel, "x86_64", d + ", GPU)", 2 * time.Minute},
+		var out []variant
+		for i, p := range [][2]string{{"amazon-eks-node-", "x86_64"}, {"amazon-eks-arm64-node-", "arm64"}, {"amazon-eks-gpu-node-", "x86_64"}} {
+			name := p[0] + k8s + "-" + rel
+			v, ok := versions[name]
+			if !ok {
+				return nil, fmt.Errorf("%s is not in %s", name, eksHistoryFile)
+			}
+			full, _, _ := strings.Cut(v, "-")
+			out = append(out, variant{name, p[1], al2Description(full), time.Duration(i) * time.Minute})
 		}
+		return out, nil
 	case "al2023":
 		var out []variant
 		for i, av := range [][2]string{{"x86_64", "standard"}, {"x86_64", "nvidia"}, {"x86_64", "neuron"}, {"arm64", "standard"}, {"arm64", "nvidia"}} {
-			out = append(out, variant{"amazon-eks-node-al2023-" + av[0] + "-" + av[1] + "-" + k8s + "-" + rel, av[0],
-				"EKS-optimized Kubernetes node based on Amazon Linux 2023 (k8s: " + k8s + ", " + av[0] + ", " + av[1] + ")",
-				time.Duration(i) * time.Minute})
-		}
-		return out
-	case "bottlerocket":
-		version, _, _ := strings.Cut(rel, "-")
-		var out []variant
-		for i, arch := range []string{"x86_64", "aarch64"} {
-			for j, flavour := range []string{"", "-nvidia", "-fips"} {
-				out = append(out, variant{"bottlerocket-aws-k8s-" + k8s + flavour + "-" + arch + "-" + rel, map[string]string{"x86_64": "x86_64", "aarch64": "arm64"}[arch],
-					"bottlerocket-aws-k8s-" + k8s + flavour + " " + version + " (" + arch + ")",
-					time.Duration(i)*time.Minute + time.Duration(j)*4*time.Minute})
+			name := "amazon-eks-node-al2023-" + av[0] + "-" + av[1] + "-" + k8s + "-" + rel
+			v, ok := versions[name]
+			if !ok {
+				return nil, fmt.Errorf("%s is not in %s", name, eksHistoryFile)
 			}
+			full, _, _ := strings.Cut(v, "-")
+			out = append(out, variant{name, av[0], al2023Description(full), time.Duration(i) * time.Minute})
 		}
-		return out
+		return out, nil
+	case "bottlerocket":
+		return bottlerocketVariants(k8s, rel, []string{"", "-nvidia", "-fips"}), nil
 	case "windows":
 		var out []variant
 		for i, year := range []string{"2019", "2022", "2025"} {
@@ -137,26 +140,47 @@ func variants(family, rel, k8s string) []variant {
 					time.Duration(2*i+j) * time.Minute})
 			}
 		}
-		return out
+		return out, nil
 	}
-	return nil
+	return nil, fmt.Errorf("family %q is not al2, al2023, bottlerocket or windows", family)
+}
+
+// bottlerocketVariants names a Bottlerocket release's images for one
+// Kubernetes version and the given flavours ("", "-nvidia", "-fips"), each
+// for x86_64 and aarch64; NVIDIA images are four minutes newer than
+// standard ones (karpenter-provider-aws #7925).
+func bottlerocketVariants(k8s, rel string, flavours []string) []variant {
+	version, _, _ := strings.Cut(rel, "-")
+	var out []variant
+	for i, arch := range []string{"x86_64", "aarch64"} {
+		for j, flavour := range flavours {
+			out = append(out, variant{"bottlerocket-aws-k8s-" + k8s + flavour + "-" + arch + "-" + rel, map[string]string{"x86_64": "x86_64", "aarch64": "arm64"}[arch],
+				"bottlerocket-aws-k8s-" + k8s + flavour + " " + version + " (" + arch + ")",
+				time.Duration(i)*time.Minute + time.Duration(j)*4*time.Minute})
+		}
+	}
+	return out
 }
 
 // buildImages expands the spec. IDs and creation times are synthetic: the
 // ID is "ami-0" and 16 hex digits of an FNV-1a hash of the name, and each
 // image is created on its release day from 16:00 UTC, a few minutes apart
 // (each Kubernetes version ten minutes after the previous one).
-func buildImages(spec []release) []ec2types.Image {
+func buildImages(spec []release, versions map[string]string) ([]ec2types.Image, error) {
 	var out []ec2types.Image
 	for _, r := range spec {
 		for ki, k8s := range r.k8s {
-			for _, v := range variants(r.family, r.name, k8s) {
+			vs, err := variants(r.family, r.name, k8s, versions)
+			if err != nil {
+				return nil, err
+			}
+			for _, v := range vs {
 				created := r.date.Add(16*time.Hour + time.Duration(ki)*10*time.Minute + v.offset + time.Duration(ki*7%60)*time.Second)
 				out = append(out, publicImage(r.family, v, created))
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 func publicImage(family string, v variant, created time.Time) ec2types.Image {

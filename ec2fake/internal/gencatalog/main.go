@@ -2,7 +2,7 @@
 // upstream data. Run it through go generate in ec2fake (see catalog.go);
 // ec2fake/catalog/README.md lists the inputs and where they came from.
 //
-//	gencatalog -page P -base-types T -base-images I -image-spec S -out DIR
+//	gencatalog -page P -base-types T -base-images I -image-spec S -history H -out DIR
 //	           -network N -nodeadm J -vpc-limits V -eni-max-pods M
 //
 // It reads Karpenter's instance-types reference page P, layers it over the
@@ -11,7 +11,9 @@
 // prints where nodeadm (J), Karpenter (V) or eni-max-pods.txt (M) differ
 // from them, expands the image
 // spec S and appends the recorded images I, then writes
-// DIR/instance_types.tsv and DIR/images.tsv. It checks that each file
+// DIR/instance_types.tsv and DIR/images.tsv. From the release histories in
+// directory H (see history.go) and the custom images of I it writes
+// DIR/images_full.tsv, FullCatalog's images. It checks that each file
 // decodes back to exactly what it built, so nothing is lost silently.
 package main
 
@@ -36,24 +38,25 @@ func main() {
 	baseTypes := flag.String("base-types", "", "recorded DescribeInstanceTypes output (AWS CLI JSON)")
 	baseImages := flag.String("base-images", "", "recorded DescribeImages output (AWS CLI JSON)")
 	spec := flag.String("image-spec", "", "the public-image spec")
+	hist := flag.String("history", "", "directory of the recorded release histories")
 	out := flag.String("out", "", "output directory")
 	net := networkFlags()
 	flag.Parse()
-	if err := run(*page, *baseTypes, *baseImages, *spec, *out, *net); err != nil {
+	if err := run(*page, *baseTypes, *baseImages, *spec, *hist, *out, *net); err != nil {
 		fmt.Fprintln(os.Stderr, "gencatalog:", err)
 		os.Exit(1)
 	}
 }
 
-func run(pagePath, baseTypesPath, baseImagesPath, specPath, outDir string, net networkInputs) error {
-	if pagePath == "" || baseTypesPath == "" || baseImagesPath == "" || specPath == "" || outDir == "" {
-		return fmt.Errorf("all of -page, -base-types, -base-images, -image-spec and -out are required")
+func run(pagePath, baseTypesPath, baseImagesPath, specPath, historyDir, outDir string, net networkInputs) error {
+	if pagePath == "" || baseTypesPath == "" || baseImagesPath == "" || specPath == "" || historyDir == "" || outDir == "" {
+		return fmt.Errorf("all of -page, -base-types, -base-images, -image-spec, -history and -out are required")
 	}
 	types, err := instanceTypes(pagePath, baseTypesPath, net)
 	if err != nil {
 		return err
 	}
-	images, err := allImages(specPath, baseImagesPath)
+	images, full, err := allImages(specPath, baseImagesPath, historyDir)
 	if err != nil {
 		return err
 	}
@@ -66,19 +69,31 @@ func run(pagePath, baseTypesPath, baseImagesPath, specPath, outDir string, net n
 	if err := sameTypes(types, typeFile); err != nil {
 		return err
 	}
-	imageRows := make([]string, len(images))
-	for i, img := range images {
-		imageRows[i] = catalogfile.EncodeImage(img)
+	imageFile, err := imagesFile(header, images)
+	if err != nil {
+		return err
 	}
-	imageFile := header + strings.Join(catalogfile.ImageColumns, "\t") + "\n" + strings.Join(imageRows, "\n") + "\n"
-	if err := sameImages(images, imageFile); err != nil {
+	fullFile, err := imagesFile(header, full)
+	if err != nil {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(outDir, "instance_types.tsv"), []byte(typeFile), 0o644); err != nil {
 		return err
 	}
-	fmt.Printf("gencatalog: %d instance types, %d images\n", len(types), len(images))
+	fmt.Printf("gencatalog: %d instance types, %d images, %d in the full history\n", len(types), len(images), len(full))
+	if err := os.WriteFile(filepath.Join(outDir, "images_full.tsv"), []byte(fullFile), 0o644); err != nil {
+		return err
+	}
 	return os.WriteFile(filepath.Join(outDir, "images.tsv"), []byte(imageFile), 0o644)
+}
+
+func imagesFile(header string, images []ec2types.Image) (string, error) {
+	rows := make([]string, len(images))
+	for i, img := range images {
+		rows[i] = catalogfile.EncodeImage(img)
+	}
+	file := header + strings.Join(catalogfile.ImageColumns, "\t") + "\n" + strings.Join(rows, "\n") + "\n"
+	return file, sameImages(images, file)
 }
 
 func instanceTypes(pagePath, basePath string, netPaths networkInputs) ([]ec2types.InstanceTypeInfo, error) {
@@ -112,24 +127,48 @@ func instanceTypes(pagePath, basePath string, netPaths networkInputs) ([]ec2type
 	return types, nil
 }
 
-func allImages(specPath, basePath string) ([]ec2types.Image, error) {
+// allImages returns the default catalog's images (the spec's releases and
+// every recorded first-wave image) and the full history's (every recorded
+// release and the first-wave custom images), each sorted by ID.
+func allImages(specPath, basePath, historyDir string) (images, full []ec2types.Image, err error) {
 	text, err := os.ReadFile(specPath)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	spec, err := parseSpec(string(text))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", specPath, err)
+		return nil, nil, fmt.Errorf("%s: %w", specPath, err)
+	}
+	h, err := readHistory(historyDir)
+	if err != nil {
+		return nil, nil, err
 	}
 	var base struct{ Images []ec2types.Image }
 	if err := decodeJSON(basePath, &base); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	images := append(buildImages(spec), base.Images...)
+	generated, err := buildImages(spec, h.releaseVersions())
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", specPath, err)
+	}
+	full = h.images()
+	for _, img := range base.Images {
+		if img.Public == nil || !*img.Public {
+			full = append(full, img)
+		}
+	}
+	if images, err = sortedByID(append(generated, base.Images...)); err != nil {
+		return nil, nil, err
+	}
+	full, err = sortedByID(full)
+	return images, full, err
+}
+
+func sortedByID(images []ec2types.Image) ([]ec2types.Image, error) {
 	slices.SortFunc(images, func(a, b ec2types.Image) int { return strings.Compare(*a.ImageId, *b.ImageId) })
 	for i := 1; i < len(images); i++ {
 		if *images[i].ImageId == *images[i-1].ImageId {
-			return nil, fmt.Errorf("image ID %s appears twice", *images[i].ImageId)
+			return nil, fmt.Errorf("image ID %s appears twice (%s, %s)", *images[i].ImageId, *images[i-1].Name, *images[i].Name)
 		}
 	}
 	return images, nil

@@ -16,10 +16,10 @@ func TestCatalogFilesAreGenerated(t *testing.T) {
 	dir := t.TempDir()
 	up := "../../catalog/upstream/"
 	if err := run(up+"karpenter-v1.14-instance-types.md", up+"first-wave-instance-types.json",
-		up+"first-wave-images.json", up+"images.spec", dir, recordedNetwork); err != nil {
+		up+"first-wave-images.json", up+"images.spec", up, dir, recordedNetwork); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"instance_types.tsv", "images.tsv"} {
+	for _, name := range []string{"instance_types.tsv", "images.tsv", "images_full.tsv"} {
 		want, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
@@ -88,6 +88,6 @@ func FuzzParseSpec(f *testing.F) {
 				t.Fatalf("release %+v covers no Kubernetes version", r)
 			}
 		}
-		buildImages(spec[:min(len(spec), 3)]) // must not panic
+		_, _ = buildImages(spec[:min(len(spec), 3)], nil) // must not panic
 	})
 }

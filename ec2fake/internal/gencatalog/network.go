@@ -28,9 +28,9 @@ type networkInputs struct {
 func networkFlags() *networkInputs {
 	in := &networkInputs{}
 	flag.StringVar(&in.ec2, "network", "", "recorded DescribeInstanceTypes NetworkInfo, one JSON object per line")
-	flag.StringVar(&in.nodeadm, "nodeadm", "", "nodeadm's instance-info.jsonl")
+	flag.StringVar(&in.nodeadm, "nodeadm", "", "nodeadm's instance-info.jsonl as \"type enis ipv4\" lines (capacity/upstream/al2023-instance-info.txt)")
 	flag.StringVar(&in.vpcLimits, "vpc-limits", "", "Karpenter's VPC limits table (TSV)")
-	flag.StringVar(&in.eniMaxPods, "eni-max-pods", "", "amazon-eks-ami's eni-max-pods.txt")
+	flag.StringVar(&in.eniMaxPods, "eni-max-pods", "", "amazon-eks-ami's eni-max-pods.txt (capacity/upstream/al2-eni-max-pods.txt)")
 	return in
 }
 
@@ -42,13 +42,13 @@ type networkRecords struct {
 	maxPods   map[string]int32
 }
 
-// nodeadmInfo is one line of nodeadm's instance-info.jsonl
+// nodeadmInfo is one record of nodeadm's instance-info.jsonl
 // (nodeadm/internal/util/ec2.go, InstanceInfo): the default card's
 // interfaces and the IPv4 addresses per interface.
 type nodeadmInfo struct {
-	InstanceType              string `json:"instanceType"`
-	DefaultMaxENIs            int32  `json:"defaultMaxENIs"`
-	Ipv4AddressesPerInterface int32  `json:"ipv4AddressesPerInterface"`
+	InstanceType              string
+	DefaultMaxENIs            int32
+	Ipv4AddressesPerInterface int32
 }
 
 // vpcLimits is one row of Karpenter's VPC limits table.
@@ -136,22 +136,27 @@ func checkLayout(n *ec2types.NetworkInfo) error {
 	return nil
 }
 
+// parseNodeadm reads capacity/upstream/al2023-instance-info.txt, nodeadm's
+// instance-info.jsonl as "# comments", then "type defaultMaxENIs
+// ipv4AddressesPerInterface" lines (that file's README says how it is made).
 func parseNodeadm(data []byte) (map[string]nodeadmInfo, error) {
 	out := map[string]nodeadmInfo{}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	for n := 1; ; n++ {
-		var rec nodeadmInfo
-		if err := dec.Decode(&rec); err == io.EOF {
-			return out, nil
-		} else if err != nil {
-			return nil, fmt.Errorf("record %d: %w", n, err)
+	err := lines(data, "", func(_ int, f []string) error {
+		var p intParser
+		if len(f) != 3 {
+			return fmt.Errorf("%q is not an instance type, its interfaces and IPv4 addresses per interface", strings.Join(f, " "))
 		}
-		if _, dup := out[rec.InstanceType]; dup || rec.InstanceType == "" || rec.DefaultMaxENIs <= 0 || rec.Ipv4AddressesPerInterface <= 0 {
-			return nil, fmt.Errorf("record %d: %+v is repeated or incomplete", n, rec)
+		rec := nodeadmInfo{InstanceType: f[0], DefaultMaxENIs: p.num(f[1]), Ipv4AddressesPerInterface: p.num(f[2])}
+		if p.err != nil || rec.DefaultMaxENIs <= 0 || rec.Ipv4AddressesPerInterface <= 0 {
+			return fmt.Errorf("%s: interfaces %q and addresses %q must be positive integers", f[0], f[1], f[2])
+		}
+		if _, dup := out[rec.InstanceType]; dup {
+			return fmt.Errorf("%s repeated", f[0])
 		}
 		out[rec.InstanceType] = rec
-	}
+		return nil
+	})
+	return out, err
 }
 
 // lines yields the fields of each line that is neither empty nor a
@@ -216,6 +221,9 @@ func parseENIMaxPods(data []byte) (map[string]int32, error) {
 		var p intParser
 		if len(f) != 2 || p.num(f[1]) <= 0 || p.err != nil {
 			return fmt.Errorf("%q is not an instance type and a positive pod count", strings.Join(f, " "))
+		}
+		if _, dup := out[f[0]]; dup {
+			return fmt.Errorf("%s repeated", f[0])
 		}
 		out[f[0]] = p.num(f[1])
 		return nil

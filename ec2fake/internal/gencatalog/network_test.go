@@ -10,14 +10,19 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-const up = "../../catalog/upstream/"
+// The recorded inputs: ec2fake's own, and the max-pods tables capacity
+// ships (their one home, with provenance in capacity/upstream/README.md).
+const (
+	up         = "../../catalog/upstream/"
+	capacityUp = "../../../capacity/upstream/"
+)
 
 // recordedNetwork is the go:generate line's network inputs (catalog.go).
 var recordedNetwork = networkInputs{
 	ec2:        up + "moto-instance-types-network.jsonl",
-	nodeadm:    up + "nodeadm-instance-info.jsonl",
+	nodeadm:    capacityUp + "al2023-instance-info.txt",
 	vpcLimits:  up + "karpenter-v1.14.1-vpc-limits.tsv",
-	eniMaxPods: up + "eni-max-pods.txt",
+	eniMaxPods: capacityUp + "al2-eni-max-pods.txt",
 }
 
 // recordedTypes builds the catalog's types from the recorded inputs.
@@ -166,8 +171,11 @@ func TestParseNetworkInputsReject(t *testing.T) {
 		{"ec2: card out of order", ec2Parse, strings.Replace(good, `"NetworkCardIndex":0`, `"NetworkCardIndex":1`, 1), "want index 0"},
 		{"ec2: default card missing", ec2Parse, strings.Replace(good, `"DefaultNetworkCardIndex":0`, `"DefaultNetworkCardIndex":1`, 1), "default 1"},
 		{"ec2: negative default card", ec2Parse, strings.Replace(good, `"DefaultNetworkCardIndex":0`, `"DefaultNetworkCardIndex":-1`, 1), "default -1"},
-		{"nodeadm: zero", nodeadmParse, `{"instanceType":"m5.large","defaultMaxENIs":0,"ipv4AddressesPerInterface":10}`, "incomplete"},
-		{"nodeadm: unknown field", nodeadmParse, `{"instanceType":"m5.large","maxENIs":3}`, "unknown field"},
+		{"nodeadm: zero", nodeadmParse, "# c\nm5.large 0 10\n", `line 2: m5.large: interfaces "0" and addresses "10" must be positive`},
+		{"nodeadm: not a number", nodeadmParse, "m5.large 3 ten\n", `addresses "ten"`},
+		{"nodeadm: two fields", nodeadmParse, "m5.large 3\n", `"m5.large 3" is not an instance type, its interfaces`},
+		{"nodeadm: JSON", nodeadmParse, `{"instanceType":"m5.large","defaultMaxENIs":3,"ipv4AddressesPerInterface":10}`, "is not an instance type"},
+		{"nodeadm: repeated", nodeadmParse, "m5.large 3 10\nm5.large 3 10\n", "line 2: m5.large repeated"},
 		{"vpc: short row", vpcParse, "m5.large\t3\t10\n", "3 fields; want 7"},
 		{"vpc: wrong header", vpcParse, "name\tinterfaces\tipv4\tdefault_card\tcards\ttrunking\tbranch_interfaces\n", "header"},
 		{"vpc: card gap", vpcParse, "m5.large\t3\t10\t0\t1:3\ttrue\t9\n", `card "1:3" is not index 0`},
@@ -176,6 +184,7 @@ func TestParseNetworkInputsReject(t *testing.T) {
 		{"vpc: repeated", vpcParse, "m5.large\t3\t10\t0\t0:3\ttrue\t9\nm5.large\t3\t10\t0\t0:3\ttrue\t9\n", "repeated"},
 		{"eni-max-pods: one field", podsParse, "# c\nm5.large\n", `line 2: "m5.large" is not`},
 		{"eni-max-pods: zero", podsParse, "m5.large 0\n", "positive pod count"},
+		{"eni-max-pods: repeated", podsParse, "m5.large 29\nm5.large 29\n", "line 2: m5.large repeated"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tc.parse([]byte(tc.in)); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -224,7 +233,7 @@ func FuzzParseEC2Network(f *testing.F) {
 // FuzzParseRecords: the three line formats never panic, and what they
 // accept is complete.
 func FuzzParseRecords(f *testing.F) {
-	f.Add(`{"instanceType":"a1.large","defaultMaxENIs":3,"ipv4AddressesPerInterface":10}`, "a1.large\t3\t10\t0\t0:3\ttrue\t9", "a1.large 29")
+	f.Add("# c\na1.large 3 10", "a1.large\t3\t10\t0\t0:3\ttrue\t9", "a1.large 29")
 	f.Add("", "# c\nname\tinterfaces\tipv4_per_interface\tdefault_card\tcards\ttrunking\tbranch_interfaces", "# c")
 	f.Fuzz(func(t *testing.T, nodeadm, vpc, pods string) {
 		if got, err := parseNodeadm([]byte(nodeadm)); err == nil {

@@ -6,6 +6,12 @@
 //
 // Each example's entry point is a [Run]: main calls [Main] with it, and
 // tests call it directly with their own arguments.
+//
+// What more than one example needs has one home here: the -live flags
+// ([Live]); the offline answer, a fake EC2 of every recorded EKS AMI
+// release ([Offline]); the soak time and running images ([Rollout],
+// [ParseNodes]); how an EC2NodeClass launches nodes, for capacity
+// estimates ([Launch]); and the words of reports ([Count], [AMIs]).
 package cli
 
 import (

@@ -37,3 +37,15 @@ func Example() {
 	// exit 0
 	// exit 2
 }
+
+// -nodes as preflight and explain read it: image ids, each with the
+// number of nodes running it when the caller knows it.
+func ExampleParseNodes() {
+	nodes, err := cli.ParseNodes("ami-0b3122f71186d8752=6,ami-0b315b27118709bc2")
+	fmt.Println(nodes, err)
+	_, err = cli.ParseNodes("ami-0abc=3,i-0123")
+	fmt.Println(err)
+	// Output:
+	// [{ami-0b3122f71186d8752 6} {ami-0b315b27118709bc2 0}] <nil>
+	// entry 2: "i-0123" is not an AMI id; write ami-id or ami-id=count, as in ami-0abc=3,ami-0def
+}

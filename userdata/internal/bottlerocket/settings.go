@@ -1,102 +1,13 @@
 package bottlerocket
 
 import (
-	"maps"
-	"slices"
+	"bytes"
+	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 )
-
-// Bottlerocket's settings API deserializes user data into its settings
-// model, whose structs all carry #[serde(deny_unknown_fields)]
-// (bottlerocket-os/bottlerocket@468f205b^ sources/models/model-derive/src/lib.rs
-// L27, L112-116: the `model` macro adds it; the settings SDK kept it), so a
-// key the model does not have is refused, not ignored.
-
-// tables are the settings of the aws-k8s variants
-// (bottlerocket-os/bottlerocket@91632ff5
-// sources/settings-plugins/aws-k8s/src/lib.rs, in kebab-case).
-var tables = []string{
-	"autoscaling", "aws", "boot", "bootstrap-commands", "bootstrap-containers", "cloudformation", "container-registry",
-	"container-runtime", "dns", "host-containers", "kernel", "kubernetes", "metrics", "motd", "network", "ntp",
-	"oci-defaults", "oci-hooks", "pki", "updates",
-}
-
-// kubernetesKeys are the settings.kubernetes keys: the
-// KubernetesSettings model (bottlerocket-os/bottlerocket@468f205b^
-// sources/models/src/lib.rs L87-153) and the keys later releases set in
-// their defaults (sources/shared-defaults/kubernetes-*.toml at 91632ff5).
-var kubernetesKeys = []string{
-	"allowed-unsafe-sysctls", "api-server", "authentication-mode", "bootstrap-token", "cloud-provider", "cluster-certificate",
-	"cluster-dns-ip", "cluster-domain", "cluster-name", "container-log-max-files", "container-log-max-size",
-	"cpu-cfs-quota-enforced", "cpu-manager-policy", "cpu-manager-policy-options", "cpu-manager-reconcile-period",
-	"credential-providers", "event-burst", "event-qps", "eviction-hard", "eviction-max-pod-grace-period", "eviction-soft",
-	"eviction-soft-grace-period", "hostname-override", "hostname-override-source", "image-gc-high-threshold-percent",
-	"image-gc-low-threshold-percent", "kube-api-burst", "kube-api-qps", "kube-reserved", "log-level", "max-pods",
-	"memory-manager-policy", "memory-manager-reserved-memory", "node-ip", "node-labels", "node-taints",
-	"pod-infra-container-image", "pod-pids-limit", "provider-id", "registry-burst", "registry-qps", "reserved-cpus",
-	"seccomp-default", "server-certificate", "server-key", "server-tls-bootstrap", "shutdown-grace-period",
-	"shutdown-grace-period-for-critical-pods", "standalone-mode", "static-pods", "system-reserved",
-	"topology-manager-policy", "topology-manager-scope",
-}
-
-// UnknownSetting names the first setting (in key order) that
-// the settings model does not have, or "".
-func UnknownSetting(settings, kube map[string]any) string {
-	for _, k := range sortedKeys(settings) {
-		if !slices.Contains(tables, k) {
-			return "settings." + k
-		}
-	}
-	for _, k := range sortedKeys(kube) {
-		if !slices.Contains(kubernetesKeys, k) {
-			return "settings.kubernetes." + k
-		}
-	}
-	return ""
-}
-
-// BootSteps names the first bootstrap command or container
-// that runs before the kubelet and may change its settings (with apiclient
-// set, say), or "". Commands are ["apiclient", "ephemeral-storage", ...]
-// only (what Karpenter writes for instance-store RAID0) are known not to;
-// entries with mode "off" do not run.
-func BootSteps(settings map[string]any) string {
-	for _, table := range []string{"bootstrap-commands", "bootstrap-containers"} {
-		entries, _ := settings[table].(map[string]any)
-		for _, name := range sortedKeys(entries) {
-			e, _ := entries[name].(map[string]any)
-			if mode, _ := e["mode"].(string); mode == "off" {
-				continue
-			}
-			if table == "bootstrap-commands" && onlyEphemeralStorage(e["commands"]) {
-				continue
-			}
-			return "settings." + table + "." + name
-		}
-	}
-	return ""
-}
-
-func onlyEphemeralStorage(v any) bool {
-	cmds, ok := v.([]any)
-	if !ok || len(cmds) == 0 {
-		return false
-	}
-	for _, c := range cmds {
-		argv, ok := c.([]any)
-		if !ok || len(argv) < 2 || argv[0] != "apiclient" || argv[1] != "ephemeral-storage" {
-			return false
-		}
-	}
-	return true
-}
-
-func sortedKeys(m map[string]any) []string {
-	return slices.Sorted(maps.Keys(m))
-}
 
 // IsSettings reports whether text is TOML with a settings table.
 func IsSettings(text []byte) bool {
@@ -106,6 +17,39 @@ func IsSettings(text []byte) bool {
 	}
 	_, ok := doc["settings"].(map[string]any)
 	return ok
+}
+
+// ErrNoSettings: the TOML has no settings table.
+var ErrNoSettings = errors.New("the TOML has no [settings] table")
+
+// ReadUserData reads user data as early-boot-config does
+// (bottlerocket-core-kit@a10182f9
+// sources/early-boot-config/early-boot-config-provider/src/settings.rs
+// L36-L51, called by user-data-providers/ec2-imds/src/lib.rs L34-L44):
+// blank user data is none (nil, nil); otherwise it must parse as TOML and
+// hold a settings table, which it returns. Any error makes the provider,
+// then early-boot-config, fail, and early-boot-config.service is
+// RequiredBy=preconfigured.target (packages/early-boot-config/
+// early-boot-config.service), so the boot stops before the kubelet. The
+// error is go-toml's *toml.DecodeError, [ErrNoSettings], or says that
+// settings is not a table.
+func ReadUserData(text []byte) (map[string]any, error) {
+	if len(bytes.TrimSpace(text)) == 0 {
+		return nil, nil
+	}
+	var doc map[string]any
+	if err := toml.Unmarshal(text, &doc); err != nil {
+		return nil, err
+	}
+	raw, ok := doc["settings"]
+	if !ok {
+		return nil, ErrNoSettings
+	}
+	settings, ok := raw.(map[string]any)
+	if !ok {
+		return nil, errors.New("settings is not a table")
+	}
+	return settings, nil
 }
 
 // TaintEntry is one entry of settings.kubernetes.node-taints.KEY:
@@ -150,19 +94,40 @@ func RAID0Command(release string) map[string]any {
 // BindsByDefault reports whether a Bottlerocket release ("v1.46.0",
 // "1.46.0-5d1a2b3c") is 1.46.0 or later.
 func BindsByDefault(release string) bool {
-	v := strings.TrimPrefix(release, "v")
+	ok, known := AtLeast(release, "1.46.0")
+	return ok && known
+}
+
+// AtLeast reports whether release ("v1.46.0", "1.46.0-5d1a2b3c") is
+// min ("1.44.0") or later; known is false when release is not a version.
+func AtLeast(release, min string) (ok, known bool) {
+	r, known := parseRelease(release)
+	m, mok := parseRelease(min)
+	if !known || !mok {
+		return false, false
+	}
+	for i := range r {
+		if r[i] != m[i] {
+			return r[i] > m[i], true
+		}
+	}
+	return true, true
+}
+
+func parseRelease(s string) ([3]int, bool) {
+	var n [3]int
+	v := strings.TrimPrefix(s, "v")
 	v, _, _ = strings.Cut(v, "-")
 	parts := strings.Split(v, ".")
 	if len(parts) != 3 {
-		return false
+		return n, false
 	}
-	n := make([]int, 3)
-	for i, s := range parts {
-		x, err := strconv.Atoi(s)
+	for i, p := range parts {
+		x, err := strconv.Atoi(p)
 		if err != nil || x < 0 {
-			return false
+			return n, false
 		}
 		n[i] = x
 	}
-	return n[0] > 1 || n[0] == 1 && n[1] >= 46
+	return n, true
 }

@@ -1,6 +1,7 @@
 package bottlerocket
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -16,52 +17,6 @@ func settingsOf(t *testing.T, text string) (settings, kube map[string]any) {
 	settings, _ = doc["settings"].(map[string]any)
 	kube, _ = settings["kubernetes"].(map[string]any)
 	return settings, kube
-}
-
-// TestUnknownSetting: the settings model denies unknown fields
-// (bottlerocket-os/bottlerocket@468f205b^
-// sources/models/model-derive/src/lib.rs L112-116), so the first key, in
-// key order, the aws-k8s model lacks is named.
-func TestUnknownSetting(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ text, want string }{
-		{"[settings.kubernetes]\ncluster-name = 'c'\nmax-pods = 110\n[settings.host-containers.admin]\nenabled = true\n", ""},
-		{"[settings.kubelet]\nmax-pods = 110\n[settings.zzz]\nx = 1\n", "settings.kubelet"},
-		{"[settings.kubernetes]\nnode-taint = 'a'\nmax-pod = 1\n", "settings.kubernetes.max-pod"},
-		{"", ""},
-	}
-	for _, tt := range tests {
-		settings, kube := settingsOf(t, tt.text)
-		if got := UnknownSetting(settings, kube); got != tt.want {
-			t.Errorf("UnknownSetting(%q) = %q; want %q", tt.text, got, tt.want)
-		}
-	}
-}
-
-// TestBootSteps: bootstrap commands and containers run before the kubelet
-// (bottlerocket-core-kit bootstrap-commands, bootstrap-containers); those
-// whose mode is "off" do not run, and commands that only set up ephemeral
-// storage (what Karpenter v1.14.1 writes for RAID0) cannot change the
-// kubelet's settings.
-func TestBootSteps(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ text, want string }{
-		{"[settings.bootstrap-commands.a]\ncommands = [['apiclient', 'set', 'kubernetes.max-pods=1']]\nmode = 'once'\n", "settings.bootstrap-commands.a"},
-		{"[settings.bootstrap-commands.a]\ncommands = [['apiclient', 'set', 'x=1']]\nmode = 'off'\n", ""},
-		{"[settings.bootstrap-commands.a]\ncommands = [['apiclient', 'ephemeral-storage', 'init'], ['apiclient', 'ephemeral-storage', 'bind']]\n", ""},
-		{"[settings.bootstrap-commands.a]\ncommands = []\n", "settings.bootstrap-commands.a"},
-		{"[settings.bootstrap-commands.a]\ncommands = ['apiclient ephemeral-storage init']\n", "settings.bootstrap-commands.a"},
-		{"[settings.bootstrap-commands.a]\ncommands = [['apiclient']]\n", "settings.bootstrap-commands.a"},
-		{"[settings.bootstrap-containers.setup]\nsource = 'x'\nmode = 'always'\n", "settings.bootstrap-containers.setup"},
-		{"[settings.bootstrap-commands.b]\nmode = 'off'\n[settings.bootstrap-commands.a]\ncommands = [['echo']]\n", "settings.bootstrap-commands.a"},
-		{"[settings.kubernetes]\nmax-pods = 1\n", ""},
-	}
-	for _, tt := range tests {
-		settings, _ := settingsOf(t, tt.text)
-		if got := BootSteps(settings); got != tt.want {
-			t.Errorf("BootSteps(%q) = %q; want %q", tt.text, got, tt.want)
-		}
-	}
 }
 
 func TestIsSettings(t *testing.T) {
@@ -112,9 +67,14 @@ func TestRAID0Command(t *testing.T) {
 	if diff := cmp.Diff(plain, RAID0Command("v1.46.0")); diff != "" {
 		t.Errorf("1.46.0 (-want +got):\n%s", diff)
 	}
-	settings := map[string]any{"bootstrap-commands": map[string]any{RAID0CommandName: RAID0Command("")}}
-	if got := BootSteps(settings); got != "" {
-		t.Errorf("BootSteps of Render's own RAID0 command = %q; want none", got)
+	for _, release := range []string{"", "v1.46.0"} {
+		settings := map[string]any{"bootstrap-commands": map[string]any{RAID0CommandName: RAID0Command(release)}}
+		if got := Steps(settings); len(got) > 0 {
+			t.Errorf("Steps of Render's own RAID0 command (%q) = %v; want none", release, got)
+		}
+		if got := Check(settings); len(got) > 0 {
+			t.Errorf("Check of Render's own RAID0 command (%q) = %v; want none", release, got)
+		}
 	}
 }
 
@@ -127,5 +87,63 @@ func TestBindsByDefault(t *testing.T) {
 		if got := BindsByDefault(release); got != want {
 			t.Errorf("BindsByDefault(%q) = %v; want %v", release, got, want)
 		}
+	}
+}
+
+func TestAtLeast(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		release, min string
+		ok, known    bool
+	}{
+		{"v1.44.0", "1.44.0", true, true},
+		{"1.45.1-abc", "1.44.0", true, true},
+		{"v1.43.9", "1.44.0", false, true},
+		{"v2.0.0", "1.44.0", true, true},
+		{"v1.44", "1.44.0", false, false},
+		{"", "1.44.0", false, false},
+		{"v1.44.0", "latest", false, false},
+	}
+	for _, tt := range tests {
+		if ok, known := AtLeast(tt.release, tt.min); ok != tt.ok || known != tt.known {
+			t.Errorf("AtLeast(%q, %q) = %v, %v; want %v, %v", tt.release, tt.min, ok, known, tt.ok, tt.known)
+		}
+	}
+}
+
+// TestReadUserData: early-boot-config parses user data as TOML and takes
+// its settings table (bottlerocket-core-kit@a10182f9
+// sources/early-boot-config/early-boot-config-provider/src/settings.rs
+// L36-L51); blank user data is none (user-data-providers/ec2-imds/src/lib.rs
+// L34-L37). A shell script is not TOML: "#!/bin/bash" is a comment, the
+// next line is not a key.
+func TestReadUserData(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, text string
+		want       map[string]any
+		err        string
+	}{
+		{"blank", " \n\t\n", nil, ""},
+		{"script", "#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster\n", nil, "toml"},
+		{"cloud-config", "#cloud-config\nruncmd:\n- echo hi\n", nil, "toml"},
+		{"comments only", "#!/bin/bash\n# nothing\n", nil, ErrNoSettings.Error()},
+		{"other table", "[foo]\nx = 1\n", nil, ErrNoSettings.Error()},
+		{"settings value", "settings = 1\n", nil, "not a table"},
+		{"motd", "[settings]\nmotd = 'hi'\n", map[string]any{"motd": "hi"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ReadUserData([]byte(tt.text))
+			switch {
+			case tt.err == "" && err != nil:
+				t.Fatalf("err = %v", err)
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+				t.Fatalf("err = %v; want one mentioning %q", err, tt.err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("settings (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -1,0 +1,132 @@
+package capacity
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Term is one figure of an estimate: an amount of a resource the node has
+// or sets aside, where it comes from, how it follows, and the source text
+// that says so.
+type Term struct {
+	Resource Resource
+	Kind     Kind
+	// Amount is in the resource's unit (see [Quantities]).
+	Amount int64
+	Source Source
+	// Rule says how the amount follows, with its inputs: "11 × 29 + 255
+	// MiB, from max pods 29".
+	Rule string
+	// Citation names the text that decides it: repository, commit, file
+	// and lines, or a document.
+	Citation string
+}
+
+// String returns "memory kube-reserved 574Mi: 11 × 29 + 255 MiB … [family
+// rule; awslabs/amazon-eks-ami …]".
+func (t Term) String() string {
+	var b strings.Builder
+	b.WriteString(t.Resource.String())
+	b.WriteByte(' ')
+	b.WriteString(t.Kind.String())
+	b.WriteByte(' ')
+	b.WriteString(FormatQuantity(t.Resource, t.Amount))
+	if t.Rule != "" {
+		b.WriteString(": ")
+		b.WriteString(t.Rule)
+	}
+	b.WriteString(" [")
+	b.WriteString(t.Source.String())
+	if t.Citation != "" {
+		b.WriteString("; ")
+		b.WriteString(t.Citation)
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// Kind is what a term is to the node: its capacity, or one of the amounts
+// the kubelet takes from capacity to get allocatable.
+type Kind uint8
+
+// The kinds of term. Allocatable = Capacity − KubeReserved −
+// SystemReserved − EvictionHard − Limit, per resource, and never below 0
+// (kubernetes pkg/kubelet/nodestatus/setters.go, MachineInfo).
+const (
+	KindCapacity       Kind = iota // what the node reports
+	KindKubeReserved               // kubeReserved
+	KindSystemReserved             // systemReserved
+	KindEvictionHard               // the hard eviction threshold, resolved against capacity
+	// Limit is a cap the scheduler applies beside the kubelet's figure:
+	// on Windows, one vpc.amazonaws.com/PrivateIPv4Address per pod.
+	KindLimit
+)
+
+// String returns the kind's name as the kubelet configuration spells it.
+func (k Kind) String() string {
+	switch k {
+	case KindCapacity:
+		return "capacity"
+	case KindKubeReserved:
+		return "kube-reserved"
+	case KindSystemReserved:
+		return "system-reserved"
+	case KindEvictionHard:
+		return "eviction-hard"
+	case KindLimit:
+		return "limit"
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Source is where a term's amount comes from.
+type Source uint8
+
+// The sources of a term.
+const (
+	// Published is a figure EC2 publishes for the instance type
+	// (DescribeInstanceTypes), or AWS's snapshot of it.
+	SourcePublished Source = iota
+	// Learned is what nodes of the type under the AMI reported, from a
+	// [Cache].
+	SourceLearned
+	// Launch is a launch setting the caller gave ([Launch]): the root
+	// volume size or the instance-store policy.
+	SourceLaunch
+	// FamilyRule is what the AMI family's boot software writes when the
+	// kubelet configuration leaves the field unset.
+	SourceFamily
+	// UserConfig is the user's kubelet configuration ([Launch.Kubelet]).
+	SourceUser
+	// KubeletDefault is the kubelet's own default, which applies when
+	// neither the family nor the user sets the field.
+	SourceKubeletDefault
+	// Heuristic is a model, not a rule any software applies: the memory
+	// the kernel and hypervisor keep before the first node reports it.
+	SourceHeuristic
+	// Karpenter is karpenter-provider-aws's prediction ([Estimator.Karpenter]).
+	SourceKarpenter
+)
+
+// String returns the source's name.
+func (s Source) String() string {
+	switch s {
+	case SourcePublished:
+		return "published"
+	case SourceLearned:
+		return "learned"
+	case SourceLaunch:
+		return "launch"
+	case SourceFamily:
+		return "family rule"
+	case SourceUser:
+		return "user kubelet config"
+	case SourceKubeletDefault:
+		return "kubelet default"
+	case SourceHeuristic:
+		return "heuristic"
+	case SourceKarpenter:
+		return "karpenter"
+	}
+	return "Source(" + strconv.Itoa(int(s)) + ")"
+}
