@@ -380,6 +380,15 @@ func (l *linter) extraArgs(s *script, c shell.Call, call bootstrapCall, line int
 		return *stop
 	}
 	l.part = s.part
+	if hasFlag(args, "--feature-gates") || cfg["featureGates"] != nil {
+		// The kubelet refuses a gate its release does not know
+		// (k8s.io/component-base@v0.26.15 featuregate/feature_gate.go:227,
+		// "unrecognized feature gate") and exits, and the gates differ
+		// between the releases AL2 AMIs ship (NodeLogQuery first in
+		// kubernetes v1.27, pkg/features/kube_features.go).
+		return l.unresolved(b.line, "remove the feature gates, or check that the AMI's kubelet release has each of them",
+			"the kubelet is given feature gates; whether it starts depends on its release, which the linter is not told")
+	}
 	b.kubeletVals = configVals.overlay(dnsVals)
 	b.taints = fileTaints
 	if len(fileTaints) > 0 && hasTaintFlag(args) {
@@ -431,9 +440,13 @@ func (l *linter) kubeletArgv(files al2Files, value string, line int) ([]string, 
 
 // hasTaintFlag reports whether kubelet arguments give
 // --register-with-taints.
-func hasTaintFlag(args []string) bool {
+func hasTaintFlag(args []string) bool { return hasFlag(args, "--register-with-taints") }
+
+// hasFlag reports whether kubelet arguments give flag (--name or
+// --name=value).
+func hasFlag(args []string, flag string) bool {
 	return slices.ContainsFunc(args, func(a string) bool {
-		return a == "--register-with-taints" || strings.HasPrefix(a, "--register-with-taints=")
+		return a == flag || strings.HasPrefix(a, flag+"=")
 	})
 }
 

@@ -159,6 +159,36 @@ func TestBootPathBootFileEdits(t *testing.T) {
 			userData: mime("Content-Type: text/cloud-config\n\n#cloud-config\nwrite_files:\n  - path: "+dropIn+"40-taints.conf\n    content: |\n      [Service]\n      Environment='KUBELET_EXTRA_ARGS=--register-with-taints=dedicated=infra:NoSchedule'\n", shellPart("", head+join(withRequired)+"\n")),
 			want:     outcome{Verdict: userdata.Joins, Taints: []string{kubeletTaint, dedicated}},
 		},
+		// Feature gates: the kubelet exits on a gate its release does not
+		// know (k8s.io/component-base@v0.26.15
+		// featuregate/feature_gate.go:227, "unrecognized feature gate"),
+		// and AL2 AMIs ship releases with different gates: NodeLogQuery is
+		// in kubernetes v1.27.16 pkg/features/kube_features.go:602 and not
+		// in v1.26.15. Karpenter's al2-kubelet-log-query example
+		// (aws/karpenter-provider-aws@v1.14.1
+		// examples/v1/al2-kubelet-log-query.yaml) sets it in a drop-in.
+		{
+			name:   "a drop-in giving the kubelet a feature gate",
+			family: compat.AL2,
+			userData: head + "cat > " + dropIn + "90-kubelet-extra-args.conf <<EOF\n[Service]\nEnvironment=\"KUBELET_EXTRA_ARGS=--feature-gates=NodeLogQuery=true $KUBELET_EXTRA_ARGS\"\nEOF\n" +
+				join(withRequired) + "\n",
+			want:   outcome{Verdict: unresolved},
+			lineAt: "/etc/eks/bootstrap.sh",
+		},
+		{
+			name:     "jq setting featureGates in kubelet-config.json",
+			family:   compat.AL2,
+			userData: head + "echo \"$(jq '.featureGates.NodeLogQuery = true' " + config + ")\" > " + config + "\n" + join(withRequired) + "\n",
+			want:     outcome{Verdict: unresolved},
+			lineAt:   "/etc/eks/bootstrap.sh",
+		},
+		{
+			name:     "--feature-gates in --kubelet-extra-args",
+			family:   compat.AL2,
+			userData: head + join(withRequired+" --feature-gates=NodeLogQuery=true") + "\n",
+			want:     outcome{Verdict: unresolved},
+			lineAt:   "/etc/eks/bootstrap.sh",
+		},
 		{
 			name:     "a download over bootstrap.sh",
 			family:   compat.AL2,
