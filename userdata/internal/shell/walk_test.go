@@ -307,8 +307,11 @@ func TestWalkSemantics(t *testing.T) {
 		{"a loop's assignment stays unknown", "E=a\nfor i in 1 2; do E=\"$E b\"; done\nbootstrap.sh $E\n",
 			[]string{"call L3 ?"}},
 		// Arms that assign nothing are walked in place ([Walker.fork]); each
-		// of these first arms assigns without NAME=value, and the else arm
-		// must still see the value from before the if.
+		// of these first arms assigns without NAME=value, as the Bash
+		// Reference Manual (bash 5.2) says: read and declare (§4.2 Bash
+		// Builtin Commands), ${X:=word} (§3.5.3 Shell Parameter Expansion),
+		// $((X=2)) (§6.5 Shell Arithmetic), for (§3.2.5.1), unset (§4.1);
+		// the else arm must still see the value from before the if.
 		{"an arm that reads", "X=a\nif [ -f /s ]; then read X; else bootstrap.sh $X; fi\n", []string{"call L2 a [cond]"}},
 		{"an arm that assigns by ${X:=}", "X=\nif [ -f /s ]; then : ${X:=b}; else bootstrap.sh a$X; fi\n",
 			[]string{"call L2 a [cond]"}},
