@@ -53,7 +53,12 @@ func (l *linter) withKubeletArgs(b boot, args []string, where string, externalCl
 	if k.unresolved != "" {
 		return l.unresolved(b.line, "use only flags every supported kubelet release has", "%s", k.unresolved)
 	}
-	b.taints, b.labels = k.taints, k.labels
+	if k.taintFlag || b.taints == nil {
+		// b.taints, when set, are the config file's registerWithTaints,
+		// which a --register-with-taints flag overrides.
+		b.taints = k.taints
+	}
+	b.labels = k.labels
 	b.kubeletVals = b.kubeletVals.overlay(k.values)
 	b.fix = func(t Taint) string {
 		return "put --register-with-taints=" + taintListWith(k.taints, t) + " in " + where
