@@ -62,5 +62,6 @@
 // karpenter-provider-aws predicts, for comparison. [CheckFit] says which
 // types hold a [FitRequest] and, for each that does not, the resource,
 // the [Shortfall] and the term that causes it. Amounts are [Quantities]:
-// millicores, bytes and pods.
+// millicores, bytes and pods, read and written as Kubernetes spells them
+// by [ParseQuantity] and [FormatQuantity].
 package capacity

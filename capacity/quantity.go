@@ -3,9 +3,10 @@ package capacity
 import (
 	"errors"
 	"fmt"
-	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/ec2select/ec2select/internal/quantity"
 )
 
 // Resource is one of the node resources an [Estimate] covers.
@@ -103,24 +104,15 @@ func (q Quantities) String() string {
 func FormatQuantity(r Resource, v int64) string {
 	switch r {
 	case ResourceCPU:
-		if v%1000 == 0 {
-			return strconv.FormatInt(v/1000, 10)
-		}
-		return strconv.FormatInt(v, 10) + "m"
+		return quantity.FormatDecimal(v, cpuScale)
 	case ResourceMemory, ResourceEphemeralStorage:
-		if v == 0 {
-			return "0"
-		}
-		suffixes := [...]string{"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"}
-		i := 0
-		for i < len(suffixes)-1 && v%1024 == 0 {
-			v /= 1024
-			i++
-		}
-		return strconv.FormatInt(v, 10) + suffixes[i]
+		return quantity.FormatBinary(v)
 	}
 	return strconv.FormatInt(v, 10)
 }
+
+// cpuScale is the power of ten of a millicore.
+const cpuScale = -3
 
 // ParseQuantity reads a Kubernetes quantity ("500m", "1.5Gi", "2e3") as an
 // amount of r, in the unit Quantities holds r in, rounded up as the
@@ -148,153 +140,26 @@ var (
 	errSyntax   = errors.New("it is not a quantity; write it like \"100m\", \"1.5Gi\" or \"2e3\"")
 )
 
-// parseAmount reads s with resource.ParseQuantity's grammar
-// (^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$ with its suffixes) into an
-// exact value in r's unit.
+// parseAmount reads s as resource.ParseQuantity reads it (see
+// [quantity.Parse]) into its exact value in r's unit.
 func parseAmount(r Resource, s string) (amount, error) {
-	num, frac, neg, suffix, ok := splitQuantity(s)
-	if !ok {
+	q, err := quantity.Parse(s)
+	var suffix *quantity.SuffixError
+	switch {
+	case errors.As(err, &suffix):
+		return amount{}, fmt.Errorf("quantity %q: unknown suffix %q: %w", s, suffix.Suffix, errSyntax)
+	case err != nil:
 		return amount{}, fmt.Errorf("quantity %q: %w", s, errSyntax)
-	}
-	base, exp, ok := suffixPower(suffix)
-	if !ok {
-		return amount{}, fmt.Errorf("quantity %q: unknown suffix %q: %w", s, suffix, errSyntax)
-	}
-	digits := strings.TrimLeft(num+frac, "0")
-	if digits == "" {
-		return amount{}, nil
-	}
-	if neg {
+	case q.Sign() < 0:
 		return amount{}, fmt.Errorf("quantity %q: %w", s, errNegative)
 	}
+	scale := 0
 	if r == ResourceCPU {
-		exp10 := 3
-		if base == 2 {
-			return valueOf(s, digits, len(frac), exp, exp10)
-		}
-		return valueOf(s, digits, len(frac), 0, exp+exp10)
+		scale = cpuScale
 	}
-	if base == 2 {
-		return valueOf(s, digits, len(frac), exp, 0)
-	}
-	return valueOf(s, digits, len(frac), 0, exp)
-}
-
-// valueOf is digits × 2^exp2 × 10^(exp10 − fracLen), rounded both ways.
-func valueOf(s, digits string, fracLen, exp2, exp10 int) (amount, error) {
-	exp10 -= fracLen
-	// digits has no leading zeros, so the value is at least 10^(len−1+exp10)
-	// × 2^exp2: bound it before building big numbers.
-	magnitude := len(digits) - 1 + exp10 + exp2*3/10
-	if magnitude > 19 {
+	floor, ceil, err := q.Scaled(scale)
+	if err != nil {
 		return amount{}, fmt.Errorf("quantity %q: %w", s, errTooLarge)
 	}
-	if magnitude < -30 {
-		return amount{floor: 0, ceil: 1}, nil // positive, far below one unit
-	}
-	n, _ := new(big.Int).SetString(digits, 10)
-	d := big.NewInt(1)
-	if exp10 >= 0 {
-		n.Mul(n, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(exp10)), nil))
-	} else {
-		d.Exp(big.NewInt(10), big.NewInt(int64(-exp10)), nil)
-	}
-	n.Lsh(n, uint(exp2))
-	q, m := new(big.Int).QuoRem(n, d, new(big.Int))
-	c := new(big.Int).Set(q)
-	if m.Sign() != 0 {
-		c.Add(c, big.NewInt(1))
-	}
-	if !c.IsInt64() {
-		return amount{}, fmt.Errorf("quantity %q: %w", s, errTooLarge)
-	}
-	return amount{floor: q.Int64(), ceil: c.Int64()}, nil
+	return amount{floor: floor, ceil: ceil}, nil
 }
-
-// splitQuantity cuts s into its integer and fraction digits and suffix as
-// resource.ParseQuantity's scanner does: a sign, digits, an optional '.'
-// and digits, then a suffix of [eEinumkKMGTP]* [+-]? [0-9]*.
-func splitQuantity(s string) (num, frac string, neg bool, suffix string, ok bool) {
-	if s == "" {
-		return "", "", false, "", false
-	}
-	i := 0
-	if s[0] == '+' || s[0] == '-' {
-		neg = s[0] == '-'
-		i++
-	}
-	start := i
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	num = s[start:i]
-	if i < len(s) && s[i] == '.' {
-		i++
-		fs := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		frac = s[fs:i]
-	}
-	suffix = s[i:]
-	j := 0
-	for j < len(suffix) && strings.IndexByte("eEinumkKMGTP", suffix[j]) >= 0 {
-		j++
-	}
-	if j < len(suffix) && (suffix[j] == '+' || suffix[j] == '-') {
-		j++
-	}
-	for j < len(suffix) && isDigit(suffix[j]) {
-		j++
-	}
-	return num, frac, neg, suffix, j == len(suffix)
-}
-
-// suffixPower returns a suffix's base (2 or 10) and exponent. An "e"
-// exponent is kept as an int32, as resource.ParseQuantity keeps it.
-func suffixPower(suffix string) (base, exp int, ok bool) {
-	switch suffix {
-	case "":
-		return 10, 0, true
-	case "n":
-		return 10, -9, true
-	case "u":
-		return 10, -6, true
-	case "m":
-		return 10, -3, true
-	case "k":
-		return 10, 3, true
-	case "M":
-		return 10, 6, true
-	case "G":
-		return 10, 9, true
-	case "T":
-		return 10, 12, true
-	case "P":
-		return 10, 15, true
-	case "E":
-		return 10, 18, true
-	case "Ki":
-		return 2, 10, true
-	case "Mi":
-		return 2, 20, true
-	case "Gi":
-		return 2, 30, true
-	case "Ti":
-		return 2, 40, true
-	case "Pi":
-		return 2, 50, true
-	case "Ei":
-		return 2, 60, true
-	}
-	if len(suffix) > 1 && (suffix[0] == 'e' || suffix[0] == 'E') {
-		n, err := strconv.ParseInt(suffix[1:], 10, 64)
-		if err != nil {
-			return 0, 0, false
-		}
-		return 10, int(int32(n)), true
-	}
-	return 0, 0, false
-}
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }

@@ -33,10 +33,19 @@ const (
 	// CodeRepeatedTaintFlag: --register-with-taints given more than once;
 	// the kubelet keeps only the last, and earlier taints are lost.
 	CodeRepeatedTaintFlag Code = "repeated-taint-flag"
-	// CodeFlagOverridesConfig: a --register-with-taints kubelet flag in a
-	// NodeConfig overrides kubelet.config.registerWithTaints of every part
-	// (aws/karpenter-provider-aws#7486).
+	// CodeFlagOverridesConfig: a --register-with-taints kubelet flag
+	// overrides registerWithTaints of the kubelet's config (a NodeConfig's
+	// kubelet.config, of every part, aws/karpenter-provider-aws#7486; AL2's
+	// kubelet-config.json), so the config's taints are not registered.
 	CodeFlagOverridesConfig Code = "flag-overrides-config"
+	// CodeBootFileEdit: a script (or write_files) changes a file the join
+	// or the kubelet reads: bootstrap.sh, the kubelet's config file, its
+	// unit's drop-ins. Lint follows the common static edits (sed appending
+	// to bootstrap.sh's KUBELET_EXTRA_ARGS, jq assignments to
+	// kubelet-config.json, drop-ins written whole or line by line) and the
+	// report's taints include their effect; any other change makes the
+	// verdict [Unresolved].
+	CodeBootFileEdit Code = "boot-file-edit"
 	// CodeMultipleBootstrap: the boot script is called more than once; the
 	// first call starts the kubelet, which registers the node before the
 	// later call (usually the one with the taints) runs.
@@ -113,7 +122,7 @@ func (s Severity) String() string {
 // Severity returns the severity of problems with this code.
 func (c Code) Severity() Severity {
 	switch c {
-	case CodeIgnoredArgument, CodeTaintRemovalIgnored, CodeVariantSetting:
+	case CodeIgnoredArgument, CodeTaintRemovalIgnored, CodeBootFileEdit, CodeVariantSetting:
 		return SeverityWarning
 	}
 	return SeverityError

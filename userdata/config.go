@@ -65,6 +65,17 @@ type Config struct {
 	// CustomUserData is the user's own userData, merged per family (see the
 	// package documentation). For [Custom] it is the whole userData.
 	CustomUserData []byte
+	// AllowUnresolved accepts CustomUserData (for [Custom], AL2 and
+	// AL2023) whose effect [Lint] cannot follow, so that the userData
+	// [Render] writes is [Unresolved]: a command substitution or eval, a
+	// script in another language, an edit of the join's files Lint does
+	// not model. Such userData may start the kubelet without the taints;
+	// the caller takes that risk. It never accepts userData Lint is certain
+	// about: a node that never joins, a taint certainly not registered, a
+	// second join. Use [RenderWithReport] to get Lint's report, whose
+	// Reason, Line and Part say what could not be followed, and log or
+	// surface it. The zero value is the strict default: refuse.
+	AllowUnresolved bool
 }
 
 // InstanceStorePolicy is what to do with a node's instance-store (NVMe)

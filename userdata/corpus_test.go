@@ -18,8 +18,9 @@ import (
 // corpus: the share of documents whose outcome the real boot software
 // decides (the node joins with known taints, or never joins) on which
 // Lint says Unresolved. Measured when the corpus was gathered: 14 of 64;
-// lower it as Lint learns to follow more of what people write.
-const corpusMaxAbstentionRate = 14.0 / 64
+// 12 of 64 (18.75%) once Lint followed the edits scripts make to AL2's
+// join files. Lower it as Lint learns to follow more of what people write.
+const corpusMaxAbstentionRate = 0.19
 
 // corpusDir holds real userData documents and, beside each, a sidecar
 // <name>.expect.yaml saying where it comes from and what the real boot software

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ec2select/ec2select/internal/quantity"
 	"github.com/ec2select/ec2select/internal/validation"
 	"github.com/ec2select/ec2select/userdata/internal/kubelet"
-	"github.com/ec2select/ec2select/userdata/internal/quantity"
 )
 
 // KubeletConfig is the kubelet configuration [Render] writes, mirroring
@@ -263,7 +263,7 @@ func reservedRefusal(field string, m map[string]string) *kubeletRefusal {
 		case err != nil:
 			r.why, r.fix = fmt.Sprintf("%q is not a quantity (%v)", v, err), `write it like "100m" or "1Gi"`
 			return r
-		case q.Sign < 0:
+		case q.Sign() < 0:
 			r.why, r.fix = fmt.Sprintf("%q is negative", v), "reserve 0 or more"
 			return r
 		}
@@ -340,7 +340,7 @@ func thresholdRefusal(v string) (why, fix string) {
 	switch {
 	case err != nil:
 		return fmt.Sprintf("%q is neither a percentage nor a quantity (%v)", v, err), `write it like "10%" or "500Mi"`
-	case q.Sign <= 0:
+	case q.Sign() <= 0:
 		return fmt.Sprintf("%q is not positive; the kubelet needs a threshold above 0", v), `use a positive quantity like "500Mi", or "0%" to switch it off`
 	}
 	return "", ""

@@ -2,6 +2,7 @@ package userdata
 
 import (
 	"bytes"
+	"net/netip"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -238,7 +239,12 @@ func TestKubeletConfigAccepted(t *testing.T) {
 			for _, f := range []compat.AMIFamily{compat.AL2, compat.AL2023, compat.Windows2022} {
 				cfg := baseConfig()
 				cfg.Kubelet = tt.k
-				if f.IsWindows() && len(tt.k.ClusterDNS) > 1 {
+				if f.IsWindows() && len(tt.k.ClusterDNS) > 0 {
+					// Render passes Start-EKSBootstrap.ps1 one IP address
+					// (checkDNSForFamily).
+					if _, err := netip.ParseAddr(tt.k.ClusterDNS[0]); err != nil {
+						continue
+					}
 					cfg.Kubelet.ClusterDNS = cfg.Kubelet.ClusterDNS[:1]
 				}
 				out, err := Render(f, cfg)

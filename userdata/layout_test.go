@@ -25,7 +25,7 @@ var layers = []struct {
 	{"config.go", 4}, {"report.go", 4},
 	{"linter.go", 5},
 	{"lint_cloudinit.go", 6}, {"lint_kubelet.go", 6},
-	{"lint_al2_bootstrap.go", 7},
+	{"lint_al2_bootstrap.go", 7}, {"lint_al2_bootfiles.go", 7},
 	{"lint_*.go", 8},
 	{"lint.go", 9},
 	{"render_plan.go", 10},

@@ -2,6 +2,8 @@ package userdata
 
 import (
 	"fmt"
+	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -12,25 +14,23 @@ import (
 // bootstrapScript is the base name of AL2's join, /etc/eks/bootstrap.sh.
 const bootstrapScript = "bootstrap.sh"
 
-// lintAL2 follows cloud-init through AL2 userData to the
-// bootstrap.sh calls, then follows the first call to the kubelet.
+// lintAL2 follows cloud-init through AL2 userData to the bootstrap.sh
+// calls, with what the userData does to the files they read, then follows
+// the first call that starts the kubelet to the kubelet.
 func (l *linter) lintAL2(text []byte) boot {
-	scripts, stop := l.cloudInitScripts(text, bootstrapScript)
+	ci, stop := l.cloudInitScripts(text, bootstrapScript, al2JoinFiles)
 	if stop != nil {
 		return *stop
 	}
-	// bootstrap.sh@0ab84280 edits /etc/kubernetes/kubelet/kubelet-config.json
-	// in place and the kubelet units read drop-ins; a script that changes
-	// them (registerWithTaints in the config file, say) changes what the
-	// kubelet registers in a way the linter does not follow.
-	if stop := l.watchedPaths(scripts, al2KubeletPaths, "which the kubelet reads after bootstrap.sh, so what it registers may not be what bootstrap.sh's arguments say"); stop != nil {
-		return *stop
-	}
-	calls, stop := l.allCalls(scripts, bootstrapScript)
+	l.reportChanges(ci.changes)
+	calls, stop := l.allCalls(ci, bootstrapScript)
 	if stop != nil {
 		return *stop
 	}
 	if len(calls) == 0 {
+		if stop := l.startBefore(ci, nil); stop != nil {
+			return *stop
+		}
 		if l.stop.line > 0 {
 			l.part = l.stop.part
 			l.add(CodeNoBootstrap, l.stop.line, "remove the command, or guard it (|| true), so that the script reaches bootstrap.sh",
@@ -42,11 +42,43 @@ func (l *linter) lintAL2(text []byte) boot {
 			"no script in the userData calls /etc/eks/bootstrap.sh, so the node never joins the cluster")
 		return boot{}
 	}
-	return l.firstBootstrap(calls)
+	if stop := l.startBefore(ci, &calls[0]); stop != nil {
+		return *stop
+	}
+	b, joined := l.firstBootstrap(ci, calls)
+	if joined == nil {
+		if stop := l.startBefore(ci, nil); stop != nil {
+			return *stop // every call exits before starting the kubelet, and something else starts it
+		}
+		return b
+	}
+	if stop := l.restartAfter(ci, *joined); stop != nil {
+		return *stop
+	}
+	return b
 }
 
-// al2KubeletPaths are the kubelet's config file and unit drop-ins on AL2.
-var al2KubeletPaths = []string{"/etc/kubernetes/kubelet", "kubelet-config.json", "/etc/systemd/system/kubelet.service", "/var/lib/kubelet"}
+// restartAfter reads what runs after the join: the kubelet registers the
+// node once, with the arguments and files it started with, so a later
+// command matters only if it changes the kubelet's files and then
+// restarts it, which may happen before the node has registered.
+func (l *linter) restartAfter(ci *cloudInit, join located) *boot {
+	later := changesAfter(ci.changes, join.at())
+	for _, st := range ci.starts {
+		if !join.at().before(st.at()) {
+			continue
+		}
+		for _, c := range later {
+			if c.when.before(st.at()) {
+				l.part = st.script.part
+				b := l.unresolved(st.script.absLine(st.Line), "pass every kubelet setting to bootstrap.sh, and do not restart the kubelet after it",
+					"%s restarts the kubelet after line %d changed %s, which may happen before the node has registered; whether it registers with the old or the new settings is not known", st.What, c.line, c.Path)
+				return &b
+			}
+		}
+	}
+	return nil
+}
 
 // firstBootstrap follows the calls in the order they run. A call after
 // which bootstrap.sh exits before starting the kubelet does not register
@@ -55,8 +87,10 @@ var al2KubeletPaths = []string{"/etc/kubernetes/kubelet", "kubelet-config.json",
 // (--register-with-taints only acts on first registration); conditional
 // calls before it may run first, so they must agree with it. When every
 // call is conditional, the node joins only if the calls cover every arm of
-// one if/else or case clause; otherwise whether it joins is not known.
-func (l *linter) firstBootstrap(calls []located) boot {
+// one if/else or case clause (or are the argument lists of one call, see
+// [shell.Call.Choice]); otherwise whether it joins is not known. joined
+// is the first call that may start the kubelet, nil when none does.
+func (l *linter) firstBootstrap(ci *cloudInit, calls []located) (b boot, joined *located) {
 	var firsts []located
 	ended := map[*script]bool{}
 	for i, c := range calls {
@@ -64,12 +98,12 @@ func (l *linter) firstBootstrap(calls []located) boot {
 			continue
 		}
 		l.part = c.script.part
-		b, exited := l.bootstrap(c)
+		b, exited := l.bootstrap(ci, c)
 		uncertainEnd := c.call.ErrexitMaybe || c.call.Errexit && c.call.Cond
 		switch {
 		case exited && uncertainEnd && l.laterCallIn(calls[i+1:], c.script):
 			return l.unresolved(c.script.absLine(c.call.Line), "set errexit unconditionally, or not at all, and call bootstrap.sh once",
-				"bootstrap.sh exits here, and whether errexit then ends the script before its next bootstrap.sh call depends on conditions only known at boot")
+				"bootstrap.sh exits here, and whether errexit then ends the script before its next bootstrap.sh call depends on conditions only known at boot"), &c
 		case exited:
 			ended[c.script] = c.call.Errexit && !c.call.Cond
 			continue
@@ -79,21 +113,21 @@ func (l *linter) firstBootstrap(calls []located) boot {
 			continue
 		}
 		l.reportRepeats(calls, firsts)
-		return l.agree(firsts, b)
+		return l.agree(ci, firsts, b), &firsts[0]
 	}
 	if len(firsts) == 0 {
-		return boot{} // every call exits; each said why
+		return boot{}, nil // every call exits; each said why
 	}
 	l.reportRepeats(calls, firsts)
-	last, _ := l.bootstrap(firsts[len(firsts)-1])
-	b := l.agree(firsts, last)
+	last, _ := l.bootstrap(ci, firsts[len(firsts)-1])
+	b = l.agree(ci, firsts, last)
 	if b.verdict() == Joins && !l.someCallRuns(firsts) {
 		f := firsts[0]
 		l.part = f.script.part
 		return l.unresolved(f.script.absLine(f.call.Line), "call bootstrap.sh unconditionally",
-			"every bootstrap.sh call is conditional, so whether any runs, and the node joins, depends on conditions only known at boot")
+			"every bootstrap.sh call is conditional, so whether any runs, and the node joins, depends on conditions only known at boot"), &firsts[0]
 	}
-	return b
+	return b, &firsts[0]
 }
 
 // someCallRuns reports whether one of the conditional calls certainly
@@ -123,23 +157,67 @@ func (l *linter) laterCallIn(calls []located, s *script) bool {
 // agree returns b, the result of the last of firsts, when every possible
 // first call registers the same taints; otherwise the verdict is
 // unresolved.
-func (l *linter) agree(firsts []located, b boot) boot {
+func (l *linter) agree(ci *cloudInit, firsts []located, b boot) boot {
 	last := firsts[len(firsts)-1]
 	for _, f := range firsts[:len(firsts)-1] {
 		l.part = f.script.part
-		other, _ := l.bootstrap(f)
-		if other.registers != b.registers || other.unresolved != b.unresolved || !slices.Equal(sortedTaints(other.taints), sortedTaints(b.taints)) {
-			var lines []string
-			for _, f := range firsts {
-				lines = append(lines, fmt.Sprint(f.script.absLine(f.call.Line)))
-			}
-			return l.unresolved(last.script.absLine(last.call.Line), "register the same taints on every path, or call bootstrap.sh once, unconditionally",
-				"which bootstrap.sh call runs first (lines %s) depends on conditions only known at boot, and they register different taints", strings.Join(lines, ", "))
+		other, _ := l.bootstrap(ci, f)
+		if sameOutcome(other, b) {
+			continue
 		}
+		if choice := last.call.Choice; choice > 0 && allChoices(firsts) {
+			return l.unresolved(last.script.absLine(choice), "register the same taints on every branch, or set the kubelet arguments unconditionally",
+				"the arguments of the bootstrap.sh call on line %d depend on which branch of this conditional runs, only known at boot, and the kubelet registers different taints with them", last.script.absLine(last.call.Line))
+		}
+		var lines []string
+		for _, f := range firsts {
+			lines = append(lines, fmt.Sprint(f.script.absLine(f.call.Line)))
+		}
+		return l.unresolved(last.script.absLine(last.call.Line), "register the same taints on every path, or call bootstrap.sh once, unconditionally",
+			"which bootstrap.sh call runs first (lines %s) depends on conditions only known at boot, and they register different taints", strings.Join(lines, ", "))
 	}
 	l.part = ""
 	b.part = last.script.part
+	if len(firsts) > 1 {
+		b = l.commonKubelet(ci, firsts[:len(firsts)-1], b)
+	}
 	return b
+}
+
+// commonKubelet keeps, of b's labels and kubelet settings, those every
+// possible first call agrees on: the others depend on which runs.
+func (l *linter) commonKubelet(ci *cloudInit, others []located, b boot) boot {
+	mark := len(l.problems)
+	defer func() { l.problems = l.problems[:mark] }()
+	labels := maps.Clone(b.labels)
+	vals := b.kubeletVals
+	for _, f := range others {
+		other, _ := l.bootstrap(ci, f)
+		for k, v := range labels {
+			if other.labels[k] != v {
+				delete(labels, k)
+			}
+		}
+		vals = commonValues(vals, other.kubeletVals)
+	}
+	b.labels, b.kubeletVals = labels, vals
+	return b
+}
+
+// sameOutcome reports whether two analyses agree on what matters: whether
+// the kubelet registers, whether that is known, and with which taints.
+func sameOutcome(a, b boot) bool {
+	return a.registers == b.registers && a.unresolved == b.unresolved && slices.Equal(sortedTaints(a.taints), sortedTaints(b.taints))
+}
+
+// allChoices reports whether the calls are the argument lists of one call.
+func allChoices(calls []located) bool {
+	for _, c := range calls {
+		if c.call.Choice == 0 || c.script != calls[0].script || c.call.Seq != calls[0].call.Seq {
+			return false
+		}
+	}
+	return true
 }
 
 // reportRepeats reports each possible first call that a later call can
@@ -147,7 +225,7 @@ func (l *linter) agree(firsts []located, b boot) boot {
 func (l *linter) reportRepeats(calls, firsts []located) {
 	reported := map[int]bool{}
 	for _, f := range firsts {
-		j := slices.IndexFunc(calls, func(c located) bool { return c.script == f.script && c.call.Word == f.call.Word })
+		j := slices.IndexFunc(calls, func(c located) bool { return c.index == f.index })
 		var again []string
 		for _, c := range calls[j+1:] {
 			if !shell.Exclusive(f.call, c.call) {
@@ -171,41 +249,97 @@ func sortedTaints(ts []Taint) []Taint {
 	return out
 }
 
-// bootstrap follows one bootstrap.sh call: its argument parsing, the
-// checks that make it exit before starting the kubelet, the systemd
-// drop-in it writes, and the kubelet.
+// bootstrap follows one bootstrap.sh call with what the userData did to
+// the files it reads before it ran. A change that may not run (in a
+// branch) is followed both ways: the outcome is certain only when both
+// agree (at most maxCondChanges such changes).
 // exited is true when bootstrap.sh itself exits before starting the
 // kubelet, so that a later call can still be the one that does.
-func (l *linter) bootstrap(lc located) (b boot, exited bool) {
+func (l *linter) bootstrap(ci *cloudInit, lc located) (b boot, exited bool) {
+	changes := changesBefore(ci.changes, lc.at())
+	var certain, cond []fileChange
+	for _, c := range changes {
+		if c.Cond {
+			cond = append(cond, c)
+		} else {
+			certain = append(certain, c)
+		}
+	}
+	if len(cond) > maxCondChanges {
+		l.part = cond[0].part
+		return l.unresolved(cond[0].line, "change the kubelet's files unconditionally, or not at all",
+			"%d changes of the join's files may or may not run, depending on conditions only known at boot", len(cond)), false
+	}
+	mark := len(l.problems)
+	for mask := (1 << len(cond)) - 1; mask >= 0; mask-- {
+		applied := slices.Clone(certain)
+		for i, c := range cond {
+			if mask&(1<<i) != 0 {
+				applied = append(applied, c)
+			}
+		}
+		slices.SortStableFunc(applied, func(x, y fileChange) int {
+			if x.when.before(y.when) {
+				return -1
+			}
+			if y.when.before(x.when) {
+				return 1
+			}
+			return 0
+		})
+		got, gotExited := l.bootstrapWith(lc, applied)
+		if mask == (1<<len(cond))-1 {
+			b, exited, mark = got, gotExited, len(l.problems)
+			continue
+		}
+		l.problems = l.problems[:mark] // the reported outcome is the one with every change
+		if !sameOutcome(got, b) || gotExited != exited {
+			l.part = cond[0].part
+			return l.unresolved(cond[0].line, "change the kubelet's files unconditionally, or not at all",
+				"whether this change of %s runs depends on conditions only known at boot, and the kubelet registers different taints with and without it", cond[0].Path), false
+		}
+	}
+	return b, exited
+}
+
+// maxCondChanges bounds the conditional file changes followed both ways.
+const maxCondChanges = 3
+
+// bootstrapWith follows one bootstrap.sh call: its argument parsing, the
+// checks that make it exit before starting the kubelet, the systemd
+// drop-in it writes, and the kubelet, with the files as changes made them.
+func (l *linter) bootstrapWith(lc located, changes []fileChange) (b boot, exited bool) {
 	c, s := lc.call, lc.script
 	line := s.absLine(c.Line)
 	if c.UnknownName {
 		return l.unresolved(line, "call /etc/eks/bootstrap.sh by a literal path",
 			"the command on this line looks like bootstrap.sh but its path is only known at boot, so the linter cannot follow it"), false
 	}
-	call, stop := l.bootstrapArgs(s, c)
+	files, stop := l.al2FilesFrom(changes)
+	l.part = s.part
 	if stop == nil {
-		stop = l.unknownValues(s, call)
+		var call bootstrapCall
+		call, stop = l.bootstrapArgs(s, c)
+		if stop == nil {
+			stop = l.unknownValues(s, call)
+		}
+		if stop == nil {
+			stop = l.bootstrapExits(call, line)
+		}
+		if stop == nil {
+			return l.extraArgs(s, c, call, line, files), false
+		}
 	}
-	if stop == nil {
-		stop = l.bootstrapExits(call, line)
-	}
-	if stop != nil {
-		return *stop, !stop.unresolved
-	}
-	return l.extraArgs(s, c, call, line), false
+	return *stop, !stop.unresolved
 }
 
 // extraArgs follows --kubelet-extra-args (or KUBELET_EXTRA_ARGS from the
-// environment) through the systemd drop-in to the kubelet.
-func (l *linter) extraArgs(s *script, c shell.Call, call bootstrapCall, line int) boot {
+// environment) through the lines sed added to bootstrap.sh and the
+// systemd drop-ins to the kubelet, and the kubelet's config file as the
+// userData left it.
+func (l *linter) extraArgs(s *script, c shell.Call, call bootstrapCall, line int, files al2Files) boot {
 	b := boot{registers: true, line: line}
 	dns, dnsSet := call.opts["--dns-cluster-ip"]
-	useMaxPods, ok := call.value("--use-max-pods")
-	if !ok {
-		useMaxPods = "true"
-	}
-	b.kubeletVals = al2Kubelet(dns.Value, dns.Known, dnsSet, call.optLines["--dns-cluster-ip"], useMaxPods)
 	value := c.Env
 	if extra, ok := call.opts["--kubelet-extra-args"]; ok {
 		b.line = call.optLines["--kubelet-extra-args"]
@@ -218,12 +352,99 @@ func (l *linter) extraArgs(s *script, c shell.Call, call bootstrapCall, line int
 		return l.unresolved(line, "set KUBELET_EXTRA_ARGS literally, or pass --kubelet-extra-args '...'",
 			"KUBELET_EXTRA_ARGS in bootstrap.sh's environment is only known at boot, so the linter cannot tell which taints the kubelet registers")
 	}
-	args, resolved := l.dropIn(value.Value, b.line)
-	if !resolved {
-		return l.unresolved(b.line, "use only letters, digits and - _ . / = : , \" and spaces in the kubelet arguments",
-			"the kubelet arguments contain a single quote, a newline or a '%%' specifier; how systemd reads the drop-in line bootstrap.sh writes then depends on its version")
+	extra, stop := l.insertedArgs(files, value.Value)
+	if stop != nil {
+		return *stop
+	}
+	l.part = s.part
+	// bootstrap.sh sets maxPods when USE_MAX_PODS is "true" (L530-532).
+	useMaxPods := true
+	if v, ok := call.value("--use-max-pods"); ok {
+		useMaxPods = v == "true"
+	}
+	cfg, fileTaints, taintLine, keyLines, stop := l.kubeletConfigFile(files, useMaxPods)
+	if stop != nil {
+		return *stop
+	}
+	configVals, err := kubeletFromConfig(cfg, "kubelet-config.json", func(key string) int {
+		for _, k := range slices.Sorted(maps.Keys(keyLines)) {
+			if strings.EqualFold(k, key) {
+				return keyLines[k]
+			}
+		}
+		return 0
+	})
+	if err != nil {
+		return l.unresolved(taintLine, "write kubelet-config.json's fields as a KubeletConfiguration types them", "%v, so the kubelet cannot load its config", err)
+	}
+	args, stop := l.kubeletArgv(files, extra, b.line)
+	if stop != nil {
+		return *stop
+	}
+	l.part = s.part
+	// Feature gates are judged per release with the rest of the
+	// configuration (kubeletRefuses). The keys bootstrap.sh writes itself
+	// are gone from cfg (configOverwritten), so the userData's edits and
+	// bootstrap.sh's writes do not overlap.
+	b.kubeletVals = al2Kubelet(dns.Value, dns.Known, dnsSet, call.optLines["--dns-cluster-ip"], useMaxPods).overlay(configVals)
+	b.taints = fileTaints
+	if len(fileTaints) > 0 && hasTaintFlag(args) {
+		l.add(CodeFlagOverridesConfig, b.line, "remove registerWithTaints from kubelet-config.json and list its taints in --register-with-taints",
+			"the kubelet flag --register-with-taints overrides registerWithTaints in kubelet-config.json (line %d: %s), so those taints are not registered", taintLine, FormatTaints(fileTaints))
 	}
 	return l.withKubeletArgs(b, args, "--kubelet-extra-args '...' (one flag, space after --kubelet-extra-args)", true)
+}
+
+// commonValues keeps the kubelet settings a and b agree on; the others
+// are left unset.
+func commonValues(a, b kubeletValues) kubeletValues {
+	out := kubeletValues{cfg: a.cfg}
+	for _, src := range a.list() {
+		fa := reflect.ValueOf(&out.cfg).Elem().FieldByName(src.Field)
+		fb := reflect.ValueOf(b.cfg).FieldByName(src.Field)
+		if !fa.IsValid() {
+			continue
+		}
+		if _, ok := b.sources[src.Field]; ok && reflect.DeepEqual(fa.Interface(), fb.Interface()) {
+			out.set(src.Field, src.From, src.Line)
+			continue
+		}
+		fa.SetZero()
+	}
+	return out
+}
+
+// kubeletArgv is $KUBELET_EXTRA_ARGS as the kubelet gets it: from
+// bootstrap.sh's drop-in (written when value is not empty), or from a
+// drop-in of the userData that systemd reads after it.
+func (l *linter) kubeletArgv(files al2Files, value string, line int) ([]string, *boot) {
+	env, fromUser, stop := l.extraArgsEnv(files, value)
+	if stop != nil {
+		return nil, stop
+	}
+	if fromUser != nil {
+		words, _ := systemd.Split(env, false, true)
+		return words, nil
+	}
+	args, resolved := l.dropIn(value, line)
+	if !resolved {
+		b := l.unresolved(line, "use only letters, digits and - _ . / = : , \" and spaces in the kubelet arguments",
+			"the kubelet arguments contain a single quote, a newline or a '%%' specifier; how systemd reads the drop-in line bootstrap.sh writes then depends on its version")
+		return nil, &b
+	}
+	return args, nil
+}
+
+// hasTaintFlag reports whether kubelet arguments give
+// --register-with-taints.
+func hasTaintFlag(args []string) bool { return hasFlag(args, "--register-with-taints") }
+
+// hasFlag reports whether kubelet arguments give flag (--name or
+// --name=value).
+func hasFlag(args []string, flag string) bool {
+	return slices.ContainsFunc(args, func(a string) bool {
+		return a == flag || strings.HasPrefix(a, flag+"=")
+	})
 }
 
 // dropIn follows KUBELET_EXTRA_ARGS through the systemd drop-in

@@ -56,33 +56,39 @@ func (l *linter) lintAL2023(text []byte) boot {
 	return l.nodeadm(docs)
 }
 
-// nodeadmDropIns makes the verdict unresolved when a script that runs
-// names nodeadm's config directory: what it writes there changes the
-// merged NodeConfig in a way the userData does not show.
-func (l *linter) nodeadmDropIns(scripts []*script) *boot {
-	if stop := l.watchedPaths(scripts, []string{nodeadm.ConfigDir},
-		"whose NodeConfigs nodeadm-run merges after the userData's, so what the kubelet gets is not in the userData"); stop != nil {
-		return stop
-	}
-	return l.watchedPaths(scripts, []string{"/etc/kubernetes/kubelet", "/etc/systemd/system/kubelet.service"},
-		"the kubelet's config or unit, which the kubelet nodeadm starts reads, so what it registers may not be what the NodeConfig says")
+// al2023JoinFiles are the files nodeadm and the kubelet it starts read
+// on AL2023 (awslabs/amazon-eks-ami@81fec2e8 nodeadm: its config
+// directory, the kubelet's config, environment and units, containerd's),
+// and the programs they run. The scripts of the userData run between
+// nodeadm-config and nodeadm-run, so a change to one of these may change
+// what the kubelet registers, in a way Lint does not follow.
+var al2023JoinFiles = joinFiles{
+	"/etc/eks", "/etc/kubernetes", "/var/lib/kubelet", "/etc/containerd", "/etc/systemd/system/kubelet.service",
+	"/etc/systemd/system/kubelet.service.d", "/etc/systemd/system/containerd.service.d", "/etc/systemd/system/service.d",
+	"/etc/systemd/system.conf", "/etc/systemd/system.conf.d", "/etc/systemd/system/nodeadm-config.service.d",
+	"/etc/systemd/system/nodeadm-run.service.d", "/usr/lib/systemd/system/kubelet.service", "/usr/lib/systemd/system/containerd.service",
+	"/usr/bin/nodeadm", "/usr/bin/kubelet", "/usr/bin/containerd",
 }
 
 // userScripts follows the scripts cloud-init runs on AL2023 beside
-// nodeadm: one that runs nodeadm itself, starts the kubelet, or does
-// something the linter cannot follow makes the verdict unresolved.
+// nodeadm: one that runs nodeadm itself, starts the kubelet, changes a
+// file nodeadm or the kubelet reads, or does something the linter cannot
+// follow makes the verdict unresolved.
 func (l *linter) userScripts(text []byte) *boot {
-	scripts, stop := l.cloudInitScripts(text, nodeadm.Command)
+	ci, stop := l.cloudInitScripts(text, nodeadm.Command, al2023JoinFiles)
 	if stop != nil {
 		if !stop.unresolved {
 			return nil // cloud-init cannot read it; nodeadm's own reading decides
 		}
 		return stop
 	}
-	if stop := l.nodeadmDropIns(scripts); stop != nil {
+	if stop := l.startBefore(ci, nil); stop != nil {
 		return stop
 	}
-	calls, stop := l.allCalls(scripts, nodeadm.Command)
+	if stop := l.unfollowed(ci.changes, "which nodeadm or the kubelet it starts reads, so what the kubelet registers may not be what the NodeConfig says"); stop != nil {
+		return stop
+	}
+	calls, stop := l.allCalls(ci, nodeadm.Command)
 	if stop != nil {
 		return stop
 	}

@@ -106,7 +106,7 @@ var (
 	opaques   = []string{
 		`eval "$(curl -s http://169.254.169.254/latest/meta-data/tags/instance/join)"`,
 		`sh -c "$(cat /root/join-cmd)"`,
-		`bash -c '/etc/eks/bootstrap.sh my-cluster'`,
+		`bash -c "$JOIN_CMD"`, // a static string is followed as a script (TestBootPathShell)
 		`source /etc/eks/env.sh`,
 		`. /root/join.env`,
 		`$(cat /root/join-cmd) my-cluster`,

@@ -58,12 +58,16 @@ func ignoredFix(word string) string {
 }
 
 // equalsForm reports a --option=value word and builds the corrected line.
-func (l *linter) equalsForm(s *script, a shell.Arg, opt string, first bool) {
+func (l *linter) equalsForm(s *script, a shell.Arg, opt string, first, inString bool) {
 	msg := fmt.Sprintf("%s= is ignored by bootstrap.sh: it matches options exactly, so %q is an extra positional argument and is silently dropped", opt, a.Value)
 	if first {
 		msg = fmt.Sprintf("%s= is not understood by bootstrap.sh: it matches options exactly, so %q is a positional argument, and as the first one it becomes the cluster name", opt, a.Value)
 	}
-	l.add(CodeEqualsForm, s.absLine(int(a.Word.Pos().Line())), equalsFix(s.Body, a, opt), "%s", msg)
+	fix := ""
+	if !inString { // a word of sh -c's string has no place in the script's text
+		fix = equalsFix(s.Body, a, opt)
+	}
+	l.add(CodeEqualsForm, s.absLine(a.Line), fix, "%s", msg)
 }
 
 // equalsFix rewrites the line holding an --option=value word with the
@@ -141,7 +145,7 @@ func (l *linter) bootstrapArgs(s *script, c shell.Call) (bootstrapCall, *boot) {
 	firstEquals := false
 	for i := 0; i < len(c.Args); i++ {
 		a := c.Args[i]
-		at := s.absLine(int(a.Word.Pos().Line()))
+		at := s.absLine(a.Line)
 		switch {
 		case !a.Known:
 			b := l.unresolved(s.absLine(a.Origin), "pass bootstrap.sh options as literal words",
@@ -160,7 +164,7 @@ func (l *linter) bootstrapArgs(s *script, c shell.Call) (bootstrapCall, *boot) {
 			i++
 		default:
 			if opt := equalsOption(a.Value); opt != "" {
-				l.equalsForm(s, a, opt, len(call.positional) == 0)
+				l.equalsForm(s, a, opt, len(call.positional) == 0, c.InString)
 				firstEquals = firstEquals || len(call.positional) == 0
 			} else if len(call.positional) > 0 {
 				l.add(CodeIgnoredArgument, at, ignoredFix(a.Value),

@@ -44,8 +44,10 @@ func TestLintAL2Problems(t *testing.T) {
 			want: []Code{CodeRequiredTaintMissing}, line: 3},
 		{name: "sudo drops the environment", script: "#!/bin/bash\nexport KUBELET_EXTRA_ARGS=--register-with-taints=karpenter.sh/uninitialized:NoExecute\nsudo /etc/eks/bootstrap.sh c\n",
 			want: []Code{CodeRequiredTaintMissing}, line: 3},
+		// The call's environment is one of two values, chosen by the if on
+		// line 2, with different taints: that is where the analysis stops.
 		{name: "conditional assignment", script: "#!/bin/bash\nif [ -f /x ]; then export KUBELET_EXTRA_ARGS=--register-with-taints=karpenter.sh/uninitialized:NoExecute; fi\n/etc/eks/bootstrap.sh c\n",
-			want: []Code{CodeUnresolved}, line: 3},
+			want: []Code{CodeUnresolved}, line: 2},
 		{name: "exit before the call", script: "#!/bin/bash\nexit 0\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n",
 			want: []Code{CodeNoBootstrap}},
 		{name: "called twice", script: "#!/bin/bash\n/etc/eks/bootstrap.sh c\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n",
@@ -95,8 +97,12 @@ func TestLintAL2Problems(t *testing.T) {
 		// registerWithTaints; without a flag to override it, unknown.
 		{name: "kubelet --config-dir without a taint flag", script: "#!/bin/bash\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--config-dir=/etc/kubernetes/kubelet.conf.d'\n",
 			want: []Code{CodeUnresolved}, line: 2},
+		// jq's edit is followed; the flag overrides the (empty) list either
+		// way, so whether the mv runs does not matter.
 		{name: "script editing the kubelet config", script: "#!/bin/bash\njq '.registerWithTaints=[]' /etc/kubernetes/kubelet/kubelet-config.json > /tmp/k && mv /tmp/k /etc/kubernetes/kubelet/kubelet-config.json\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n",
-			want: []Code{CodeUnresolved}, line: 2},
+			want: []Code{CodeBootFileEdit}, line: 2, taints: []Taint{{Key: "karpenter.sh/uninitialized", Effect: NoExecute}}},
+		{name: "script rewriting the kubelet config", script: "#!/bin/bash\ncat > /etc/kubernetes/kubelet/kubelet-config.json <<'EOF'\n{}\nEOF\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n",
+			want: []Code{CodeBootFileEdit, CodeUnresolved}, line: 2},
 		{name: "conditional exiting call under set -e, then another", script: "#!/bin/bash\nset -e\nif [ -f /x ]; then /etc/eks/bootstrap.sh; fi\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n",
 			want: []Code{CodeBootstrapArguments, CodeUnresolved}, line: 3},
 		{name: "conditional call, then an unconditional one", script: "#!/bin/bash\n[ -f /x ] && /etc/eks/bootstrap.sh c\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n",

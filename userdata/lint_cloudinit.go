@@ -4,16 +4,20 @@ import (
 	"bytes"
 	"errors"
 	"path"
+	"slices"
 
 	"github.com/ec2select/ec2select/userdata/internal/cloudinit"
 	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
 	"github.com/ec2select/ec2select/userdata/internal/shell"
 )
 
-// script is one shell script cloud-init runs, and where it came from.
+// script is one shell script cloud-init runs, where it came from, and
+// what walking it found.
 type script struct {
 	cloudinit.Script
-	part string // the part's file name in reports; "" for single-part userData
+	part  string // the part's file name in reports; "" for single-part userData
+	index int    // its place in the order cloud-init runs the scripts
+	walk  shell.Result
 }
 
 // absLine maps a line of the script to a line of the userData.
@@ -31,13 +35,78 @@ func (s *script) absLine(n int) int {
 type located struct {
 	call   shell.Call
 	script *script
+	index  int // its place among all the calls of the userData
 }
 
-// cloudInitScripts returns the scripts cloud-init runs, in run order,
-// reporting those it cannot execute. stop is set when the userData cannot
-// be followed (an opaque part, a MIME error).
-func (l *linter) cloudInitScripts(text []byte, target string) ([]*script, *boot) {
-	planned, opaque, err := cloudinit.Plan(text)
+// at orders events: the script's place in the run order, then the event's
+// place in the script. write_files runs before every script that can
+// call the join (cloud_init_modules, or write-files-deferred before
+// scripts-user).
+type at struct{ script, seq int }
+
+func (a at) before(b at) bool { return a.script < b.script || a.script == b.script && a.seq < b.seq }
+
+func (c located) at() at { return at{c.script.index, c.call.Seq} }
+
+// fileChange is a change the userData makes to a file the join reads: a
+// write_files entry, or a command of a script.
+type fileChange struct {
+	shell.FileOp
+	script *script // nil for write_files
+	part   string
+	line   int // in the userData
+	when   at
+	how    string // the command or "write_files", for people
+	// ignored: a file the join does not read (written by write_files; the
+	// walk records only the files it watches).
+	ignored bool
+}
+
+// what names the changed file for people.
+func (c fileChange) what() string {
+	if c.Path == "" {
+		return "a file only known at boot, which may be one the join reads"
+	}
+	return c.Path
+}
+
+// cloudInit is what cloud-init runs from userData, walked for one join.
+type cloudInit struct {
+	scripts []*script
+	changes []fileChange
+	starts  []kubeletStart
+}
+
+// kubeletStart is a command that may start the kubelet, in its script.
+type kubeletStart struct {
+	shell.Construct
+	script *script
+}
+
+func (k kubeletStart) at() at { return at{k.script.index, k.Seq} }
+
+// joinFiles says which files a family's join reads: the watch of the
+// scripts' walk.
+type joinFiles []string
+
+func (j joinFiles) reads(p string) bool {
+	p = path.Clean(p)
+	for _, w := range j {
+		if p == w || len(p) > len(w) && p[:len(w)] == w && p[len(w)] == '/' {
+			return true
+		}
+	}
+	return false
+}
+
+// cloudInitScripts returns the scripts cloud-init runs, in run order, each
+// walked for target and the family's join files, with the changes made to
+// those files. It reports the scripts it cannot execute. stop is set when
+// the userData cannot be followed: an opaque part, a script in another
+// language, or a construct the walk cannot follow (after a
+// CodeUnresolved problem), or a MIME error.
+func (l *linter) cloudInitScripts(text []byte, target string, files joinFiles) (*cloudInit, *boot) {
+	planned, err := cloudinit.Plan(text)
 	if err != nil {
 		l.add(CodeSyntax, 0, "write the MIME document with a Content-Type header, a boundary and --boundary delimiter lines",
 			"cloud-init cannot read the MIME userData: %v", err)
@@ -50,77 +119,94 @@ func (l *linter) cloudInitScripts(text []byte, target string) ([]*script, *boot)
 		}
 		return ""
 	}
-	if len(opaque) > 0 {
-		o := opaque[0]
+	if len(planned.Opaque) > 0 {
+		o := planned.Opaque[0]
 		l.part = partName(o.Part)
 		b := l.unresolved(o.Line, "replace the part with a plain #!/bin/bash script or inert cloud-config", "%s: the linter cannot tell what it runs", o.Reason)
 		return nil, &b
 	}
-	var out []*script
-	for _, p := range planned {
-		s := &script{Script: p, part: partName(p.Part)}
+	ci := &cloudInit{}
+	for _, w := range planned.Writes {
+		ci.changes = append(ci.changes, writeChange(w, partName(w.Part), files))
+	}
+	for _, p := range planned.Scripts {
+		s := &script{Script: p, part: partName(p.Part), index: len(ci.scripts) + 1}
 		l.part = s.part
-		if !l.runnable(s, target) {
+		if !l.runnable(s) {
 			continue
 		}
-		out = append(out, s)
-	}
-	l.part = ""
-	return out, nil
-}
-
-// runnable reports whether a script is a shell script the linter reads.
-// A script without "#!" cannot be executed (the kernel refuses it); a
-// script for another interpreter is checked for the target's name only.
-func (l *linter) runnable(s *script, target string) bool {
-	if s.Interpreter == "" {
-		if len(bytes.TrimSpace(s.Body)) > 0 && (s.part != "" || bytes.HasPrefix(bytes.TrimSpace(s.Body), []byte("#"))) {
-			l.add(CodeNotExecutable, s.absLine(1), "make #!/bin/bash the first line of the script",
-				"this script does not start with \"#!\", so cloud-init cannot execute it (\"Exec format error\") and nothing in it runs")
-		} else if len(bytes.TrimSpace(s.Body)) > 0 {
-			l.add(CodeNotExecutable, 1, "start the script with #!/bin/bash",
-				"the userData does not start with \"#!\" (or #cloud-config, or a MIME header), so cloud-init ignores it and nothing in it runs")
-		}
-		return false
-	}
-	return true
-}
-
-// allCalls walks every script and returns the target's calls in run
-// order. stop is set, after a CodeUnresolved problem, when a script that
-// runs does something the linter cannot follow.
-func (l *linter) allCalls(scripts []*script, target string) ([]located, *boot) {
-	var calls []located
-	for _, s := range scripts {
-		l.part = s.part
-		found, stop := l.scriptCalls(s, target)
-		if stop != nil {
+		if stop := l.walkScript(s, target, files); stop != nil {
 			return nil, stop
 		}
-		if len(found) > 0 && s.MayNotRun != "" {
-			b := l.unresolved(s.PartLine, "use a text/x-shellscript part", "%s, and this one calls %s", s.MayNotRun, target)
-			return nil, &b
+		ci.scripts = append(ci.scripts, s)
+		for _, op := range s.walk.Files {
+			op.Cond = op.Cond || s.MayNotRun != "" // AL2's cloud-init may not run the script at all
+			ci.changes = append(ci.changes, fileChange{FileOp: op, script: s, part: s.part, line: s.absLine(op.Line), when: at{s.index, op.Seq}, how: opHow(op)})
 		}
-		calls = append(calls, found...)
+		for _, st := range s.walk.Starts {
+			ci.starts = append(ci.starts, kubeletStart{Construct: st, script: s})
+		}
 	}
 	l.part = ""
-	return calls, nil
+	return ci, nil
 }
 
-// scriptCalls walks one script and returns its calls of target. Bash runs
-// the complete commands before a syntax error, so those are kept.
-func (l *linter) scriptCalls(s *script, target string) ([]located, *boot) {
+// writeChange is a write_files entry as a change of a file the join reads;
+// one it does not read is recorded too, as harmless.
+func writeChange(w cloudinit.Write, part string, files joinFiles) fileChange {
+	op := shell.FileOp{Line: w.Line, Path: path.Clean(w.Path), Kind: shell.OpWrite, Text: w.Content, Cond: w.MayNotRun != ""}
+	switch {
+	case !w.Known:
+		op.Kind, op.What = shell.OpUnknown, "write_files with gzip'd or non-text content"
+	case w.Append:
+		op.Kind = shell.OpAppend
+	}
+	return fileChange{FileOp: op, part: part, line: w.Line, how: "write_files", ignored: !files.reads(op.Path)}
+}
+
+func opHow(op shell.FileOp) string {
+	switch op.Kind {
+	case shell.OpUnknown:
+		return op.What
+	case shell.OpFilter:
+		return op.Tool + " " + op.Text
+	case shell.OpRemove:
+		return "removing it"
+	}
+	return "writing it"
+}
+
+// runnable reports whether a script is one cloud-init can execute. A
+// script without "#!" cannot be executed (the kernel refuses it).
+func (l *linter) runnable(s *script) bool {
+	if s.Interpreter != "" {
+		return true
+	}
+	if len(bytes.TrimSpace(s.Body)) > 0 && (s.part != "" || bytes.HasPrefix(bytes.TrimSpace(s.Body), []byte("#"))) {
+		l.add(CodeNotExecutable, s.absLine(1), "make #!/bin/bash the first line of the script",
+			"this script does not start with \"#!\", so cloud-init cannot execute it (\"Exec format error\") and nothing in it runs")
+	} else if len(bytes.TrimSpace(s.Body)) > 0 {
+		l.add(CodeNotExecutable, 1, "start the script with #!/bin/bash",
+			"the userData does not start with \"#!\" (or #cloud-config, or a MIME header), so cloud-init ignores it and nothing in it runs")
+	}
+	return false
+}
+
+// walkScript walks one script for target and the join's files. Bash runs
+// the complete commands before a syntax error, so what comes before it is
+// kept.
+func (l *linter) walkScript(s *script, target string, files joinFiles) *boot {
 	if !isShellInterpreter(s.Interpreter) {
 		b := l.unresolved(s.absLine(1), "write the part as a #!/bin/bash script",
 			"this part runs %s, which can call %s or start the kubelet in ways a shell linter cannot see", s.Interpreter, target)
-		return nil, &b
+		return &b
 	}
 	if i := bytes.IndexAny(s.Body, "\r\u0080\u0081"); i >= 0 {
 		b := l.unresolved(s.absLine(lineAt(s.Body, i)), "remove carriage returns and control characters from the script",
 			"the script contains a carriage return (CRLF line ends that cloud-init does not convert, because the first line ends in LF) or the control character U+0080/U+0081, which bash keeps but the linter's shell parser cannot read faithfully")
-		return nil, &b
+		return &b
 	}
-	r, err := shell.Walk(s.Body, target, kubeletExtraArgs)
+	r, err := shell.Walk(s.Body, shell.Options{Target: target, EnvName: kubeletExtraArgs, Watch: files})
 	var se *shell.SyntaxError
 	if errors.As(err, &se) {
 		l.add(CodeSyntax, s.absLine(se.Line), "fix the shell syntax", "bash stops at this syntax error: %v", err)
@@ -128,21 +214,72 @@ func (l *linter) scriptCalls(s *script, target string) ([]located, *boot) {
 	if len(r.Opaque) > 0 {
 		b := l.unresolved(s.absLine(r.Opaque[0].Line), "call "+target+" directly, with literal arguments, from the script itself",
 			"%s: the linter cannot follow it, and it may call %s or start the kubelet", r.Opaque[0].What, target)
-		return nil, &b
+		return &b
 	}
 	if r.SkipsTarget && l.stop.line == 0 {
 		l.stop = stopBefore{line: s.absLine(r.StopLine), part: s.part, why: r.StopWhy}
 	}
-	if len(r.Calls) > 0 && (s.Stage == cloudinit.StageBoothook || s.Stage == cloudinit.StageBootcmd) {
-		b := l.unresolved(s.PartLine, "call "+target+" from a #!/bin/bash script part or runcmd",
-			"this %s runs in cloud-init's init stage, on every boot, before the network and instance metadata it needs may be ready; whether the call succeeds there is not known", stageName(s.Stage))
-		return nil, &b
+	s.walk = r
+	return nil
+}
+
+// allCalls returns the target's calls in run order. stop is set, after a
+// CodeUnresolved problem, when a call's script may not run or runs too
+// early to be followed.
+func (l *linter) allCalls(ci *cloudInit, target string) ([]located, *boot) {
+	var calls []located
+	for _, s := range ci.scripts {
+		if len(s.walk.Calls) == 0 {
+			continue
+		}
+		l.part = s.part
+		if s.MayNotRun != "" {
+			b := l.unresolved(s.PartLine, "use a text/x-shellscript part", "%s, and this one calls %s", s.MayNotRun, target)
+			return nil, &b
+		}
+		if s.Stage == cloudinit.StageBoothook || s.Stage == cloudinit.StageBootcmd {
+			b := l.unresolved(s.PartLine, "call "+target+" from a #!/bin/bash script part or runcmd",
+				"this %s runs in cloud-init's init stage, on every boot, before the network and instance metadata it needs may be ready; whether the call succeeds there is not known", stageName(s.Stage))
+			return nil, &b
+		}
+		for _, c := range s.walk.Calls {
+			calls = append(calls, located{call: c, script: s, index: len(calls)})
+		}
 	}
-	out := make([]located, 0, len(r.Calls))
-	for _, c := range r.Calls {
-		out = append(out, located{call: c, script: s})
+	l.part = ""
+	return calls, nil
+}
+
+// startBefore makes the verdict unresolved when a command may start the
+// kubelet before join runs (all of them when join is nil): the kubelet
+// then registers with what its files say at that moment, which the join
+// has not written yet.
+func (l *linter) startBefore(ci *cloudInit, join *located) *boot {
+	for _, st := range ci.starts {
+		if join != nil && join.at().before(st.at()) {
+			continue
+		}
+		l.part = st.script.part
+		b := l.unresolved(st.script.absLine(st.Line), "remove the command; the join starts the kubelet",
+			"%s may start the kubelet before the join has configured it, and the kubelet then registers the node with what its files say at that moment", st.What)
+		return &b
 	}
-	return out, nil
+	return nil
+}
+
+// unfollowed makes the verdict unresolved at the first change of a file
+// the join reads that the analysis does not follow.
+func (l *linter) unfollowed(changes []fileChange, why string) *boot {
+	for _, c := range changes {
+		if c.ignored {
+			continue
+		}
+		l.part = c.part
+		b := l.unresolved(c.line, "put the kubelet settings in the join's own arguments or configuration instead",
+			"this changes %s (%s), %s", c.what(), c.how, why)
+		return &b
+	}
+	return nil
 }
 
 func stageName(s cloudinit.Stage) string {
@@ -160,23 +297,20 @@ func isShellInterpreter(prog string) bool {
 	return false
 }
 
-// watchedPaths makes the verdict unresolved when a script that runs names
-// one of paths, which the join reads after the script may have changed
-// them.
-func (l *linter) watchedPaths(scripts []*script, paths []string, why string) *boot {
-	for _, s := range scripts {
-		for _, p := range paths {
-			i := bytes.Index(s.Body, []byte(p))
-			if i < 0 {
-				continue
-			}
-			l.part = s.part
-			b := l.unresolved(s.absLine(lineAt(s.Body, i)), "put the kubelet settings in the join's own arguments or config instead",
-				"this script uses %s, %s", p, why)
-			return &b
+// changesBefore are the changes that matter made before a point.
+func changesBefore(changes []fileChange, when at) []fileChange {
+	var out []fileChange
+	for _, c := range changes {
+		if !c.ignored && c.when.before(when) {
+			out = append(out, c)
 		}
 	}
-	return nil
+	return out
+}
+
+// changesAfter are the changes that matter made after a point.
+func changesAfter(changes []fileChange, when at) []fileChange {
+	return slices.DeleteFunc(slices.Clone(changes), func(c fileChange) bool { return c.ignored || !when.before(c.when) })
 }
 
 // kubeletExtraArgs is the environment variable bootstrap.sh reads its

@@ -1,6 +1,7 @@
 package userdata_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ec2select/ec2select/compat"
@@ -95,16 +96,24 @@ func TestBootPathShell(t *testing.T) {
 			lineAt:   "eval \"",
 		},
 		{
+			// bash(1), -c: "commands are read from the first non-option
+			// argument command_string"; a static string is a script, read
+			// as one. This call has no taints: the node joins untainted.
 			name:     "sh -c running the call",
 			family:   compat.AL2,
 			userData: head + "sh -c \"" + join("") + "\"\n",
-			want:     unresolved,
-			lineAt:   "sh -c",
+			want:     untainted,
 		},
 		{
 			name:     "bash -c running the call",
 			family:   compat.AL2,
 			userData: head + "bash -c '/etc/eks/bootstrap.sh my-cluster'\n",
+			want:     untainted,
+		},
+		{
+			name:     "bash -c of a string only known at boot",
+			family:   compat.AL2,
+			userData: head + "bash -c \"$JOIN_CMD\"\n" + join(withRequired) + "\n",
 			want:     unresolved,
 			lineAt:   "bash -c",
 		},
@@ -211,6 +220,76 @@ func TestBootPathShell(t *testing.T) {
 				shellPart("", head+join("")+"\n"),
 			),
 			want: untainted,
+		},
+	}
+	runRows(t, rows)
+}
+
+// TestBootPathAnswers: constructs on which Lint abstained where the node
+// joins (issue 23), and that it now follows as bash and cloud-init run
+// them.
+func TestBootPathAnswers(t *testing.T) {
+	joins := outcome{Verdict: userdata.Joins, Taints: []string{kubeletTaint, unregistered}}
+	head := "#!/bin/bash\n"
+	rows := []row{
+		{
+			// bash(1), if: exactly one arm runs, or none; each arm assigns
+			// from a static value, so EXTRA is one of two values, and both
+			// give the kubelet the required taint.
+			name:   "--kubelet-extra-args built by a conditional, both branches tainted",
+			family: compat.AL2,
+			userData: head + "EXTRA=\"--node-labels=team=web\"\nif [[ \"$(curl -s http://169.254.169.254/latest/meta-data/instance-life-cycle)\" == spot ]]; then\n" +
+				"  EXTRA=\"$EXTRA --node-labels=lifecycle=spot\"\nfi\n" + join("") + " --kubelet-extra-args \"$EXTRA " + withRequired + "\"\n",
+			want: joins,
+		},
+		{
+			name:   "--kubelet-extra-args built by a conditional, the taints differ",
+			family: compat.AL2,
+			userData: head + "T=karpenter.sh/unregistered:NoExecute\nif [ -f /etc/gpu ]; then\n  T=\"$T,nvidia.com/gpu=true:NoSchedule\"\nfi\n" +
+				join("") + " --kubelet-extra-args \"--register-with-taints=$T\"\n",
+			want:   outcome{Verdict: userdata.Unresolved},
+			lineAt: "if [ -f",
+		},
+		{
+			name:   "case over the instance type",
+			family: compat.AL2,
+			userData: head + "case \"$(curl -s http://169.254.169.254/latest/meta-data/instance-type)\" in\n  p3.*|g4dn.*) L=gpu ;;\n  *) L=cpu ;;\nesac\n" +
+				join("") + " --kubelet-extra-args \"--node-labels=kind=$L " + withRequired + "\"\n",
+			want: joins,
+		},
+		{
+			// cc_runcmd writes each list item single-quoted; sh -c then runs
+			// the string as a script.
+			name:     "runcmd sh -c with a static script",
+			family:   compat.AL2,
+			userData: "#cloud-config\nruncmd:\n  - [sh, -c, \"" + join(withRequired) + "\"]\n",
+			want:     joins,
+		},
+		{
+			// aws-cfn-bootstrap's cfn-signal only signals CloudFormation;
+			// it runs after the join, as in AWS's node group template.
+			name:     "cfn-signal after the join",
+			family:   compat.AL2,
+			userData: head + join(withRequired) + "\n/opt/aws/bin/cfn-signal --exit-code $? --stack my-stack --resource NodeGroup --region us-west-2\n",
+			want:     joins,
+		},
+		{
+			// cc_write_files writes in the init stage; the join never reads
+			// /etc/sysctl.d.
+			name:     "write_files a file the join never reads",
+			family:   compat.AL2,
+			userData: "#cloud-config\nwrite_files:\n  - path: /etc/sysctl.d/99-k8s.conf\n    content: |\n      net.ipv4.ip_forward = 1\nruncmd:\n  - [" + strings.Join(strings.Fields(strings.ReplaceAll(join(withRequired), "'", "")), ", ") + "]\n",
+			want:     joins,
+		},
+		{
+			// Lint used to keep N at 1: mvdan.cc/sh v3.12.0 numbers Assgn
+			// after ShrAssgn (syntax/tokens.go), so a range from one to the
+			// other held no operator.
+			name:     "a count changed by arithmetic",
+			family:   compat.AL2,
+			userData: head + "N=1\n((N+=109))\n" + join("") + " --kubelet-extra-args \"--max-pods=$N " + withRequired + "\"\n",
+			want:     outcome{Verdict: userdata.Unresolved},
+			lineAt:   "((N+=109))",
 		},
 	}
 	runRows(t, rows)

@@ -53,7 +53,12 @@ func (l *linter) withKubeletArgs(b boot, args []string, where string, externalCl
 	if k.unresolved != "" {
 		return l.unresolved(b.line, "use only flags every supported kubelet release has", "%s", k.unresolved)
 	}
-	b.taints, b.labels = k.taints, k.labels
+	if k.taintFlag || b.taints == nil {
+		// b.taints, when set, are the config file's registerWithTaints,
+		// which a --register-with-taints flag overrides.
+		b.taints = k.taints
+	}
+	b.labels = k.labels
 	b.kubeletVals = b.kubeletVals.overlay(k.values)
 	b.fix = func(t Taint) string {
 		return "put --register-with-taints=" + taintListWith(k.taints, t) + " in " + where
@@ -272,7 +277,7 @@ func (l *linter) kubeletRefuses(b boot) boot {
 // kubeReserved (L526-528: cpu and memory computed from the instance),
 // maxPods computed unless --use-max-pods is not "true" (L530-532), and the
 // RotateKubeletServerCertificate gate of kubelet-config.json.
-func al2Kubelet(dns string, dnsKnown, dnsSet bool, dnsLine int, useMaxPods string) kubeletValues {
+func al2Kubelet(dns string, dnsKnown, dnsSet bool, dnsLine int, useMaxPods bool) kubeletValues {
 	const from = al2ConfigJSON
 	var v kubeletValues
 	switch {
@@ -289,7 +294,7 @@ func al2Kubelet(dns string, dnsKnown, dnsSet bool, dnsLine int, useMaxPods strin
 		{Field: "KubeReserved", Keys: []string{"ephemeral-storage"}, From: from},
 		{Field: "KubeReserved", Keys: []string{"cpu", "memory"}, From: from + computedAtBoot},
 	}
-	if useMaxPods == "true" {
+	if useMaxPods {
 		v.set("MaxPods", from+computedAtBoot, 0)
 	}
 	v.setGate("RotateKubeletServerCertificate", true, from, 0)

@@ -110,8 +110,21 @@ func (l *linter) finish(b boot) Report {
 	} else {
 		r.Reason = "the analysis found nothing that decides how the node joins"
 	}
-	r.Problems = l.problems
+	r.Problems = distinct(l.problems)
 	return r
+}
+
+// distinct drops repeated problems (an analysis that follows several
+// possible first calls, or branches, can find one twice), keeping the
+// first of each.
+func distinct(ps []Problem) []Problem {
+	var out []Problem
+	for _, p := range ps {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // checkRequired reports each required taint the kubelet will not register.

@@ -1,6 +1,8 @@
 package userdata
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 
 	"github.com/ec2select/ec2select/compat"
@@ -46,25 +48,68 @@ import (
 //     Start-EKSBootstrap.ps1 call whose arguments are verbatim strings with
 //     every quote character doubled (including U+2018 to U+201B).
 //   - [compat.Custom]: cfg.CustomUserData unchanged, after [Lint] confirms
-//     that the kubelet registers every effective taint; otherwise a
-//     [*LintError] with the report. The other fields are not used.
+//     that the kubelet registers every effective taint (or, with
+//     [Config.AllowUnresolved], cannot tell); otherwise a [*LintError]
+//     with the report. The other fields are not used.
 //
-// For AL2 and AL2023 the custom parts must be certain, by [Lint]'s verdict
-// on them alone, neither to start the kubelet nor to call the join; parts
-// cloud-init runs before Render's (boothooks, bootcmd, per-boot scripts)
-// or only in some versions are refused, and so is a part that takes the
-// file name of Render's own. Errors name the part, the line and the
-// construct.
+// Custom parts for AL2 and AL2023 are accepted when [Lint] proves them
+// harmless: they neither call the join nor start the kubelet (a script,
+// runcmd, a boothook or bootcmd writing a sysctl file, sh -c with a
+// static script), and what they do to the files the join reads (sed on
+// bootstrap.sh, jq on the kubelet's config, a drop-in) leaves the kubelet
+// registering exactly the effective taints: Render lints the userData it
+// writes and refuses it otherwise. A part that takes the file name of
+// Render's own is refused too. A refusal is a [*LintError] naming the
+// part, the line, the construct and what would make it acceptable.
+//
+// Custom userData (Custom, AL2, AL2023) that [Lint] cannot follow is
+// refused unless [Config.AllowUnresolved] is set; [RenderWithReport] then
+// returns the report that says why. UserData Lint is certain breaks is
+// always refused.
 func Render(family compat.AMIFamily, cfg Config) ([]byte, error) {
+	out, _, err := render(family, cfg)
+	return out, err
+}
+
+// RenderWithReport renders like [Render] and returns [Lint]'s report on
+// the userData it writes, with every effective taint required: for custom
+// userData accepted under [Config.AllowUnresolved], its Verdict is
+// [Unresolved] and Reason, Line and Part say what Lint could not follow,
+// for the caller to log or surface. When Render refuses custom userData,
+// the report it refused on is returned with the [*LintError]; for other
+// errors the report is zero.
+func RenderWithReport(family compat.AMIFamily, cfg Config) ([]byte, Report, error) {
+	out, rep, err := render(family, cfg)
+	if err != nil {
+		var le *LintError
+		if errors.As(err, &le) {
+			return nil, le.Report, err
+		}
+		return nil, Report{}, err
+	}
+	if rep != nil {
+		return out, *rep, nil
+	}
+	taints, err := effectiveTaints(cfg.Taints, cfg.StartupTaints, cfg.Required())
+	if err != nil {
+		return nil, Report{}, err
+	}
+	r, err := Lint(family, out, taints, cfg.lintOptions()...)
+	return out, r, err
+}
+
+// render writes the userData, and returns the report it was checked with
+// when it linted it (custom userData); nil otherwise.
+func render(family compat.AMIFamily, cfg Config) ([]byte, *Report, error) {
 	if !family.Valid() {
-		return nil, fmt.Errorf("userdata: cannot render for %v; use AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025 or Custom", family)
+		return nil, nil, fmt.Errorf("userdata: cannot render for %v; use AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025 or Custom", family)
 	}
 	if family == compat.Custom {
 		return renderCustom(cfg)
 	}
 	p, err := newPlan(family, cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []byte
 	switch family {
@@ -82,10 +127,17 @@ func Render(family compat.AMIFamily, cfg Config) ([]byte, error) {
 		out, err = p.renderWindows()
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(out) > MaxSize {
-		return nil, fmt.Errorf("userdata: the %v userData is %d bytes; EC2 accepts at most %d bytes before base64, so shorten Config.CustomUserData (or the labels and taints)", family, len(out), MaxSize)
+		return nil, nil, fmt.Errorf("userdata: the %v userData is %d bytes; EC2 accepts at most %d bytes before base64, so shorten Config.CustomUserData (or the labels and taints)", family, len(out), MaxSize)
 	}
-	return out, nil
+	if (family == compat.AL2 || family == compat.AL2023) && len(bytes.TrimSpace(p.custom)) > 0 {
+		rep, err := p.checkRendered(family, out)
+		if err != nil {
+			return nil, nil, err
+		}
+		return out, &rep, nil
+	}
+	return out, nil, nil
 }

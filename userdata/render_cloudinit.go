@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/userdata/internal/cloudinit"
@@ -14,12 +15,24 @@ import (
 // cloudInitCustomParts turns the custom user data into MIME parts for AL2
 // or AL2023: a MIME document's parts are copied as written; otherwise the
 // content decides the part's type as cloud-init would (#!, #cloud-config,
-// #cloud-boothook, or for AL2023 a NodeConfig). Each part is then checked:
-// scripts must be executable, must not call bootstrap.sh (the call Render
-// adds must be the only one), and NodeConfigs must decode and must not set
-// the kubelet flag --register-with-taints, which would override the
-// taints.
+// #cloud-boothook, or for AL2023 a NodeConfig). The parts are then
+// checked ([checkCustomParts]): they must not call the join (the call
+// Render adds must be the only one) nor start the kubelet, and
+// NodeConfigs must decode and must not set the kubelet flag
+// --register-with-taints, which would override the taints.
 func (p *plan) cloudInitCustomParts(f compat.AMIFamily) ([][]byte, error) {
+	parts, err := p.customParts(f)
+	if err != nil || parts == nil {
+		return nil, err
+	}
+	if err := checkCustomParts(f, p.custom, parts, p.cfg.AllowUnresolved, p.cfg.lintOptions()...); err != nil {
+		return nil, err
+	}
+	return parts, nil
+}
+
+// customParts splits the custom user data into MIME parts, unchecked.
+func (p *plan) customParts(f compat.AMIFamily) ([][]byte, error) {
 	c := p.custom
 	if len(bytes.TrimSpace(c)) == 0 {
 		return nil, nil
@@ -61,41 +74,27 @@ func (p *plan) cloudInitCustomParts(f compat.AMIFamily) ([][]byte, error) {
 	for i, r := range raws {
 		parts[i] = r.Data
 	}
-	if err := checkCustomParts(f, c, parts); err != nil {
-		return nil, err
-	}
 	return parts, nil
 }
 
-// checkCustomParts accepts the custom parts only when [Lint]'s verdict on
-// them alone is certain that they neither start the kubelet nor call the
-// family's join (bootstrap.sh; nodeadm, for AL2023, beyond its own
-// NodeConfig parts), and when no part takes the file name of Render's own
-// part, which would replace it in cloud-init's scripts directory.
-func checkCustomParts(f compat.AMIFamily, custom []byte, parts [][]byte) error {
+// checkCustomParts accepts the custom parts unless [Lint]'s verdict on
+// them alone says they start the kubelet, call the family's join
+// (bootstrap.sh; nodeadm, for AL2023, beyond its own NodeConfig parts) or
+// break the node, or cannot tell (accepted only with
+// Config.AllowUnresolved), and unless a part takes the file name of
+// Render's own part, which would replace it in cloud-init's scripts
+// directory. What the parts do to the files the join reads is judged on
+// the rendered userData ([plan.checkRendered]).
+func checkCustomParts(f compat.AMIFamily, custom []byte, parts [][]byte, allowUnresolved bool, opts ...LintOption) error {
 	whole, err := mimedoc.Write(parts)
 	if err != nil {
 		return err
 	}
-	// Lint the custom data as written where cloud-init reads it the same
-	// way (a MIME document, or an AL2 script), so that lines are the
-	// user's; otherwise the parts as Render writes them, with lines
-	// shifted back to the user's.
-	doc, shift := whole, 0
-	switch {
-	case mimedoc.LooksMIME(custom), f == compat.AL2 && !mimedoc.StartsWithHeader(custom):
-		doc = custom
-	case !mimedoc.StartsWithHeader(custom):
-		shift = lineAt(whole, bytes.Index(whole, custom)) - 1
-	}
-	r, err := Lint(f, doc, []Taint{renderSentinel})
+	r, err := lintCustom(f, custom, whole, opts...)
 	if err != nil {
-		return fmt.Errorf("userdata: Config.CustomUserData: %v", err)
-	}
-	if err := customVerdict(f, shiftLines(r, shift)); err != nil {
 		return err
 	}
-	if err := earlyParts(doc, shift); err != nil {
+	if err := customVerdict(f, r, allowUnresolved); err != nil {
 		return err
 	}
 	if err := checkCustomNodeConfigs(f, parts); err != nil {
@@ -110,6 +109,103 @@ func checkCustomParts(f compat.AMIFamily, custom []byte, parts [][]byte) error {
 		return fmt.Errorf("userdata: Config.CustomUserData has a part named %q, the file name cloud-init gives Render's own part, which it would replace; rename the part", ours)
 	}
 	return nil
+}
+
+// lintCustom lints the custom data as written where cloud-init reads it
+// the same way (a MIME document, or an AL2 script), so that lines are the
+// user's; otherwise the parts as Render writes them, with lines shifted
+// back to the user's.
+func lintCustom(f compat.AMIFamily, custom, whole []byte, opts ...LintOption) (Report, error) {
+	doc, shift := whole, 0
+	switch {
+	case mimedoc.LooksMIME(custom), f == compat.AL2 && !mimedoc.StartsWithHeader(custom):
+		doc = custom
+	case !mimedoc.StartsWithHeader(custom):
+		shift = lineAt(whole, bytes.Index(whole, custom)) - 1
+	}
+	r, err := Lint(f, doc, []Taint{renderSentinel}, opts...)
+	if err != nil {
+		return Report{}, fmt.Errorf("userdata: Config.CustomUserData: %v", err)
+	}
+	return shiftLines(r, shift), nil
+}
+
+// checkRendered lints the rendered userData, custom parts and Render's
+// own together, with every effective taint required: the kubelet must register
+// exactly the effective taints (and its own), with no error; or, with
+// Config.AllowUnresolved, Lint may be unable to tell, but never certain
+// that the node does not join or lacks a required taint. An error names
+// the custom part and line whose change of the join's files makes the
+// difference, where there is one.
+func (p *plan) checkRendered(f compat.AMIFamily, out []byte) (Report, error) {
+	rep, err := Lint(f, out, p.taints, p.cfg.lintOptions()...)
+	if err != nil {
+		return rep, fmt.Errorf("userdata: linting the rendered userData: %v", err)
+	}
+	switch {
+	case rep.Verdict == Joins && !rep.HasErrors() && sameTaints(rep.Taints, p.taints):
+		return rep, nil
+	case rep.Verdict == Unresolved && p.cfg.AllowUnresolved && !hasCode(rep, CodeRequiredTaintMissing):
+		return rep, nil
+	}
+	what := renderedOutcome(rep, p.taints)
+	if custom, err := p.customParts(f); err == nil {
+		if whole, err := mimedoc.Write(custom); err == nil {
+			if r, err := lintCustom(f, p.custom, whole, p.cfg.lintOptions()...); err == nil {
+				for _, prob := range r.Problems {
+					if prob.Code == CodeBootFileEdit {
+						return rep, customError(rep, prob.Part, prob.Line, prob.Message+"; with it, "+what+"; remove the change and put kubelet settings in Config")
+					}
+				}
+			}
+		}
+	}
+	return rep, customError(rep, "", 0, "with it, "+what+"; remove what changes the join's files or the kubelet, and put kubelet settings in Config")
+}
+
+// renderedOutcome says, for people, how Lint's report on the rendered
+// userData differs from what Render must guarantee.
+func renderedOutcome(rep Report, want []Taint) string {
+	switch rep.Verdict {
+	case Unresolved:
+		return "Lint of the rendered userData cannot tell how the node joins (" + rep.where() + rep.Reason + "); set Config.AllowUnresolved to accept that"
+	case NeverJoins:
+		return "the node never joins (" + rep.where() + rep.Reason + ")"
+	}
+	for _, prob := range rep.Problems {
+		if prob.Severity == SeverityError {
+			return "Lint of the rendered userData finds: " + prob.Message
+		}
+	}
+	var got []string
+	for _, t := range rep.Taints {
+		if t.Source != SourceKubelet {
+			got = append(got, t.Taint.String())
+		}
+	}
+	return fmt.Sprintf("the kubelet registers the taints %q instead of %q", strings.Join(got, ","), FormatTaints(want))
+}
+
+// sameTaints reports whether the kubelet registers exactly want, besides
+// the taints it adds itself.
+func sameTaints(got []RegisteredTaint, want []Taint) bool {
+	var g []Taint
+	for _, t := range got {
+		if t.Source != SourceKubelet {
+			g = append(g, t.Taint)
+		}
+	}
+	return slices.Equal(sortedTaintList(g), sortedTaintList(want))
+}
+
+func sortedTaintList(ts []Taint) []Taint {
+	out := slices.Clone(ts)
+	slices.SortFunc(out, compareTaints)
+	return out
+}
+
+func hasCode(r Report, c Code) bool {
+	return slices.ContainsFunc(r.Problems, func(p Problem) bool { return p.Code == c })
 }
 
 // renderSentinel is required when Render lints custom parts, so that a
@@ -161,45 +257,12 @@ func checkCustomNodeConfigs(f compat.AMIFamily, parts [][]byte) error {
 	return nil
 }
 
-// earlyParts refuses custom parts that cloud-init runs before Render's
-// part whatever their file names (boothooks and bootcmd in the init
-// stage, per-boot/per-instance/per-once scripts before the user scripts),
-// or runs only in some cloud-init versions: Render's guarantee is that its
-// join is the first thing that can start the kubelet, and it does not rest
-// that on the analysis of code that runs ahead of it.
-func earlyParts(doc []byte, shift int) error {
-	scripts, _, err := cloudinit.Plan(doc)
-	if err != nil {
-		return fmt.Errorf("userdata: Config.CustomUserData: %v", err)
-	}
-	part := func(s cloudinit.Script) string {
-		if mimedoc.LooksMIME(doc) {
-			return s.Part
-		}
-		return ""
-	}
-	for _, s := range scripts {
-		what := ""
-		switch {
-		case s.Stage == cloudinit.StageBoothook:
-			what = "a #cloud-boothook part"
-		case s.Stage == cloudinit.StageBootcmd:
-			what = "cloud-config bootcmd"
-		case s.MayNotRun != "":
-			what = "a part that runs only in some cloud-init versions (a per-boot/per-instance/per-once script, or a text/x-shellscript part that starts like another type)"
-		default:
-			continue
-		}
-		return customError(part(s), max(s.PartLine-shift, 0), what+" runs before Render's join (or only in some cloud-init versions); Render accepts only text/x-shellscript parts and cloud-config runcmd, which run after it may have joined, so move the commands there")
-	}
-	return nil
-}
-
 // customVerdict turns Lint's report on the custom parts into Render's
-// decision.
-func customVerdict(f compat.AMIFamily, r Report) error {
-	if r.Verdict == Unresolved {
-		return customError(r.Part, r.Line, "Render cannot tell that it neither starts the kubelet nor calls the join before Render's part: "+r.Reason)
+// decision: refused when they call the join or break the node; when Lint
+// cannot tell, refused unless the caller accepts that.
+func customVerdict(f compat.AMIFamily, r Report, allowUnresolved bool) error {
+	if r.Verdict == Unresolved && !allowUnresolved {
+		return customError(r, r.Part, r.Line, "Render cannot tell that it neither starts the kubelet nor calls the join before Render's part: "+r.Reason+"; change it, or set Config.AllowUnresolved to accept userData Lint cannot follow")
 	}
 	if f == compat.AL2 && r.Verdict == Joins {
 		part, line := "", 0
@@ -208,9 +271,9 @@ func customVerdict(f compat.AMIFamily, r Report) error {
 				part, line = p.Part, p.Line
 			}
 		}
-		return customError(part, line, "it calls bootstrap.sh; Render adds the bootstrap.sh call, and a second one would register the node untainted before it, so remove the call and put kubelet settings in Config")
+		return customError(r, part, line, "it calls bootstrap.sh; Render adds the bootstrap.sh call, and a second one would register the node untainted before it, so remove the call and put kubelet settings in Config")
 	}
-	allowed := map[Code]bool{CodeNoBootstrap: true, CodeRequiredTaintMissing: true}
+	allowed := map[Code]bool{CodeNoBootstrap: true, CodeRequiredTaintMissing: true, CodeUnresolved: allowUnresolved}
 	if f == compat.AL2023 {
 		allowed[CodeIncompleteConfig] = true
 	}
@@ -220,12 +283,14 @@ func customVerdict(f compat.AMIFamily, r Report) error {
 			if p.Fix != "" {
 				msg += "; fix: " + p.Fix
 			}
-			return customError(p.Part, p.Line, msg)
+			return customError(r, p.Part, p.Line, msg)
 		}
 	}
 	return nil
 }
 
-func customError(part string, line int, msg string) error {
-	return fmt.Errorf("userdata: Config.CustomUserData %s%s", location(part, line), msg)
+// customError refuses custom userData on Lint's report r, naming the part
+// and line.
+func customError(r Report, part string, line int, msg string) error {
+	return &LintError{Report: r, msg: fmt.Sprintf("userdata: Config.CustomUserData %s%s", location(part, line), msg)}
 }

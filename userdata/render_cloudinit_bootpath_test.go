@@ -69,10 +69,10 @@ func TestBootPathRenderFailsClosed(t *testing.T) {
 		{"sh -c", "#!/bin/bash\nsh -c 'systemctl start kubelet'\n", 2, "", `sh -c`},
 		{"bash -c in a named part", named("prepare.sh", "#!/bin/bash\nset -e\nbash -c \"$SETUP_CMD\"\n"), partBody + 3, "prepare.sh", `bash -c`},
 		{"python part", named("setup.py", "#!/usr/bin/python3\nimport subprocess\nsubprocess.run(['yum', 'install', '-y', 'htop'])\n"), partBody + 1, "setup.py", `python`},
-		{"cloud-config bootcmd", "#cloud-config\nbootcmd:\n  - [ cloud-init-per, once, mymount, mount, /dev/nvme1n1, /data ]\n", 2, "", `bootcmd`},
-		{"boothook", mime("Content-Type: text/cloud-boothook; charset=\"us-ascii\"\n\n#cloud-boothook\n#!/bin/bash\necho 'vm.max_map_count=262144' >> /etc/sysctl.conf\n"), 7, "", `boothook`},
+		{"cloud-config bootcmd starting the kubelet", "#cloud-config\nbootcmd:\n  - [ systemctl, start, kubelet ]\n", 2, "", `kubelet`},
+		{"boothook starting the kubelet", mime("Content-Type: text/cloud-boothook; charset=\"us-ascii\"\n\n#cloud-boothook\n#!/bin/bash\nsystemctl start kubelet\n"), 9, "", `kubelet`},
 		{"jinja part", mime("Content-Type: text/jinja2; charset=\"us-ascii\"\n\n## template: jinja\n#!/bin/bash\necho {{ v1.instance_id }} > /etc/instance-id\n"), 7, "", `jinja`},
-		{"per-boot script", mime("Content-Type: text/x-shellscript-per-boot; charset=\"us-ascii\"\n\n#!/bin/bash\nsysctl -w net.core.somaxconn=4096\n"), 7, "", `per-boot`},
+		{"per-boot script running eval", mime("Content-Type: text/x-shellscript-per-boot; charset=\"us-ascii\"\n\n#!/bin/bash\neval \"$SETUP\"\n"), 8, "", `eval`},
 		{"source", "#!/bin/bash\nsource /etc/profile.d/custom.sh\n", 2, "", `source`},
 		{"#include", "#include\nhttps://example.com/bootstrap-extra.sh\n", 1, "", `include`},
 		{"bootstrap.sh called by the custom part", "#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster\n", 2, "", `bootstrap\.sh`},
@@ -118,6 +118,19 @@ func TestBootPathRenderAcceptsHarmless(t *testing.T) {
 		{"cloud-config with packages only", both, "#cloud-config\npackages:\n  - htop\n  - jq\n"},
 		{"MIME with a named shell part", both, mime(shellPart("10-sysctl.sh", "#!/bin/bash\nsysctl -w vm.max_map_count=262144\n"))},
 		{"shell part that sets -e and fails", both, "#!/bin/bash\nset -e\ntest -d /data || mkdir /data\n"},
+		// Issue 23: parts that run before Render's join but that Lint
+		// proves never touch the kubelet, the join or its files.
+		{"boothook writing a sysctl file", both, mime("Content-Type: text/cloud-boothook; charset=\"us-ascii\"\n\n#cloud-boothook\n#!/bin/bash\necho 'vm.max_map_count=262144' >> /etc/sysctl.conf\n")},
+		{"runcmd sh -c writing a log", both, "#cloud-config\nruncmd:\n  - [sh, -c, \"echo hello > /var/log/hello.log\"]\n"},
+		{"per-boot script", both, mime("Content-Type: text/x-shellscript-per-boot; charset=\"us-ascii\"\n\n#!/bin/bash\nsysctl -w net.core.somaxconn=4096\n")},
+		{"bootcmd mounting a disk", both, "#cloud-config\nbootcmd:\n  - [ cloud-init-per, once, mymount, mount, /dev/nvme1n1, /data ]\n"},
+		{"write_files outside the join's files", both, "#cloud-config\nwrite_files:\n  - path: /etc/sysctl.d/90-vm.conf\n    content: vm.max_map_count=262144\n"},
+		// The EKS user guide's HTTP proxy drop-in (hybrid-nodes-proxy.adoc):
+		// environment for the kubelet, not its arguments.
+		{"a proxy drop-in for the kubelet", []compat.AMIFamily{compat.AL2},
+			"#!/bin/bash\nmkdir -p /etc/systemd/system/kubelet.service.d\ncat > /etc/systemd/system/kubelet.service.d/http-proxy.conf <<'EOF'\n[Service]\nEnvironment=\"HTTP_PROXY=http://proxy:3128\"\nEnvironment=\"NO_PROXY=169.254.169.254,.internal\"\nEOF\n"},
+		{"jq setting a kubelet field bootstrap.sh keeps", []compat.AMIFamily{compat.AL2},
+			"#!/bin/bash\necho \"$(jq '.serializeImagePulls = true' /etc/kubernetes/kubelet/kubelet-config.json)\" > /etc/kubernetes/kubelet/kubelet-config.json\n"},
 		// nodeadm merges documents in order and Render's NodeConfig comes
 		// last (nodeadm/internal/api/merge.go@81fec2e8 L14-25), so a custom
 		// document that clears the list is overridden by Render's list:
@@ -166,8 +179,8 @@ func TestBootPathRenderProperty(t *testing.T) {
 		{"#!/bin/bash\neval \"$(curl -s http://169.254.169.254/latest/user-data-extra)\"\n", false},
 		{"#!/bin/bash\nsh -c 'systemctl start kubelet'\n", false},
 		{"#!/usr/bin/python3\nprint('hello')\n", false},
-		{"#cloud-config\nbootcmd:\n  - echo hello\n", false},
-		{"#cloud-boothook\n#!/bin/bash\necho hello\n", false},
+		{"#cloud-config\nbootcmd:\n  - echo hello\n", true},
+		{"#cloud-boothook\n#!/bin/bash\necho hello\n", true},
 		{"## template: jinja\n#!/bin/bash\necho {{ v1.instance_id }}\n", false},
 		{"#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster\n", false},
 		{"#!/bin/bash\nnodeadm init\n", false},
@@ -189,8 +202,14 @@ func TestBootPathRenderProperty(t *testing.T) {
 		parts := rapid.SliceOfN(rapid.SampledFrom(customs), 0, 3).Draw(t, "custom")
 		harmless := true
 		var texts []string
+		configs := 0
 		for _, p := range parts {
-			harmless = harmless && p.harmless
+			if strings.HasPrefix(p.text, "#cloud-config") {
+				configs++
+			}
+			// A second cloud-config part is merged by merge_how, which
+			// Lint does not follow.
+			harmless = harmless && p.harmless && configs < 2
 			texts = append(texts, "Content-Type: text/x-shellscript; charset=\"us-ascii\"\n\n"+p.text)
 		}
 		switch len(parts) {

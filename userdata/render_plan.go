@@ -315,6 +315,12 @@ func (p *plan) mergesCustom(f compat.AMIFamily) bool {
 	return (f == compat.AL2023 || f == compat.Bottlerocket) && len(bytes.TrimSpace(p.cfg.CustomUserData)) > 0
 }
 
+// lintOptions are what Render tells Lint about the node when it checks
+// custom userData: the Kubernetes version, when Config names it.
+func (c Config) lintOptions() []LintOption {
+	return []LintOption{KubernetesVersion(c.KubernetesVersion)}
+}
+
 // checkMergedKubelet follows out, Render's output for family f (AL2023 or
 // Bottlerocket, whose boot agents merge custom configuration with
 // Render's), to the kubelet, and refuses it when the node certainly never

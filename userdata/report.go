@@ -139,14 +139,20 @@ func (r Report) String() string {
 	return b.String()
 }
 
-// LintError is the error [Render] returns for [Custom] user data that
-// [Lint] finds error-severity problems in. Use [errors.As] to get the
-// report.
+// LintError is the error [Render] returns for custom userData it refuses
+// on [Lint]'s report: [Custom] userData with error-severity problems, or
+// AL2 and AL2023 custom parts that call the join, start the kubelet,
+// change what the kubelet registers, or that Lint cannot follow (without
+// [Config.AllowUnresolved]). Use [errors.As] to get the report.
 type LintError struct {
 	Report Report
+	msg    string // the refusal, when it is more than the report's errors
 }
 
 func (e *LintError) Error() string {
+	if e.msg != "" {
+		return e.msg
+	}
 	var msgs []string
 	for _, p := range e.Report.Problems {
 		if p.Severity == SeverityError {

@@ -177,10 +177,9 @@ func (c *checker) userData(np *nodePool, nc *nodeClass, cc *classCheck, booted [
 }
 
 // renderAndLint renders the userData as Karpenter would and lints it.
-// Render refuses custom userData whose effect the linter cannot follow;
-// that is a report with the verdict Unresolved, and its reason. (Render
-// says so only in its message, "cannot tell"; userdata has no error type
-// for it yet.)
+// Render refuses custom userData whose effect the linter cannot follow
+// with a *userdata.LintError whose report has the verdict Unresolved and
+// its reason (and a CodeUnresolved problem, said once by verdict).
 func renderAndLint(family compat.AMIFamily, cfg userdata.Config, required []userdata.Taint) (userdata.Report, error) {
 	data, err := userdata.Render(family, cfg)
 	var le *userdata.LintError
@@ -260,8 +259,11 @@ func (c *checker) verdict(u *UserData, subject []string, nc *nodeClass, report u
 		c.out.add(Finding{Severity: sev, Code: codeUserData, Problem: problem, Where: at, Subjects: subject,
 			Message: fmt.Sprintf("spec.userData line %d: %s", p.Line, p.Message), Fix: p.Fix})
 	}
+	otherErrors := slices.ContainsFunc(report.Problems, func(p userdata.Problem) bool {
+		return p.Severity == userdata.SeverityError && p.Code != userdata.CodeUnresolved
+	})
 	switch {
-	case report.Verdict == userdata.Unresolved && !report.HasErrors():
+	case report.Verdict == userdata.Unresolved && !otherErrors:
 		c.out.add(Finding{Severity: SevWarning, Code: codeUnresolved, Where: nc.userDataAt(report.Line), Subjects: subject,
 			Message: "preflight cannot tell whether the node joins, or which taints it registers: " + report.Reason,
 			Fix:     "check this userData on a test node, or write it so the analysis can follow it (no command substitution, eval or other interpreters on the way to the boot agent)"})

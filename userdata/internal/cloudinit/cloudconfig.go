@@ -2,6 +2,7 @@ package cloudinit
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
 	"slices"
 	"strings"
@@ -23,11 +24,10 @@ var inertKeys = map[string]bool{
 	"ca_certs": true, "ca-certs": true, "merge_how": true, "merge_type": true, "write_files": true, "bootcmd": true, "runcmd": true,
 }
 
-// joinPaths are directories where a written file changes how the node
-// joins: the EKS scripts and config, the kubelet's files, systemd units,
-// cloud-init itself.
-var joinPaths = []string{"/etc/eks", "/etc/kubernetes", "/var/lib/kubelet", "/etc/systemd", "/lib/systemd", "/usr/lib/systemd",
-	"/run/systemd", "/etc/cloud", "/var/lib/cloud", "/etc/sysconfig", "/etc/default", "/usr/bin", "/usr/local/bin", "/bin"}
+// cloudInitPaths are where a written file changes what cloud-init itself
+// does in its later stages (its configuration and its state), whatever
+// the AMI family.
+var cloudInitPaths = []string{"/etc/cloud", "/var/lib/cloud", "/run/cloud-init"}
 
 // cloudConfig reads a #cloud-config part: bootcmd becomes a script run in
 // the init stage (cc_bootcmd), runcmd a script named "runcmd" among the
@@ -46,10 +46,12 @@ func (p *planner) cloudConfig(name string, body []byte, line int) {
 			return
 		}
 	}
-	if why := writesJoinFiles(doc["write_files"]); why != "" {
+	writes, why := writeFiles(name, body, line, doc["write_files"])
+	if why != "" {
 		p.opaque = append(p.opaque, Opaque{Part: name, Line: keyLine(body, "write_files", line), Reason: why})
 		return
 	}
+	p.writes = append(p.writes, writes...)
 	p.commands(name, body, line, doc, "bootcmd", StageBootcmd)
 	p.commands(name, body, line, doc, "runcmd", StageUser)
 }
@@ -103,26 +105,83 @@ func shellify(v any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// writesJoinFiles names a write_files entry whose path is one the join
-// reads, or a malformed list.
-func writesJoinFiles(v any) string {
+// Write is one file write_files writes (cloudinit/config/cc_write_files.py
+// write_files: path required, content "" by default, encoding
+// b64/base64 decoded, gzip ones not followed, append).
+type Write struct {
+	Part string
+	Line int // the line of the entry's path in the userData; 0 if unknown
+	Path string
+	// Content is what is written when Known; gzip'd content, or content
+	// that is not a string, is not Known.
+	Content string
+	Known   bool
+	Append  bool
+	// MayNotRun is non-empty when whether the write happens depends on
+	// the cloud-init version (see [Script.MayNotRun]).
+	MayNotRun string
+}
+
+// writeFiles reads a write_files list. why is set for a malformed list,
+// or an entry writing cloud-init's own files.
+func writeFiles(part string, body []byte, line int, v any) (writes []Write, why string) {
 	if v == nil {
-		return ""
+		return nil, ""
 	}
 	list, ok := v.([]any)
 	if !ok {
-		return "write_files is not a list"
+		return nil, "write_files is not a list"
 	}
 	for _, e := range list {
 		m, _ := e.(map[string]any)
 		path, _ := m["path"].(string)
-		for _, dir := range joinPaths {
-			if path == "" || path == dir || strings.HasPrefix(path, dir+"/") {
-				return fmt.Sprintf("write_files writes %q, a file the join or the kubelet may read", path)
+		if path == "" {
+			return nil, "a write_files entry has no path"
+		}
+		for _, dir := range cloudInitPaths {
+			if path == dir || strings.HasPrefix(path, dir+"/") {
+				return nil, fmt.Sprintf("write_files writes %q, which changes what cloud-init itself does next", path)
 			}
 		}
+		w := Write{Part: part, Line: pathLine(body, path, line), Path: path}
+		w.Append, _ = m["append"].(bool)
+		w.Content, w.Known = decodeContent(m["content"], m["encoding"])
+		writes = append(writes, w)
 	}
-	return ""
+	return writes, ""
+}
+
+// decodeContent is cc_write_files.py's decode_perms-free part of
+// extract_contents: text as is, b64/base64 decoded; gzip (alone or with
+// base64) is not followed.
+func decodeContent(content, encoding any) (string, bool) {
+	if content == nil {
+		return "", true
+	}
+	text, ok := content.(string)
+	if !ok {
+		return "", false
+	}
+	enc, _ := encoding.(string)
+	switch strings.ToLower(strings.TrimSpace(enc)) {
+	case "", "text/plain":
+		return text, true
+	case "b64", "base64":
+		out, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(text), ""))
+		return string(out), err == nil
+	}
+	return "", false
+}
+
+// pathLine is the line of "path: <path>" in a part, or of the part.
+func pathLine(body []byte, path string, line int) int {
+	if line == 0 {
+		return 0
+	}
+	if i := bytes.Index(body, []byte(path)); i >= 0 {
+		return line + bytes.Count(body[:i], []byte("\n"))
+	}
+	return line
 }
 
 // keyLine is the line of a top-level key in a part, or the part's line.

@@ -11,7 +11,8 @@ func ExamplePlan() {
 	doc := "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"b\"\n\n" +
 		"--b\nContent-Type: text/x-shellscript\nContent-Disposition: attachment; filename=\"zz-join.sh\"\n\n#!/bin/bash\necho join\n" +
 		"--b\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho setup\n--b--\n"
-	scripts, _, err := cloudinit.Plan([]byte(doc))
+	r, err := cloudinit.Plan([]byte(doc))
+	scripts := r.Scripts
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -54,19 +54,27 @@ type Opaque struct {
 	Reason string
 }
 
-// Plan reads userData as cloud-init does and returns the scripts it runs,
-// in the order it runs them, and the parts it cannot follow. err is set
-// when cloud-init cannot read the MIME structure.
-func Plan(userData []byte) ([]Script, []Opaque, error) {
+// Result is what cloud-init does with userData: the scripts it runs, in
+// the order it runs them, the files write_files writes (before any of
+// the final stage's scripts), and the parts it cannot follow.
+type Result struct {
+	Scripts []Script
+	Writes  []Write
+	Opaque  []Opaque
+}
+
+// Plan reads userData as cloud-init does. err is set when cloud-init
+// cannot read the MIME structure.
+func Plan(userData []byte) (Result, error) {
 	parts, err := leafParts(userData)
 	if err != nil {
-		return nil, nil, err
+		return Result{}, err
 	}
 	var p planner
 	for i, part := range parts {
 		p.part(part, fmt.Sprintf("part-%03d", i+1))
 	}
-	return p.ordered(), p.opaque, nil
+	return Result{Scripts: p.ordered(), Writes: p.writes, Opaque: p.opaque}, nil
 }
 
 // leafParts returns the parts cloud-init handles: the leaves of a MIME
@@ -80,6 +88,7 @@ func leafParts(userData []byte) ([]mimedoc.Part, error) {
 
 type planner struct {
 	scripts []Script
+	writes  []Write
 	opaque  []Opaque
 	configs int // cloud-config parts seen
 }
@@ -143,6 +152,10 @@ func (p *planner) versioned(part mimedoc.Part, name, detected string) {
 	part.MediaType = detected
 	sub.part(part, name)
 	why := "cloud-init 22.x handles this text/x-shellscript part as " + detected + " (its first line), 19.3 as a script that cannot run"
+	for _, w := range sub.writes {
+		w.MayNotRun = why
+		p.writes = append(p.writes, w)
+	}
 	for _, s := range sub.scripts {
 		s.MayNotRun, s.PartLine = why, part.Line
 		p.scripts = append(p.scripts, s)

@@ -77,9 +77,12 @@ func TestPlan(t *testing.T) {
 			opaque:   []string{"ansible"},
 		},
 		{
-			name:     "write_files into the kubelet's directory is opaque",
-			userData: "#cloud-config\nwrite_files:\n  - path: /etc/systemd/system/kubelet.service.d/90.conf\n    content: x\n",
-			opaque:   []string{"/etc/systemd"},
+			// Which files the join reads is the AMI family's business: the
+			// plan returns the write (TestPlanWrites); only cloud-init's own
+			// files are opaque here.
+			name:     "write_files into cloud-init's configuration is opaque",
+			userData: "#cloud-config\nwrite_files:\n  - path: /etc/cloud/cloud.cfg.d/99.cfg\n    content: x\n",
+			opaque:   []string{"/etc/cloud"},
 		},
 		{
 			// handlers/shell_script_by_frequency.py: the per-frequency
@@ -149,10 +152,11 @@ func TestPlan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			scripts, opaque, err := Plan([]byte(tt.userData))
+			r, err := Plan([]byte(tt.userData))
 			if err != nil {
 				t.Fatal(err)
 			}
+			scripts, opaque := r.Scripts, r.Opaque
 			var got []string
 			for _, s := range scripts {
 				got = append(got, brief(s))
@@ -176,7 +180,8 @@ func TestPlan(t *testing.T) {
 // list entry's items single-quoted and joined.
 func TestPlanRuncmd(t *testing.T) {
 	t.Parallel()
-	scripts, _, err := Plan([]byte("#cloud-config\nruncmd:\n  - echo hi\n  - [ /etc/eks/bootstrap.sh, my cluster ]\n"))
+	r, err := Plan([]byte("#cloud-config\nruncmd:\n  - echo hi\n  - [ /etc/eks/bootstrap.sh, my cluster ]\n"))
+	scripts := r.Scripts
 	if err != nil || len(scripts) != 1 {
 		t.Fatalf("Plan: %v, %d scripts", err, len(scripts))
 	}
@@ -194,7 +199,8 @@ func TestPlanMayNotRun(t *testing.T) {
 		multipart("Content-Type: text/x-shellscript-per-boot\n\n#!/bin/bash\necho 1"),
 		multipart("Content-Type: text/x-shellscript\n\n#cloud-config\nruncmd:\n  - echo hi"),
 	} {
-		scripts, _, err := Plan([]byte(doc))
+		r, err := Plan([]byte(doc))
+		scripts := r.Scripts
 		if err != nil || len(scripts) != 1 || scripts[0].MayNotRun == "" {
 			t.Errorf("Plan(%q) = %+v, %v; want one script that may not run", doc, scripts, err)
 		}
@@ -214,7 +220,32 @@ func TestPartNames(t *testing.T) {
 	if _, err := PartNames([]byte("MIME-Version: 1.0\nContent-Type: multipart/mixed\n\nbody\n")); err == nil {
 		t.Error("PartNames of a multipart without a boundary: no error")
 	}
-	if _, _, err := Plan([]byte("MIME-Version: 1.0\nContent-Type: multipart/mixed\n\nbody\n")); err == nil {
+	if _, err := Plan([]byte("MIME-Version: 1.0\nContent-Type: multipart/mixed\n\nbody\n")); err == nil {
 		t.Error("Plan of a multipart without a boundary: no error")
+	}
+}
+
+// TestPlanWrites pins cc_write_files: each entry's path, content (decoded
+// from b64; gzip not followed), append flag and line.
+func TestPlanWrites(t *testing.T) {
+	t.Parallel()
+	doc := "#cloud-config\nwrite_files:\n  - path: /etc/sysctl.d/90.conf\n    content: |\n      vm.max_map_count=262144\n" +
+		"  - path: /etc/a\n    encoding: b64\n    content: aGk=\n    append: true\n" +
+		"  - path: /etc/b\n    encoding: gzip\n    content: x\n  - path: /etc/c\n"
+	r, err := Plan([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Write{
+		{Part: "part-001", Line: 3, Path: "/etc/sysctl.d/90.conf", Content: "vm.max_map_count=262144\n", Known: true},
+		{Part: "part-001", Line: 6, Path: "/etc/a", Content: "hi", Known: true, Append: true},
+		{Part: "part-001", Line: 10, Path: "/etc/b"},
+		{Part: "part-001", Line: 13, Path: "/etc/c", Known: true},
+	}
+	if diff := cmp.Diff(want, r.Writes); diff != "" {
+		t.Errorf("writes (-want +got):\n%s", diff)
+	}
+	if r, err := Plan([]byte("#cloud-config\nwrite_files:\n  - content: x\n")); err != nil || len(r.Opaque) != 1 {
+		t.Errorf("an entry without a path: %+v, %v; want it opaque", r, err)
 	}
 }

@@ -12,7 +12,7 @@ ARGS=(--kubelet-extra-args '--register-with-taints=k:NoSchedule')
 /etc/eks/bootstrap.sh my-cluster "${ARGS[@]}"
 eval "$EXTRA"
 `)
-	r, err := shell.Walk(script, "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+	r, err := shell.Walk(script, shell.Options{Target: "bootstrap.sh", EnvName: "KUBELET_EXTRA_ARGS"})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -41,20 +41,31 @@ func opaqueCommand(args []Arg, target string) string {
 	case opaqueCommands[base] != "":
 		return opaqueCommands[base]
 	case kubeletStarters[base]:
-		return startsKubelet(base, args[1:])
-	case strings.ContainsRune(name, '/') && !systemDirs[path.Dir(path.Clean(name))]:
+		return ""
+	case strings.ContainsRune(name, '/') && !systemDirs[path.Dir(path.Clean(name))] && !knownPrograms[path.Clean(name)]:
 		return "a script the walker has not read (" + name + ")"
 	}
 	return ""
 }
 
-// startsKubelet reports systemctl/service commands that name the kubelet,
-// and any run of the kubelet or nodeadm binary.
-func startsKubelet(base string, args []Arg) string {
-	if base == "kubelet" || base == "nodeadm" {
+// knownPrograms are programs outside the system directories that the EKS
+// AMIs ship and that neither call the join nor touch the kubelet:
+// cfn-signal (aws-cfn-bootstrap) only sends CloudFormation a signal, as
+// the last line of AWS's own node group template does.
+var knownPrograms = map[string]bool{"/opt/aws/bin/cfn-signal": true}
+
+// startsKubelet reports systemctl/service commands that name the kubelet
+// (or a unit only known at boot), and any run of the kubelet or nodeadm
+// binary; "" for other commands.
+func startsKubelet(args []Arg) string {
+	base := path.Base(args[0].Value)
+	switch {
+	case !kubeletStarters[base]:
+		return ""
+	case base == "kubelet" || base == "nodeadm":
 		return "the " + base + " binary, run directly"
 	}
-	for _, a := range args {
+	for _, a := range args[1:] {
 		if !a.Known || strings.HasPrefix(a.Value, "kubelet") {
 			return base + " acting on the kubelet unit"
 		}

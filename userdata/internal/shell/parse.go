@@ -18,13 +18,14 @@ type SyntaxError struct {
 func (e *SyntaxError) Error() string { return e.Err.Error() }
 
 // Walk parses script as bash and walks it statement by statement,
-// recording the calls of target and the constructs it cannot follow. A
-// "-e" option on the "#!" line turns errexit on, as the kernel passes it to
-// bash. It returns, when the script has a syntax error, a [*SyntaxError];
-// what was found before the error is still returned, because bash runs
-// the commands it has read.
-func Walk(script []byte, target, envName string) (Result, error) {
-	w := NewWalker(target, envName)
+// recording the calls of o.Target, the kubelet starts, the changes to the
+// files o.Watch names and the constructs it cannot follow. A "-e" option
+// on the "#!" line turns errexit on, as the kernel passes it to bash. It
+// returns, when the script has a syntax error, a [*SyntaxError]; what was
+// found before the error is still returned, because bash runs the
+// commands it has read.
+func Walk(script []byte, o Options) (Result, error) {
+	w := newWalker(o, script)
 	if shebangErrexit(script) {
 		w.SetErrexit()
 	}
@@ -34,11 +35,11 @@ func Walk(script []byte, target, envName string) (Result, error) {
 		w.failing(st, false)
 		if w.stopped {
 			end := min(int(st.End().Offset()), len(script))
-			r.SkipsTarget = bytes.Contains(script[end:], []byte(target))
+			r.SkipsTarget = bytes.Contains(script[end:], []byte(o.Target))
 		}
 		return !w.stopped
 	})
-	r.Calls, r.Opaque = w.calls, w.opaque
+	r.Calls, r.Opaque, r.Starts, r.Files = w.calls, w.opaque, w.starts, w.fs.ops
 	r.StopLine, r.StopWhy = w.Stopped()
 	if err != nil {
 		line := 0
@@ -51,10 +52,19 @@ func Walk(script []byte, target, envName string) (Result, error) {
 	return r, nil
 }
 
-// Result is what [Walk] finds in a script.
+// Result is what [Walk] finds in a script. Calls, Starts, Files and
+// Opaque each hold their events in the order they run (a call or change
+// in a branch where it would run); Seq orders them against each other.
 type Result struct {
-	Calls  []Call      // the target's calls, in order
-	Opaque []Construct // what the walker cannot follow, in order
+	Calls  []Call      // the target's calls
+	Opaque []Construct // what the walker cannot follow
+	// Starts are the commands that may start or restart the kubelet
+	// (systemctl or service acting on its unit, the kubelet or nodeadm
+	// binary run directly).
+	Starts []Construct
+	// Files are the changes the script makes, or may make, to the watched
+	// files.
+	Files []FileOp
 	// StopLine is where the script certainly stops (exit at the top level,
 	// or a failing command under errexit), StopWhy why; 0 if it runs to
 	// its end. SkipsTarget reports that the text after the stop names the

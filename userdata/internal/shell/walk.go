@@ -1,32 +1,13 @@
 package shell
 
 import (
-	"bytes"
 	"path"
 	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
-
-	"github.com/ec2select/ec2select/userdata/internal/systemd"
 )
-
-// Var is what the walker knows about one shell variable.
-type Var struct {
-	Value    string
-	Known    bool // the value is known; if false nothing is known
-	Set      bool
-	Exported bool
-	// List holds an indexed array's elements (NAME=(a b c)); Indexed
-	// marks such a variable.
-	List    []string
-	Indexed bool
-	// Origin is the line where an unknown value came from (the command
-	// substitution, or the conditional that may or may not assign); 0
-	// when it comes from outside the script.
-	Origin int
-}
 
 // Arg is one argument of a recorded call after expansion.
 type Arg struct {
@@ -37,8 +18,12 @@ type Arg struct {
 	Multi bool
 	// Prefix is the static text the argument is known to start with.
 	Prefix string
-	// Word is the word of the script the argument comes from.
+	// Word is the word of the script the argument comes from; for a call
+	// inside a command string (sh -c '...') it is a word of that string.
 	Word *syntax.Word
+	// Line is the 1-based line of the script the word is on (for a
+	// command string, the line of the sh -c).
+	Line int
 	// Origin is, for an unknown argument, the line where the unknown
 	// value came from (see [Var.Origin]).
 	Origin int
@@ -47,6 +32,9 @@ type Arg struct {
 // Call is one recorded call of the target command.
 type Call struct {
 	Line int // 1-based line of the command word in the script
+	// Seq orders the call among the script's calls, file changes and
+	// kubelet starts.
+	Seq  int
 	Args []Arg
 	// Env is the environment variable asked for, as the callee sees it.
 	Env Var
@@ -54,8 +42,16 @@ type Call struct {
 	// names the target.
 	UnknownName bool
 	Word        *syntax.Word
+	// InString: the call is in a command string (sh -c '...'), so its
+	// words' positions are in that string, not in the script.
+	InString bool
 	// Cond: the call may not run (a branch, loop, function, && or ||).
 	Cond bool
+	// Choice, when non-zero, is the line of the if, case, && or || whose
+	// branch chose this call's arguments: the call is one of several
+	// recorded for one command, one per set of values its variables may
+	// have, exactly one of which runs.
+	Choice int
 	// Errexit: errexit is certainly on at the call, so a failing call ends
 	// the script; ErrexitMaybe: it may be.
 	Errexit, ErrexitMaybe bool
@@ -63,10 +59,14 @@ type Call struct {
 	guarded               bool     // in a loop, function, && or || list, or background job
 }
 
-// branch is one arm of an if or case clause.
+// branch is one arm of an if or case clause, or one of the argument lists
+// of a call whose variables have several values.
 type branch struct {
 	clause syntax.Node
 	arm    int
+	// arms, when non-zero, is the number of argument lists of the call
+	// (clause is the call's CallExpr); one of them runs.
+	arms int
 	// guarded: the clause itself may not run (it is in a loop, a
 	// function, after && or ||, or in another clause's arm).
 	guarded bool
@@ -86,6 +86,17 @@ func Exclusive(a, b Call) bool {
 	return false
 }
 
+// Options says what [Walk] looks for.
+type Options struct {
+	// Target is the base name of the command whose calls are recorded.
+	Target string
+	// EnvName is the environment variable each call's [Call.Env] holds.
+	EnvName string
+	// Watch are the files and directories (and everything under them)
+	// whose changes are recorded in [Result.Files].
+	Watch []string
+}
+
 // Walker walks one script. It is used for one script only.
 type Walker struct {
 	target    string // base name of the command to record
@@ -96,16 +107,25 @@ type Walker struct {
 	stopped   bool // exit ran at the top level
 	calls     []Call
 	opaque    []Construct
+	starts    []Construct
 	errexit   errexit
 	expandCfg *expand.Config
 	path      []branch // the arms being walked
 	line      int      // the line of the command being walked
 	testing   int      // > 0 inside an if/while condition or before && and ||, where errexit does not apply
 	guards    int      // > 0 where code may not run for a reason other than an if/case arm
+	unsure    int      // > 0 in a loop body, which may run any number of times
 	condLines []int    // lines of the enclosing conditionals, innermost last
 	inFunc    int      // > 0 inside a function body
 	stopLine  int      // where the walk stopped (exit, or a failure under errexit)
 	stopWhy   string
+	fs        *files // shared with subshells and command strings: files are not copied
+	// src is the text being walked, and at, when non-zero, the script
+	// line every position in it is reported as (a command string's).
+	src       []byte
+	at        int
+	depth     int    // command strings this one is nested in
+	mentionAt []span // where src names a watched path, once computed
 }
 
 // Stopped returns the line where the script certainly stops, and why;
@@ -135,7 +155,9 @@ func (w *Walker) tested(fn func()) {
 // command it runs may be the target, or start what the target starts.
 type Construct struct {
 	Line int    // 1-based line in the script
+	Seq  int    // order among calls, file changes and kubelet starts
 	What string // what it is, for people: "eval", "bash -c", ...
+	Cond bool   // it may not run
 }
 
 // errexit is what the walker knows about bash's errexit option (set -e).
@@ -151,7 +173,11 @@ const (
 // name is target, and the environment variable envName as each call sees
 // it.
 func NewWalker(target, envName string) *Walker {
-	return &Walker{target: target, envName: envName, vars: map[string]Var{}}
+	return newWalker(Options{Target: target, EnvName: envName}, nil)
+}
+
+func newWalker(o Options, src []byte) *Walker {
+	return &Walker{target: o.Target, envName: o.EnvName, vars: map[string]Var{}, fs: newFiles(o.Watch), src: src}
 }
 
 // SetErrexit starts the walk with errexit on, as "#!/bin/bash -e" does.
@@ -161,18 +187,31 @@ func (w *Walker) SetErrexit() { w.errexit = errexitOn }
 // in order.
 func (w *Walker) Opaque() []Construct { return w.opaque }
 
+// pos is the script line of a position in the text being walked.
+func (w *Walker) pos(p syntax.Pos) int {
+	if w.at > 0 {
+		return w.at
+	}
+	return int(p.Line())
+}
+
 func (w *Walker) addOpaque(line int, what string) {
-	w.opaque = append(w.opaque, Construct{Line: line, What: what})
+	if w.at > 0 {
+		line = w.at
+	}
+	w.opaque = append(w.opaque, Construct{Line: line, Seq: w.fs.next(), What: what, Cond: w.mayNotRun()})
+}
+
+// mayNotRun reports whether the command being walked may not run.
+func (w *Walker) mayNotRun() bool {
+	return len(w.path) > 0 || w.guards > 0 || w.unsure > 0
 }
 
 // clone returns a walker for a subshell: same variables, own copy.
 func (w *Walker) clone() *Walker {
 	c := *w
-	c.vars = make(map[string]Var, len(w.vars))
-	for k, v := range w.vars {
-		c.vars[k] = v
-	}
-	c.calls = nil
+	c.vars = cloneVars(w.vars)
+	c.calls, c.opaque, c.starts = nil, nil, nil
 	c.expandCfg = nil
 	c.path = slices.Clone(w.path)
 	return &c
@@ -181,41 +220,7 @@ func (w *Walker) clone() *Walker {
 func (w *Walker) merge(sub *Walker) {
 	w.calls = append(w.calls, sub.calls...)
 	w.opaque = append(w.opaque, sub.opaque...)
-}
-
-// Get implements expand.Environ over the known variables; the walker only
-// expands words whose variables are all known.
-func (w *Walker) Get(name string) expand.Variable {
-	v, ok := w.vars[name]
-	if !ok || !v.Set || !v.Known {
-		return expand.Variable{}
-	}
-	if v.Indexed {
-		return expand.Variable{Set: true, Kind: expand.Indexed, List: v.List, Exported: v.Exported}
-	}
-	return expand.Variable{Set: true, Kind: expand.String, Str: v.Value, Exported: v.Exported}
-}
-
-// Each implements expand.Environ.
-func (w *Walker) Each(fn func(string, expand.Variable) bool) {
-	for _, k := range sortedVarNames(w.vars) {
-		if v := w.Get(k); v.IsSet() && !fn(k, v) {
-			return
-		}
-	}
-}
-
-// lookup returns what is known about a variable. A variable the script
-// never assigned may come from the environment cloud-init provides, so it
-// is unknown; envName (KUBELET_EXTRA_ARGS) is never in that environment.
-func (w *Walker) lookup(name string) Var {
-	if v, ok := w.vars[name]; ok {
-		return v
-	}
-	if name == w.envName && !w.poisoned {
-		return Var{Known: true}
-	}
-	return Var{}
+	w.starts = append(w.starts, sub.starts...)
 }
 
 func (w *Walker) stmts(list []*syntax.Stmt, cond bool) {
@@ -247,14 +252,18 @@ func (w *Walker) failing(s *syntax.Stmt, cond bool) {
 		w.addOpaque(int(s.Pos().Line()), "a failing command under set -e in a branch that may or may not run")
 		return
 	}
-	w.stop(int(s.Pos().Line()), "a command that fails under set -e (errexit)")
+	w.stop(w.pos(s.Pos()), "a command that fails under set -e (errexit)")
 }
 
 func (w *Walker) stmt(s *syntax.Stmt, cond bool) {
-	if s == nil || s.Cmd == nil {
+	if s == nil {
 		return
 	}
-	w.line = int(s.Pos().Line())
+	w.line = w.pos(s.Pos())
+	if s.Cmd == nil {
+		w.redirectOnly(s, cond) // ">file" truncates or creates it
+		return
+	}
 	if s.Background || s.Coprocess {
 		sub := w.clone()
 		sub.guards++
@@ -266,17 +275,28 @@ func (w *Walker) stmt(s *syntax.Stmt, cond bool) {
 }
 
 func (w *Walker) command(s *syntax.Stmt, cond bool) {
+	if c, ok := s.Cmd.(*syntax.CallExpr); ok {
+		w.call(s, c, cond)
+		return
+	}
+	w.redirects(s, cond)
 	switch c := s.Cmd.(type) {
-	case *syntax.CallExpr:
-		w.call(c, cond)
 	case *syntax.DeclClause:
-		w.decl(c, cond)
+		w.expansions(c, cond)
+		w.decl(c)
 	case *syntax.IfClause:
 		w.ifClause(c, cond)
 	case *syntax.WhileClause, *syntax.ForClause:
-		w.conditional(int(c.Pos().Line()), func() { w.guarded(func() { w.branches(c) }) })
+		w.conditional(w.pos(c.Pos()), func() {
+			w.guarded(func() {
+				w.unsure++
+				w.loop(c)
+				w.unsure--
+			})
+		})
 	case *syntax.CaseClause:
-		w.conditional(int(c.Pos().Line()), func() { w.branches(c) })
+		w.expansions(c.Word, cond)
+		w.conditional(w.pos(c.Pos()), func() { w.caseClause(c) })
 	case *syntax.Block:
 		w.stmts(c.Stmts, cond)
 	case *syntax.Subshell:
@@ -298,26 +318,42 @@ func (w *Walker) command(s *syntax.Stmt, cond bool) {
 		w.subshell(func(sub *Walker) { sub.stmt(c.Stmt, true) })
 	case *syntax.LetClause, *syntax.ArithmCmd:
 		w.arithmAssigns(c)
+	case *syntax.TestClause:
+		w.expansions(c, cond)
 	}
 }
 
-// branches walks the bodies of loops and case clauses, which may run any
-// number of times.
-func (w *Walker) branches(c syntax.Command) {
+// loop walks the body of a while or for loop, which may run any number of
+// times.
+func (w *Walker) loop(c syntax.Command) {
 	switch c := c.(type) {
 	case *syntax.WhileClause:
 		w.stmts(c.Cond, true)
 		w.stmts(c.Do, true)
 	case *syntax.ForClause:
 		if it, ok := c.Loop.(*syntax.WordIter); ok && it.Name != nil {
-			w.assign(it.Name.Value, Var{Set: true}, true)
+			watched := false
+			for _, item := range it.Items {
+				w.expansions(item, true)
+				watched = watched || w.wordWatched(item)
+			}
+			w.assign(it.Name.Value, Var{Set: true, Watched: watched})
 		}
 		w.stmts(c.Do, true)
-	case *syntax.CaseClause:
-		for i, item := range c.Items {
-			w.inArm(c, i, func() { w.stmts(item.Stmts, true) })
-		}
 	}
+}
+
+// caseClause walks each item of a case clause on its own copy of the
+// variables; one runs, or none when no pattern is *.
+func (w *Walker) caseClause(c *syntax.CaseClause) {
+	arms := make([]func(), len(c.Items))
+	bodies := make([]syntax.Node, len(c.Items))
+	for i, item := range c.Items {
+		arms[i] = func() { w.inArm(c, i, func() { w.stmts(item.Stmts, true) }) }
+		bodies[i] = item
+	}
+	_, complete := clauseArms(c)
+	w.fork(w.pos(c.Pos()), arms, bodies, complete)
 }
 
 // binary walks && and || lists (the right side may not run) and pipelines
@@ -325,7 +361,13 @@ func (w *Walker) branches(c syntax.Command) {
 func (w *Walker) binary(c *syntax.BinaryCmd, cond bool) {
 	if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
 		w.tested(func() { w.stmt(c.X, cond) })
-		w.conditional(int(c.Pos().Line()), func() { w.guarded(func() { w.stmt(c.Y, true) }) })
+		line := w.pos(c.Pos())
+		w.conditional(line, func() {
+			w.guarded(func() { w.fork(line, []func(){func() { w.stmt(c.Y, true) }}, []syntax.Node{c.Y}, false) })
+		})
+		return
+	}
+	if w.pipeIntoFile(c, cond) {
 		return
 	}
 	for _, side := range []*syntax.Stmt{c.X, c.Y} {
@@ -342,9 +384,14 @@ func (w *Walker) subshell(fn func(sub *Walker)) {
 }
 
 // ifClause walks if/elif/else; mvdan.cc/sh represents elif and else as
-// nested IfClauses (else with no condition).
+// nested IfClauses (else with no condition). Each arm that may run is
+// walked on its own copy of the variables, and the copies are joined.
 func (w *Walker) ifClause(c *syntax.IfClause, cond bool) {
 	arm, certain := 0, !cond
+	line := w.pos(c.Pos())
+	var arms []func()
+	var bodies []syntax.Node
+	exhaustive := false
 	for cl := c; cl != nil; cl = cl.Else {
 		w.tested(func() { w.stmts(cl.Cond, cond || arm > 0) })
 		outcome := constantCondition(cl.Cond)
@@ -353,15 +400,21 @@ func (w *Walker) ifClause(c *syntax.IfClause, cond bool) {
 			continue // this arm never runs
 		}
 		runs := certain && outcome == conditionTrue || certain && len(cl.Cond) == 0
-		w.conditional(int(c.Pos().Line()), func() {
-			w.inArm(c, arm, func() { w.stmts(cl.Then, !runs) })
+		n := arm
+		arms = append(arms, func() {
+			w.conditional(line, func() { w.inArm(c, n, func() { w.stmts(cl.Then, !runs) }) })
 		})
-		if outcome == conditionTrue {
-			return // later arms never run
+		for _, st := range cl.Then {
+			bodies = append(bodies, st)
+		}
+		if outcome == conditionTrue || len(cl.Cond) == 0 {
+			exhaustive = true
+			break // later arms never run
 		}
 		certain = false
 		arm++
 	}
+	w.fork(line, arms, bodies, exhaustive)
 }
 
 // inArm walks fn inside one arm of an if or case clause.
@@ -383,7 +436,7 @@ func (w *Walker) guarded(fn func()) {
 // Exhaustive reports whether at least one of the calls certainly runs:
 // they are directly in the arms of one if/elif/else or case clause that
 // itself runs, that has an else (or a * pattern), and they cover every
-// arm.
+// arm; or they are the argument lists of one call that runs.
 func Exhaustive(calls []Call) bool {
 	if len(calls) == 0 {
 		return false
@@ -392,7 +445,7 @@ func Exhaustive(calls []Call) bool {
 	if len(first.path) != 1 || first.path[0].guarded || first.guarded {
 		return false
 	}
-	total, complete := clauseArms(first.path[0].clause)
+	total, complete := first.path[0].count()
 	covered := map[int]bool{}
 	for _, c := range calls {
 		if len(c.path) != 1 || c.guarded || c.path[0].clause != first.path[0].clause {
@@ -401,6 +454,13 @@ func Exhaustive(calls []Call) bool {
 		covered[c.path[0].arm] = true
 	}
 	return complete && len(covered) == total
+}
+
+func (b branch) count() (int, bool) {
+	if b.arms > 0 {
+		return b.arms, true
+	}
+	return clauseArms(b.clause)
 }
 
 // clauseArms counts a clause's arms and whether one of them is taken
@@ -426,161 +486,22 @@ func clauseArms(n syntax.Node) (int, bool) {
 	return 0, false
 }
 
-// arithmAssigns marks variables assigned inside arithmetic as unknown.
-func (w *Walker) arithmAssigns(n syntax.Node) {
-	syntax.Walk(n, func(n syntax.Node) bool {
-		if b, ok := n.(*syntax.BinaryArithm); ok && b.Op >= syntax.Assgn && b.Op <= syntax.ShrAssgn {
-			if word, ok := b.X.(*syntax.Word); ok {
-				if name := word.Lit(); name != "" {
-					w.assign(name, Var{Set: true}, true)
-				}
-			}
-		}
-		if u, ok := n.(*syntax.UnaryArithm); ok && (u.Op == syntax.Inc || u.Op == syntax.Dec) {
-			if word, ok := u.X.(*syntax.Word); ok {
-				if name := word.Lit(); name != "" {
-					w.assign(name, Var{Set: true}, true)
-				}
-			}
-		}
-		return true
-	})
-}
-
-// assign records a new value; in a conditional context the old and new
-// values are both possible, so the variable stays known only if they agree.
-func (w *Walker) assign(name string, v Var, cond bool) {
-	old := w.lookup(name)
-	if w.allexport {
-		v.Exported = true
-	}
-	v.Exported = v.Exported || old.Exported
-	if cond && v.Known && !(old.Known && old.Set == v.Set && old.Value == v.Value && slices.Equal(old.List, v.List)) {
-		v.Known = false
-		v.Origin = w.line
-		if n := len(w.condLines); n > 0 {
-			v.Origin = w.condLines[0]
-		}
-	}
-	if !v.Known && v.Origin == 0 {
-		v.Origin = w.line
-	}
-	w.vars[name] = v
-}
-
-// assignValue evaluates one assignment's value.
-func (w *Walker) assignValue(a *syntax.Assign) Var {
-	if a.Array != nil && a.Index == nil {
-		return w.arrayValue(a)
-	}
-	if a.Array != nil || a.Index != nil {
-		return Var{Set: true}
-	}
-	val, ok := "", true
-	if a.Value != nil {
-		val, ok = w.literal(a.Value)
-	}
-	if !ok {
-		return Var{Set: true, Origin: w.wordOrigin(a.Value)}
-	}
-	if a.Append {
-		old := w.lookup(a.Name.Value)
-		if !old.Known {
-			return Var{Set: true, Origin: old.Origin}
-		}
-		val = old.Value + val
-	}
-	return Var{Value: val, Known: true, Set: true}
-}
-
-// arrayValue evaluates NAME=(words) and NAME+=(words): each element
-// word expands to fields as a command argument does. An element with an
-// index ([1]=x) or an unknown expansion makes the array unknown.
-func (w *Walker) arrayValue(a *syntax.Assign) Var {
-	var list []string
-	if a.Append {
-		old := w.lookup(a.Name.Value)
-		if !old.Known || (!old.Indexed && old.Set) {
-			return Var{Set: true}
-		}
-		list = slices.Clone(old.List)
-	}
-	for _, e := range a.Array.Elems {
-		if e.Index != nil || e.Value == nil {
-			return Var{Set: true}
-		}
-		for _, f := range w.fields(e.Value) {
-			if !f.Known {
-				return Var{Set: true, Origin: f.Origin}
-			}
-			list = append(list, f.Value)
-		}
-	}
-	return Var{Known: true, Set: true, Indexed: true, List: list}
-}
-
-func (w *Walker) decl(c *syntax.DeclClause, cond bool) {
-	export := c.Variant.Value == "export"
-	switch c.Variant.Value {
-	case "export", "declare", "typeset", "readonly", "local":
-	default:
-		for _, a := range c.Args {
-			if a.Name != nil {
-				w.assign(a.Name.Value, Var{Set: true}, true)
-			}
-		}
-		return
-	}
-	unexport, dynamic := false, false
-	for _, a := range c.Args {
-		if a.Name == nil {
-			opt, ok := w.literal(a.Value)
-			switch {
-			case !ok:
-				dynamic = true
-			case strings.HasPrefix(opt, "-") && strings.Contains(opt, "x"):
-				export = true
-			case strings.HasPrefix(opt, "+") && strings.Contains(opt, "x"), export && opt == "-n":
-				unexport = true
-			case strings.HasPrefix(opt, "-") && strings.ContainsAny(opt, "aAn"):
-				dynamic = true
-			}
-			continue
-		}
-		name := a.Name.Value
-		if dynamic {
-			w.assign(name, Var{Set: true}, true)
-			continue
-		}
-		var v Var
-		if a.Naked {
-			v = w.lookup(name)
-		} else {
-			v = w.assignValue(a)
-		}
-		if export {
-			v.Exported = true
-		}
-		if unexport {
-			v.Exported = false
-			w.vars[name] = v
-			continue
-		}
-		w.assign(name, v, cond)
-	}
-}
-
 // call handles a simple command: assignments, the builtins that change
-// variables or stop the script, and calls of the target.
-func (w *Walker) call(c *syntax.CallExpr, cond bool) {
+// variables or stop the script, calls of the target, and what the command
+// does to watched files.
+func (w *Walker) call(s *syntax.Stmt, c *syntax.CallExpr, cond bool) {
+	w.expansions(c, cond)
 	if len(c.Args) == 0 {
+		w.redirects(s, cond)
 		for _, a := range c.Assigns {
-			w.assign(a.Name.Value, w.assignValue(a), cond)
+			w.assign(a.Name.Value, w.assignValue(a))
 		}
 		return
 	}
-	w.line = int(c.Pos().Line())
-	if name, literal := literalWord(c.Args[0]); literal && !w.interesting(name) {
+	w.line = w.pos(c.Pos())
+	touches := w.touches(s, c)
+	if name, literal := literalWord(c.Args[0]); literal && !w.interesting(name) && !touches {
+		w.redirects(s, cond)
 		return // most commands cannot matter: skip expanding their arguments
 	}
 	var fields []Arg
@@ -588,27 +509,35 @@ func (w *Walker) call(c *syntax.CallExpr, cond bool) {
 		fields = append(fields, w.fields(word)...)
 	}
 	if len(fields) == 0 {
+		w.redirects(s, cond)
 		return // every word expanded to nothing: bash runs no command
 	}
 	if !fields[0].Known {
+		w.redirects(s, cond)
 		w.unknownCommand(c, fields[0], cond)
 		return
 	}
 	if builtin, ok := builtins[fields[0].Value]; ok {
 		builtin(w, fields[1:], cond)
+		if fields[0].Value == "printf" {
+			w.fileEffects(s, fields, cond) // it also writes its output
+			return
+		}
+		w.redirects(s, cond)
 		return
 	}
-	w.record(c, fields, cond)
+	w.record(s, c, fields, cond)
 }
 
 // unknownCommand handles a command whose name is only known at boot: it
 // may be anything, the target included.
 func (w *Walker) unknownCommand(c *syntax.CallExpr, name Arg, cond bool) {
 	if strings.Contains(name.Prefix+Source(c.Args[0]), w.target) {
-		w.calls = append(w.calls, Call{Line: int(c.Args[0].Pos().Line()), UnknownName: true, Word: c.Args[0], Cond: cond, path: slices.Clone(w.path)})
+		w.calls = append(w.calls, Call{Line: w.pos(c.Args[0].Pos()), Seq: w.fs.next(), UnknownName: true, Word: c.Args[0],
+			InString: w.at > 0, Cond: cond, path: slices.Clone(w.path)})
 		return
 	}
-	w.addOpaque(int(c.Args[0].Pos().Line()), "a command whose name is only known at boot ("+Source(c.Args[0])+")")
+	w.addOpaque(w.pos(c.Args[0].Pos()), "a command whose name is only known at boot ("+Source(c.Args[0])+")")
 }
 
 // builtins are the builtins that change what the walker knows.
@@ -624,14 +553,6 @@ var builtins = map[string]func(w *Walker, args []Arg, cond bool){
 	"getopts":   (*Walker).readVars,
 	"printf":    (*Walker).readVars,
 	"exit":      (*Walker).exit,
-}
-
-func (w *Walker) unset(args []Arg, cond bool) {
-	for _, f := range args {
-		if f.Known && !strings.HasPrefix(f.Value, "-") {
-			w.assign(f.Value, Var{Known: true}, cond)
-		}
-	}
 }
 
 // set follows allexport (set -a, set -o allexport), under which every
@@ -682,19 +603,7 @@ func (w *Walker) setErrexit(opt, next string, cond bool) {
 func (w *Walker) poison([]Arg, bool) {
 	w.addOpaque(w.line, "eval, source or '.': runs text the walker cannot read")
 	w.poisoned = true
-	for k, v := range w.vars {
-		v.Known = false
-		w.vars[k] = v
-	}
-}
-
-// readVars marks the variables a builtin reads input into as unknown.
-func (w *Walker) readVars(args []Arg, _ bool) {
-	for _, f := range args {
-		if f.Known && systemd.ValidEnvName(f.Value) {
-			w.assign(f.Value, Var{Set: true}, true)
-		}
-	}
+	w.forgetAll()
 }
 
 func (w *Walker) exit(_ []Arg, cond bool) {
@@ -708,9 +617,56 @@ func (w *Walker) exit(_ []Arg, cond bool) {
 }
 
 // record applies the command's prefix assignment of the environment
-// variable and the wrappers (sudo, env, ...), and records the call when
-// the command run is the target.
-func (w *Walker) record(c *syntax.CallExpr, fields []Arg, cond bool) {
+// variable and the wrappers (sudo, env, sh -c, ...), then records the call
+// when the command run is the target, the kubelet start when it starts the
+// kubelet, and what it does to watched files.
+func (w *Walker) record(s *syntax.Stmt, c *syntax.CallExpr, fields []Arg, cond bool) {
+	env := w.commandEnv(c)
+	args, env, script := unwrapCommand(fields, env, w.envName)
+	if script != nil {
+		w.redirects(s, cond)
+		w.commandString(*script, fields, env, cond)
+		return
+	}
+	if len(args) == 0 {
+		w.redirects(s, cond)
+		if shellName(fields) {
+			w.addOpaque(w.line, "a shell reading commands from its input")
+		}
+		return
+	}
+	if !args[0].Known {
+		w.redirects(s, cond)
+		w.unknownCommand(c, args[0], cond)
+		return
+	}
+	if what := opaqueCommand(args, w.target); what != "" {
+		w.redirects(s, cond)
+		w.addOpaque(args[0].Line, what)
+		return
+	}
+	isTarget := path.Base(args[0].Value) == w.target
+	if what := startsKubelet(args); what != "" && !isTarget {
+		w.redirects(s, cond)
+		w.starts = append(w.starts, Construct{Line: args[0].Line, Seq: w.fs.next(), What: what, Cond: cond || w.mayNotRun()})
+		return
+	}
+	if !isTarget {
+		w.fileEffects(s, args, cond)
+		return
+	}
+	w.redirects(s, cond)
+	if names := w.altNames(c.Args); len(names) > 0 || len(env.Alts) > 0 {
+		if w.recordChoices(c, names) {
+			return
+		}
+	}
+	w.calls = append(w.calls, w.newCall(args, env, cond))
+}
+
+// commandEnv is the environment variable as the command sees it: exported
+// from the script, or set by the command's prefix assignment.
+func (w *Walker) commandEnv(c *syntax.CallExpr) Var {
 	env := w.lookup(w.envName)
 	if !env.Exported {
 		env = Var{Known: env.Known || !w.poisoned}
@@ -721,39 +677,65 @@ func (w *Walker) record(c *syntax.CallExpr, fields []Arg, cond bool) {
 			env.Exported = true
 		}
 	}
-	args, env, ok := unwrapCommand(fields, env, w.envName)
-	if !ok {
-		w.addOpaque(w.line, shellCommandString(fields))
-		return
+	return env
+}
+
+func (w *Walker) newCall(args []Arg, env Var, cond bool) Call {
+	return Call{
+		Line:     args[0].Line,
+		Seq:      w.fs.next(),
+		Args:     args[1:],
+		Env:      env,
+		Word:     args[0].Word,
+		InString: w.at > 0,
+		Cond:     cond,
+		path:     slices.Clone(w.path),
+		// A call tested by if, while, && or || does not trigger errexit.
+		Errexit:      w.errexit == errexitOn && w.testing == 0,
+		ErrexitMaybe: w.errexit == errexitMaybe && w.testing == 0,
+		guarded:      w.guards > 0 || w.testing > 0,
 	}
-	if len(args) == 0 {
-		if shellName(fields) {
-			w.addOpaque(w.line, "a shell reading commands from its input")
+}
+
+// recordChoices records one call of the target for each combination of
+// the values of the variables with [Var.Alts] its words or environment
+// use; exactly one of them runs. It reports false, recording nothing,
+// when there are too many combinations or an argument stays unknown.
+func (w *Walker) recordChoices(c *syntax.CallExpr, names []string) bool {
+	if env := w.commandEnv(c); len(env.Alts) > 0 && !slices.Contains(names, w.envName) {
+		names = append(names, w.envName)
+	}
+	choice := 0
+	for _, name := range names {
+		if o := w.lookup(name).Origin; choice == 0 || o > 0 && o < choice {
+			choice = o
 		}
-		return
 	}
-	if !args[0].Known {
-		w.unknownCommand(c, args[0], cond)
-		return
+	var calls []Call
+	complete := w.eachCombination(names, func() {
+		var fields []Arg
+		for _, word := range c.Args {
+			fields = append(fields, w.fields(word)...)
+		}
+		args, env, script := unwrapCommand(fields, w.commandEnv(c), w.envName)
+		if script != nil || len(args) == 0 || !args[0].Known || path.Base(args[0].Value) != w.target {
+			calls = nil
+			return
+		}
+		call := w.newCall(args, env, true)
+		call.Choice = choice
+		calls = append(calls, call)
+	})
+	if !complete || len(calls) == 0 {
+		return false
 	}
-	if what := opaqueCommand(args, w.target); what != "" {
-		w.addOpaque(int(args[0].Word.Pos().Line()), what)
-		return
+	for i := range calls {
+		calls[i].path = append(calls[i].path, branch{clause: c, arm: i, arms: len(calls), guarded: w.guards > 0 || len(w.path) > 0})
+		calls[i].Cond = true
+		calls[i].Seq = calls[0].Seq
 	}
-	if path.Base(args[0].Value) == w.target {
-		w.calls = append(w.calls, Call{
-			Line: int(args[0].Word.Pos().Line()),
-			Args: args[1:],
-			Env:  env,
-			Word: args[0].Word,
-			Cond: cond,
-			path: slices.Clone(w.path),
-			// A call tested by if, while, && or || does not trigger errexit.
-			Errexit:      w.errexit == errexitOn && w.testing == 0,
-			ErrexitMaybe: w.errexit == errexitMaybe && w.testing == 0,
-			guarded:      w.guards > 0 || w.testing > 0,
-		})
-	}
+	w.calls = append(w.calls, calls...)
+	return true
 }
 
 // commandsOfInterest are the commands whose arguments the walker needs:
@@ -779,301 +761,20 @@ func literalWord(word *syntax.Word) (string, bool) {
 		return "", false
 	}
 	lit, ok := word.Parts[0].(*syntax.Lit)
-	if !ok || strings.ContainsAny(lit.Value, "\\~{*?[") {
+	if !ok || hasSpecial(lit.Value) {
 		return "", false
 	}
 	return lit.Value, true
 }
 
-// unwrapCommand skips the wrappers that run another command (sudo, env,
-// exec, command, nohup, nice, timeout, cloud-init-per, bash, sh) and
-// applies what they do to the environment variable: sudo clears it unless
-// -E or --preserve-env, env -i clears it and NAME=value sets it. ok is
-// false for a shell given a command string (-c).
-func unwrapCommand(args []Arg, env Var, envName string) ([]Arg, Var, bool) {
-	for len(args) > 0 && args[0].Known {
-		unwrap, isWrapper := wrappers[path.Base(args[0].Value)]
-		if !isWrapper {
-			break
-		}
-		var ok bool
-		args, env, ok = unwrap(args[1:], env, envName)
-		if !ok {
-			return nil, env, false
-		}
-	}
-	return args, env, true
-}
-
-// wrappers map a wrapper command to what it does with its arguments (the
-// words after its name) and the environment variable.
-var wrappers = map[string]func(args []Arg, env Var, envName string) ([]Arg, Var, bool){
-	"exec":    plainWrapper(nil),
-	"command": plainWrapper(nil),
-	"nohup":   plainWrapper(nil),
-	"nice":    plainWrapper(map[string]bool{"-n": true}),
-	"timeout": func(args []Arg, env Var, _ string) ([]Arg, Var, bool) {
-		args = skipOptions(args, map[string]bool{"-s": true, "-k": true})
-		return args[min(1, len(args)):], env, true // the duration
-	},
-	"cloud-init-per": func(args []Arg, env Var, _ string) ([]Arg, Var, bool) {
-		return args[min(2, len(args)):], env, true // FREQUENCY NAME COMMAND...
-	},
-	"sudo": unwrapSudo,
-	"env": func(args []Arg, env Var, envName string) ([]Arg, Var, bool) {
-		args, env = unwrapEnv(args, env, envName)
-		return args, env, true
-	},
-	"bash": unwrapShell,
-	"sh":   unwrapShell,
-	"dash": unwrapShell,
-}
-
-// plainWrapper skips options, of which those in takesValue take the next
-// word.
-func plainWrapper(takesValue map[string]bool) func([]Arg, Var, string) ([]Arg, Var, bool) {
-	return func(args []Arg, env Var, _ string) ([]Arg, Var, bool) {
-		return skipOptions(args, takesValue), env, true
-	}
-}
-
-// unwrapSudo: sudo clears the environment unless told to keep it.
-func unwrapSudo(args []Arg, env Var, _ string) ([]Arg, Var, bool) {
-	preserve := false
-	for _, a := range args {
-		if !a.Known || !strings.HasPrefix(a.Value, "-") {
-			break
-		}
-		long := strings.HasPrefix(a.Value, "--")
-		preserve = preserve || a.Value == "-E" || strings.HasPrefix(a.Value, "--preserve-env") || (!long && strings.Contains(a.Value, "E"))
-	}
-	if !preserve {
-		env = Var{Known: true}
-	}
-	return skipOptions(args, map[string]bool{"-u": true, "-g": true, "-p": true, "-C": true, "-D": true, "-r": true, "-t": true, "-U": true, "-h": true}), env, true
-}
-
-// unwrapShell: a shell runs the script named by its first operand; a
-// command string (-c) is not followed.
-func unwrapShell(args []Arg, env Var, _ string) ([]Arg, Var, bool) {
-	for len(args) > 0 && args[0].Known && strings.HasPrefix(args[0].Value, "-") {
-		if strings.Contains(args[0].Value, "c") && !strings.HasPrefix(args[0].Value, "--") {
-			return nil, env, false
-		}
-		if (args[0].Value == "-o" || args[0].Value == "+o") && len(args) > 1 {
-			args = args[1:]
-		}
-		args = args[1:]
-	}
-	return args, env, true
-}
-
-// unwrapEnv applies env's options and NAME=value arguments.
-func unwrapEnv(args []Arg, env Var, envName string) ([]Arg, Var) {
-	for len(args) > 0 && args[0].Known {
-		v := args[0].Value
-		switch {
-		case v == "-i" || v == "-" || v == "--ignore-environment":
-			env = Var{Known: true}
-		case v == "-u" && len(args) > 1:
-			if args[1].Value == envName || !args[1].Known {
-				env = Var{Known: args[1].Known}
-			}
-			args = args[1:]
-		case strings.HasPrefix(v, "-"):
-		case strings.Contains(v, "="):
-			if k, val, _ := strings.Cut(v, "="); k == envName {
-				env = Var{Value: val, Known: true, Set: true, Exported: true}
-			}
-		default:
-			return args, env
-		}
-		args = args[1:]
-	}
-	return args, env
-}
-
-func skipOptions(args []Arg, takesValue map[string]bool) []Arg {
-	for len(args) > 0 && args[0].Known && strings.HasPrefix(args[0].Value, "-") {
-		if args[0].Value == "--" {
-			return args[1:]
-		}
-		if takesValue[args[0].Value] && len(args) > 1 {
-			args = args[1:]
-		}
-		args = args[1:]
-	}
-	return args
-}
-
-// literal expands a word as an assignment value (no splitting).
-func (w *Walker) literal(word *syntax.Word) (string, bool) {
-	if word == nil {
-		return "", true
-	}
-	if !w.static(word) {
-		return "", false
-	}
-	var out string
-	ok := w.safely(func() error {
-		s, err := expand.Literal(w.config(), word)
-		out = s
-		return err
-	})
-	return out, ok
-}
-
-// fields expands a command argument into the words the command receives.
-func (w *Walker) fields(word *syntax.Word) []Arg {
-	if w.static(word) {
-		var out []string
-		if w.safely(func() error {
-			f, err := expand.Fields(w.config(), word)
-			out = f
-			return err
-		}) {
-			args := make([]Arg, len(out))
-			for i, f := range out {
-				args[i] = Arg{Value: f, Known: true, Prefix: f, Word: word}
-			}
-			return args
-		}
-	}
-	return []Arg{{Multi: unquotedDynamic(word), Prefix: staticPrefix(word), Word: word, Origin: w.wordOrigin(word)}}
-}
-
-// wordOrigin is the line an unknown word's value comes from: the origin of
-// its first unknown variable, else the word's own line.
-func (w *Walker) wordOrigin(word *syntax.Word) int {
-	origin := 0
-	syntax.Walk(word, func(n syntax.Node) bool {
-		if p, ok := n.(*syntax.ParamExp); ok && origin == 0 && p.Param != nil {
-			if v := w.lookup(p.Param.Value); !v.Known {
-				origin = v.Origin
-			}
-		}
-		return origin == 0
-	})
-	if origin == 0 {
-		origin = int(word.Pos().Line())
-	}
-	return origin
-}
-
-// config returns the walker's expansion config, reused across words
-// (mvdan.cc/sh re-reads IFS from the environment on every expansion).
-func (w *Walker) config() *expand.Config {
-	if w.expandCfg == nil {
-		w.expandCfg = &expand.Config{Env: w}
-	}
-	return w.expandCfg
-}
-
-// safely runs an expansion from mvdan.cc/sh, turning an error or a panic
-// inside it into "not known".
-func (w *Walker) safely(fn func() error) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	return fn() == nil
-}
-
-// static reports whether a word can be expanded without running anything:
-// no command, arithmetic or process substitution, no tilde (which would
-// look up users), and only parameters whose values are known.
-func (w *Walker) static(word *syntax.Word) bool {
-	if len(word.Parts) > 0 {
-		if lit, ok := word.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, "~") {
-			return false
-		}
-	}
-	ok := true
-	syntax.Walk(word, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst, *syntax.ExtGlob:
-			ok = false
-		case *syntax.ParamExp:
-			if n.Excl || n.Names != 0 || n.Slice != nil || n.Width || n.Param == nil || !wholeArray(n.Index) {
-				ok = false
-			} else if v := w.lookup(n.Param.Value); !v.Known {
-				ok = false
-			}
-		}
-		return ok
-	})
-	return ok
-}
-
-// unquotedDynamic reports whether a word has an expansion outside double
-// quotes, which word splitting may turn into several arguments or none.
-func unquotedDynamic(word *syntax.Word) bool {
-	for _, p := range word.Parts {
-		switch p.(type) {
-		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst, *syntax.ExtGlob, *syntax.BraceExp:
+// hasSpecial reports whether an unquoted literal holds a character bash
+// gives a meaning to (escape, tilde, brace, glob).
+func hasSpecial(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\', '~', '{', '*', '?', '[':
 			return true
 		}
 	}
 	return false
-}
-
-// staticPrefix is the text a word certainly starts with.
-func staticPrefix(word *syntax.Word) string {
-	var b strings.Builder
-	for _, p := range word.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(strings.ReplaceAll(p.Value, `\`, ""))
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				return b.String()
-			}
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				lit, ok := q.(*syntax.Lit)
-				if !ok {
-					return b.String()
-				}
-				b.WriteString(lit.Value)
-			}
-		default:
-			return b.String()
-		}
-	}
-	return b.String()
-}
-
-// Source is a word's raw text, for spotting the target's name in a
-// word the walker cannot expand.
-func Source(word *syntax.Word) string {
-	var b bytes.Buffer
-	if err := syntax.NewPrinter().Print(&b, word); err != nil {
-		return ""
-	}
-	return b.String()
-}
-
-func sortedVarNames(m map[string]Var) []string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return names
-}
-
-// wholeArray accepts no index, or [@] and [*], the indexes that expand
-// every element; other indexes are not followed.
-func wholeArray(index syntax.ArithmExpr) bool {
-	if index == nil {
-		return true
-	}
-	word, ok := index.(*syntax.Word)
-	if !ok {
-		return false
-	}
-	lit := word.Lit()
-	return lit == "@" || lit == "*"
 }

@@ -74,7 +74,7 @@ func TestWalkCalls(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := Walk([]byte(tt.script), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+			r, err := Walk([]byte(tt.script), bootstrapOptions)
 			if err != nil || len(r.Opaque) > 0 {
 				t.Fatalf("Walk: %v, opaque %v", err, r.Opaque)
 			}
@@ -97,15 +97,13 @@ func TestWalkOpaque(t *testing.T) {
 	}{
 		{"eval", "X='bootstrap.sh c'\neval \"$X\"\n", "eval", 2},
 		{"source", "source /tmp/env.sh\n", "eval, source", 1},
-		{"bash -c", "bash -c '/etc/eks/bootstrap.sh c'\n", "-c", 1},
-		{"sudo sh -c", "sudo sh -c 'bootstrap.sh c'\n", "-c", 1},
+		{"bash -c with a string only known at boot", "bash -c \"$JOIN\"\n", "-c", 1},
+		{"sudo sh -c of a string that does not parse", "sudo sh -c 'bootstrap.sh c )'\n", "-c", 1},
 		{"curl into bash", "curl -s https://example.com/x | bash\n", "input", 1},
 		{"python", "python3 -c 'import subprocess'\n", "Python", 1},
 		{"a script written then run", "cat > /tmp/j.sh <<EOF\nbootstrap.sh c\nEOF\nchmod +x /tmp/j.sh\n/tmp/j.sh\n", "/tmp/j.sh", 5},
 		{"bash running a file", "bash ./join.sh\n", "./join.sh", 1},
 		{"unknown command name", "$JOIN c\n", "only known at boot", 1},
-		{"systemctl starts the kubelet", "systemctl start kubelet\n", "kubelet unit", 1},
-		{"kubelet run directly", "/usr/bin/kubelet --config x\n", "kubelet binary", 1},
 		{"trap running the join", "trap 'bootstrap.sh c' EXIT\n", "trap", 1},
 		{"errexit maybe", "if [ -f x ]; then set -e; fi\nfalse\n", "set -e", 2},
 		{"exit in a branch", "[ -f /var/lib/done ] && exit 0\nbootstrap.sh c\n", "exit", 1},
@@ -113,7 +111,7 @@ func TestWalkOpaque(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := Walk([]byte(tt.script), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+			r, err := Walk([]byte(tt.script), bootstrapOptions)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,7 +130,7 @@ func TestWalkFollowable(t *testing.T) {
 		"set -o pipefail\nexport X=1\n/etc/eks/bootstrap.sh c\n",
 		"set -e\ndie() { echo \"$1\"; false; exit 1; }\n/etc/eks/bootstrap.sh c\n", // a helper that is defined, not followed
 	} {
-		r, err := Walk([]byte(script), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+		r, err := Walk([]byte(script), bootstrapOptions)
 		if err != nil || len(r.Opaque) > 0 {
 			t.Errorf("%q: opaque %+v, %v; want none", script, r.Opaque, err)
 		}
@@ -143,7 +141,7 @@ func TestWalkFollowable(t *testing.T) {
 func TestWalkWrappersWithoutOperands(t *testing.T) {
 	t.Parallel()
 	for _, script := range []string{"bash -o\n", "sh +o\n", "sudo\n", "timeout\n", "env -u\n", "cloud-init-per once\n", "nice -n\n"} {
-		if _, err := Walk([]byte(script), "bootstrap.sh", "KUBELET_EXTRA_ARGS"); err != nil {
+		if _, err := Walk([]byte(script), bootstrapOptions); err != nil {
 			t.Errorf("%q: %v", script, err)
 		}
 	}
@@ -165,7 +163,7 @@ func TestExhaustive(t *testing.T) {
 		{"if [ -f x ]; then [ -f z ] && bootstrap.sh a; else bootstrap.sh b; fi\n", false},
 	}
 	for _, tt := range tests {
-		r, err := Walk([]byte(tt.script), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+		r, err := Walk([]byte(tt.script), bootstrapOptions)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,7 +199,7 @@ func summary(r Result) []string {
 		for _, f := range []struct {
 			on   bool
 			name string
-		}{{c.Cond, "cond"}, {c.Errexit, "errexit"}, {c.ErrexitMaybe, "errexit?"}} {
+		}{{c.Cond, "cond"}, {c.Errexit, "errexit"}, {c.ErrexitMaybe, "errexit?"}, {c.Choice > 0, fmt.Sprintf("choice L%d", c.Choice)}} {
 			if f.on {
 				s += " [" + f.name + "]"
 			}
@@ -210,6 +208,24 @@ func summary(r Result) []string {
 	}
 	for _, o := range r.Opaque {
 		out = append(out, fmt.Sprintf("opaque L%d: %s", o.Line, o.What))
+	}
+	for _, o := range r.Starts {
+		out = append(out, fmt.Sprintf("start L%d: %s", o.Line, o.What))
+	}
+	for _, f := range r.Files {
+		s := fmt.Sprintf("file L%d %s %s", f.Line, [...]string{"unknown", "write", "append", "filter", "remove"}[f.Kind], f.Path)
+		switch f.Kind {
+		case OpUnknown:
+			s += " (" + f.What + ")"
+		case OpFilter:
+			s += " " + f.Tool + " " + f.Text + strings.Join(f.Args, " ")
+		case OpWrite, OpAppend:
+			s += " " + fmt.Sprintf("%q", f.Text)
+		}
+		if f.Cond {
+			s += " [cond]"
+		}
+		out = append(out, s)
 	}
 	if r.StopLine > 0 {
 		out = append(out, fmt.Sprintf("stop L%d: %s (skips target %v)", r.StopLine, r.StopWhy, r.SkipsTarget))
@@ -256,6 +272,18 @@ func TestWalkSemantics(t *testing.T) {
 
 		// Arithmetic assigns values the walker does not compute.
 		{"(( ++ ))", "X=1\n((X++))\nbootstrap.sh $X\n", []string{"call L3 ?"}},
+		// Every assignment operator changes X. mvdan.cc/sh v3.12.0 numbers
+		// Assgn after ShrAssgn (syntax/tokens.go: assgn follows shrAssgn in
+		// the token list), so a range test from Assgn to ShrAssgn matches
+		// none of them and X kept its old, known value.
+		{"let X=", "X=1\nlet X=2\nbootstrap.sh $X\n", []string{"call L3 ?"}},
+		{"(( += ))", "X=1\n((X+=2))\nbootstrap.sh $X\n", []string{"call L3 ?"}},
+		{"let >>=", "X=8\nlet 'X>>=1'\nbootstrap.sh $X\n", []string{"call L3 ?"}},
+		// Bash evaluates a variable's value used in arithmetic as an
+		// expression (Y='X=3'; ((Y)) assigns X), and let's quoted words.
+		{"a variable whose value assigns", "Y='X=3'\nX=1\n((Y))\nbootstrap.sh $X\n", []string{"call L4 ?"}},
+		{"let with a string only known at boot", "X=1\nlet \"$(cat /tmp/e)\"\nbootstrap.sh $X\n", []string{"call L3 ?"}},
+		{"an arithmetic comparison assigns nothing", "X=1\n((X == 2))\nbootstrap.sh $X\n", []string{"call L3 1"}},
 
 		// Assignments.
 		{"append to a known string", "X=a\nX+=b\nbootstrap.sh $X\n", []string{"call L3 ab"}},
@@ -263,7 +291,52 @@ func TestWalkSemantics(t *testing.T) {
 		{"an indexed element assignment", "A[1]=x\nbootstrap.sh \"$A\"\n", []string{"call L2 ?"}},
 		{"an array with an explicit index", "A=([1]=x)\nbootstrap.sh \"${A[@]}\"\n", []string{"call L2 ?"}},
 		{"array append to a scalar", "A=x\nA+=(y)\nbootstrap.sh \"${A[@]}\"\n", []string{"call L3 ?"}},
-		{"a conditional assignment that may differ", "X=a\nif [ -f /x ]; then X=b; fi\nbootstrap.sh $X\n", []string{"call L3 ?"}},
+		// Each arm is walked on its own copy of the variables: a value the
+		// arms leave different is one of their values, and a call using
+		// it is one call per value, exactly one of which runs.
+		{"a conditional assignment that may differ", "X=a\nif [ -f /x ]; then X=b; fi\nbootstrap.sh $X\n",
+			[]string{"call L3 b [cond] [choice L2]", "call L3 a [cond] [choice L2]"}},
+		{"if/else assigning in both arms", "if [ -f /x ]; then T=a; else T=b; fi\nbootstrap.sh $T\n",
+			[]string{"call L2 a [cond] [choice L1]", "call L2 b [cond] [choice L1]"}},
+		{"an arm that appends", "E=--x\nif [ -f /s ]; then\n  E=\"$E --y\"\nfi\nbootstrap.sh \"$E\"\n",
+			[]string{"call L5 --x --y [cond] [choice L2]", "call L5 --x [cond] [choice L2]"}},
+		{"&& assigns or not", "E=a\n[ -f /s ] && E=b\nbootstrap.sh $E\n",
+			[]string{"call L3 b [cond] [choice L2]", "call L3 a [cond] [choice L2]"}},
+		{"an if without else over a variable the script never set", "if [ -f /x ]; then T=a; fi\nbootstrap.sh $T\n",
+			[]string{"call L2 ?"}},
+		{"a loop's assignment stays unknown", "E=a\nfor i in 1 2; do E=\"$E b\"; done\nbootstrap.sh $E\n",
+			[]string{"call L3 ?"}},
+		// Arms that assign nothing are walked in place ([Walker.fork]); each
+		// of these first arms assigns without NAME=value, as the Bash
+		// Reference Manual (bash 5.2) says: read and declare (§4.2 Bash
+		// Builtin Commands), ${X:=word} (§3.5.3 Shell Parameter Expansion),
+		// $((X=2)) (§6.5 Shell Arithmetic), for (§3.2.5.1), unset (§4.1);
+		// the else arm must still see the value from before the if.
+		{"an arm that reads", "X=a\nif [ -f /s ]; then read X; else bootstrap.sh $X; fi\n", []string{"call L2 a [cond]"}},
+		{"an arm that assigns by ${X:=}", "X=\nif [ -f /s ]; then : ${X:=b}; else bootstrap.sh a$X; fi\n",
+			[]string{"call L2 a [cond]"}},
+		{"an arm whose redirection assigns", "X=\nif [ -f /s ]; then echo >>\"/tmp/${X:=b}\"; else bootstrap.sh a$X; fi\n",
+			[]string{"call L2 a [cond]"}},
+		{"an arm that computes", "X=a\nif [ -f /s ]; then : $((X=2)); else bootstrap.sh $X; fi\n", []string{"call L2 a [cond]"}},
+		{"an arm that loops", "X=a\nif [ -f /s ]; then for X in b; do :; done; else bootstrap.sh $X; fi\n",
+			[]string{"call L2 a [cond]"}},
+		{"an arm whose command name is a variable", "X=a\nR=read\nif [ -f /s ]; then $R X; else bootstrap.sh $X; fi\n",
+			[]string{"call L3 a [cond]"}},
+		{"an arm whose array index computes", "X=a\nif [ -f /s ]; then : ${A[X=2]}; else bootstrap.sh $X; fi\n",
+			[]string{"call L2 a [cond]"}},
+		// bash evaluates an indexed array's subscript as arithmetic, so
+		// ${A[i++]} increments i (bash 5.2 manual, "Arrays").
+		{"an array index assigns", "i=0\nA=(a b)\n: ${A[i++]}\nbootstrap.sh $i\n", []string{"call L4 ?"}},
+		// mvdan.cc/sh v3.12.0 panics on ${X@P} and the other transformations
+		// it does not compute (expand/param.go:332-334).
+		{"${X@P} is not computed", "X=a\nbootstrap.sh ${X@P} ${X@U}\n", []string{"call L2 ? ?"}},
+		{"an arm that declares", "X=a\nif [ -f /s ]; then declare X=b; fi\nbootstrap.sh $X\n",
+			[]string{"call L3 b [cond] [choice L2]", "call L3 a [cond] [choice L2]"}},
+		{"an arm that unsets", "X=a\nif [ -f /s ]; then unset X; fi\nbootstrap.sh $X\n",
+			[]string{"call L3 [cond] [choice L2]", "call L3 a [cond] [choice L2]"}},
+		{"too many combinations", "A=0; B=0; C=0; D=0; F=0\n" + strings.Repeat("", 0) +
+			"[ -f /a ] && A=1\n[ -f /b ] && B=1\n[ -f /c ] && C=1\n[ -f /d ] && D=1\n[ -f /f ] && F=1\nbootstrap.sh $A$B$C$D$F\n",
+			[]string{"call L7 ?"}},
 		{"a conditional assignment that agrees", "X=a\nif [ -f /x ]; then X=a; fi\nbootstrap.sh $X\n", []string{"call L3 a"}},
 		{"unset", "X=a\nunset -v X\nbootstrap.sh \"$X\"\n", []string{"call L3 "}},
 		{"read", "read X\nbootstrap.sh $X\n", []string{"call L2 ?"}},
@@ -323,16 +396,31 @@ func TestWalkSemantics(t *testing.T) {
 
 		// Shells and interpreters.
 		{"a bare shell reads its input", "curl -s https://x | sudo bash\n", []string{"opaque L1: a shell reading commands from its input"}},
-		{"sh -c through a wrapper", "nohup sh -c 'bootstrap.sh a'\n", []string{"opaque L1: sh -c, a shell running a command string"}},
-		{"service acting on the kubelet", "service kubelet start\n", []string{"opaque L1: service acting on the kubelet unit"}},
+		// sh -c with a static string is a shell running that script: its
+		// calls are reported on the line of the sh -c.
+		{"sh -c through a wrapper", "nohup sh -c 'bootstrap.sh a'\n", []string{"call L1 a"}},
+		{"sh -c sees exported variables only", "export A=x\nB=y\nsh -c 'bootstrap.sh \"$A\" \"$B\"'\n", []string{"call L3 x ?"}},
+		{"sh -c's exit ends only that shell", "sh -c 'exit 1'\nbootstrap.sh a\n", []string{"call L2 a"}},
+		{"sh -c running eval", "sudo sh -xc 'eval \"$X\"'\n", []string{"opaque L1: sh -c: eval, source or '.': runs text the walker cannot read"}},
+		{"sh -c under set -e may end the script", "set -e\nsh -c 'bootstrap.sh a'\n", []string{"call L2 a [errexit?]"}},
+		{"service acting on the kubelet", "service kubelet start\n", []string{"start L1: service acting on the kubelet unit"}},
+		{"systemctl starts the kubelet", "systemctl daemon-reload\nsystemctl restart kubelet\n", []string{"start L2: systemctl acting on the kubelet unit"}},
+		{"the kubelet run directly", "/usr/bin/kubelet --config x\n", []string{"start L1: the kubelet binary, run directly"}},
+		{"cfn-signal is a known program", "/opt/aws/bin/cfn-signal --exit-code $? --stack s --resource r\n", nil},
+		{"an unknown program by its path", "/opt/tools/setup\n", []string{"opaque L1: a script the walker has not read (/opt/tools/setup)"}},
+
+		// Side effects of expansions.
+		{"a call inside a command substitution runs", "X=$(bootstrap.sh a)\n", []string{"call L1 a"}},
+		{"arithmetic expansion assigns", "X=1\necho $((X+=1))\nbootstrap.sh $X\n", []string{"call L3 ?"}},
+		{"${X:=word} assigns an unset X", "echo ${X:=a}\nbootstrap.sh $X\n", []string{"call L2 ?"}},
 		{"systemctl on another unit", "systemctl restart containerd\nbootstrap.sh a\n", []string{"call L2 a"}},
-		{"nodeadm run directly", "nodeadm init\n", []string{"opaque L1: the nodeadm binary, run directly"}},
+		{"nodeadm run directly", "nodeadm init\n", []string{"start L1: the nodeadm binary, run directly"}},
 		{"xargs", "echo a | xargs bootstrap.sh\n", []string{"opaque L1: xargs, which builds commands from its input"}},
 		{"an installed program by its path", "/usr/bin/env bootstrap.sh a\n", []string{"call L1 a"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := Walk([]byte(tt.script), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+			r, err := Walk([]byte(tt.script), bootstrapOptions)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -347,7 +435,7 @@ func TestWalkSemantics(t *testing.T) {
 // error, so the calls before it are returned with the error and its line.
 func TestWalkSyntaxError(t *testing.T) {
 	t.Parallel()
-	r, err := Walk([]byte("bootstrap.sh a\nif then\n"), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+	r, err := Walk([]byte("bootstrap.sh a\nif then\n"), bootstrapOptions)
 	se, ok := err.(*SyntaxError)
 	if !ok || se.Line != 2 || se.Error() == "" {
 		t.Fatalf("err = %v; want a *SyntaxError on line 2", err)
@@ -373,7 +461,7 @@ func TestExclusive(t *testing.T) {
 		{"if [ -f x ]; then if [ -f y ]; then bootstrap.sh a; else bootstrap.sh b; fi; fi\n", true},
 	}
 	for _, tt := range tests {
-		r, err := Walk([]byte(tt.script), "bootstrap.sh", "KUBELET_EXTRA_ARGS")
+		r, err := Walk([]byte(tt.script), bootstrapOptions)
 		if err != nil || len(r.Calls) != 2 {
 			t.Fatalf("%q: %v, %d calls", tt.script, err, len(r.Calls))
 		}
@@ -421,5 +509,123 @@ func TestWalkerEnviron(t *testing.T) {
 	}
 	if v := w.Get("B"); v.IsSet() {
 		t.Errorf("after eval Get(B) = %+v; any variable may have changed", v)
+	}
+}
+
+// bootstrapOptions walks for AL2's join and its environment variable.
+var bootstrapOptions = Options{Target: "bootstrap.sh", EnvName: "KUBELET_EXTRA_ARGS"}
+
+// TestWalkFiles pins what the walker records about changes to watched
+// files (here AL2's join and the kubelet's files): the static edits people
+// make before calling the join, followed; reads ignored; anything else
+// that names a watched path is an unknown change.
+func TestWalkFiles(t *testing.T) {
+	t.Parallel()
+	const (
+		boot   = "/etc/eks/bootstrap.sh"
+		config = "/etc/kubernetes/kubelet/kubelet-config.json"
+		dropIn = "/etc/systemd/system/kubelet.service.d/20-x.conf"
+	)
+	o := Options{Target: "bootstrap.sh", EnvName: "KUBELET_EXTRA_ARGS",
+		Watch: []string{"/etc/eks", "/etc/kubernetes", "/etc/systemd/system/kubelet.service.d"}}
+	tests := []struct {
+		name, script string
+		want         []string
+	}{
+		// aws/containers-roadmap#864's workaround, as
+		// terraform-aws-modules/terraform-aws-eks
+		// modules/node_groups/templates/userdata.sh.tpl@18e0a047 writes it.
+		{"sed -i appending to bootstrap.sh",
+			"sed -i '/^KUBELET_EXTRA_ARGS=/a KUBELET_EXTRA_ARGS+=\" --register-with-taints=a=b:NoSchedule\"' " + boot + "\n",
+			[]string{"file L1 filter " + boot + " sed /^KUBELET_EXTRA_ARGS=/a KUBELET_EXTRA_ARGS+=\" --register-with-taints=a=b:NoSchedule\""}},
+		{"sed -e with a backup suffix", "sed -i.bak -e 's/a/b/' -e 's/c/d/' " + boot + "\n",
+			[]string{"file L1 filter " + boot + " sed s/a/b/\ns/c/d/"}},
+		// bootstrap.sh's own way of editing the config (L488).
+		{"echo of jq over the file, written back",
+			"echo \"$(jq '.maxPods=20' " + config + ")\" > " + config + "\n",
+			[]string{"file L1 filter " + config + " jq .maxPods=20"}},
+		{"jq to a temporary file, moved back",
+			"CFG=" + config + "\njq --arg t x '.a=$t' \"$CFG\" > /tmp/k.json\nmv /tmp/k.json \"$CFG\"\n",
+			[]string{"file L3 filter " + config + " jq .a=$t--arg t x"}},
+		{"jq to a temporary file, moved back if jq succeeded",
+			"jq '.a=1' " + config + " > /tmp/k && mv /tmp/k " + config + "\n",
+			[]string{"file L1 filter " + config + " jq .a=1 [cond]"}},
+		{"jq reading the file its redirection empties", "jq '.a=1' " + config + " > " + config + "\n",
+			[]string{"file L1 write " + config + " \"\""}},
+		{"a here-document", "mkdir -p /etc/systemd/system/kubelet.service.d\ncat > " + dropIn + " <<EOF\n[Service]\nEnvironment=\"A=$HOME\"\nEOF\n",
+			[]string{"file L2 unknown " + dropIn + " (cat)"}},
+		{"a quoted here-document", "cat <<'EOF' > " + dropIn + "\n[Service]\nEnvironment=\"A=$HOME\"\nEOF\n",
+			[]string{"file L1 write " + dropIn + " \"[Service]\\nEnvironment=\\\"A=$HOME\\\"\\n\""}},
+		// The EKS user guide's proxy drop-in, line by line.
+		{"echo and echo >>", "echo '[Service]' > " + dropIn + "\necho 'Environment=\"HTTP_PROXY=http://p:3128\"' >> " + dropIn + "\n",
+			[]string{"file L1 write " + dropIn + " \"[Service]\\n\"", "file L2 append " + dropIn + " \"Environment=\\\"HTTP_PROXY=http://p:3128\\\"\\n\""}},
+		{"echo into sudo tee", "echo '[Service]' | sudo tee -a " + dropIn + "\n",
+			[]string{"file L1 append " + dropIn + " \"[Service]\\n\""}},
+		{"a file written then moved in", "printf '[Service]\\nKillMode=process\\n' > /tmp/d.conf\nmv /tmp/d.conf /etc/systemd/system/kubelet.service.d/\n",
+			[]string{"file L2 write /etc/systemd/system/kubelet.service.d/d.conf \"[Service]\\nKillMode=process\\n\""}},
+		{"reads", "cat " + config + "\ngrep -q x " + boot + " && echo y\n[ -f " + boot + " ]\nif [[ -x " + boot + " ]]; then :; fi\nls /etc/eks\n", nil},
+		{"a download over the join", "curl -sfo " + boot + " https://example.com/b.sh\n",
+			[]string{"file L1 unknown " + boot + " (curl -sfo " + boot + " https://example.com/b.sh)"}},
+		{"a path only known at boot", "F=/etc/eks/$(ls /etc/eks | head -1)\nsed -i 's/a/b/' \"$F\"\n",
+			[]string{"file L2 unknown /etc/eks (sed -i s/a/b/ \"$F\" (\"$F\" is only known at boot))"}},
+		// Another part of the userData, edited in cloud-init's scripts
+		// directory (diem/diem's terraform user data).
+		{"sed -i on a file only known at boot", "sed -i 's,a,b,' \"$(dirname \"$0\")/part-002\"\n",
+			[]string{"file L1 unknown  (sed -i s,a,b, \"$(dirname \"$0\")/part-002\" (\"$(dirname \"$0\")/part-002\" is only known at boot))"}},
+		{"replacing a file only known at boot", "echo x > \"$OUT\"\necho y >> \"$LOG\"\nexec > >(tee /var/log/user-data.log | logger -t user-data -s 2>/dev/console) 2>&1\n",
+			[]string{"file L1 unknown  (echo to a file only known at boot)"}},
+		{"a branch", "if [ -f /x ]; then sed -i 's/a/b/' " + boot + "; fi\n",
+			[]string{"file L1 filter " + boot + " sed s/a/b/ [cond]"}},
+		{"sed -i in sh -c", "sh -c \"sed -i 's/a/b/' " + boot + "\"\n",
+			[]string{"file L1 filter " + boot + " sed s/a/b/"}},
+		{"rm", "rm -f " + dropIn + "\n", []string{"file L1 remove " + dropIn}},
+		{"a command substitution", "X=$(sed -i 's/a/b/' " + boot + ")\n", []string{"file L1 filter " + boot + " sed s/a/b/"}},
+		{"a redirection alone", "> " + config + "\n", []string{"file L1 write " + config + " \"\""}},
+		{"the join reads its own file", "/etc/eks/bootstrap.sh c --containerd-config-file /etc/eks/containerd.toml\n",
+			[]string{"call L1 c --containerd-config-file /etc/eks/containerd.toml"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Walk([]byte(tt.script), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, summary(r)); diff != "" {
+				t.Errorf("%q (-want +got):\n%s", tt.script, diff)
+			}
+		})
+	}
+}
+
+func TestEval(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		script string
+		want   map[string]string
+		ok     bool
+	}{
+		{`KUBELET_EXTRA_ARGS+=" --register-with-taints=a=b:NoSchedule"`, map[string]string{"KUBELET_EXTRA_ARGS": "--v=2 --register-with-taints=a=b:NoSchedule"}, true},
+		{"KUBELET_EXTRA_ARGS=\"$KUBELET_EXTRA_ARGS --x\"\nY=1", map[string]string{"KUBELET_EXTRA_ARGS": "--v=2 --x", "Y": "1"}, true},
+		{`KUBELET_EXTRA_ARGS+=" $CLUSTER_NAME"`, nil, false},
+		{`echo hi`, nil, false},
+		{`X=$(date)`, nil, false},
+		{`X=1 >/tmp/x`, nil, false},
+		{`X=(a b)`, nil, false},
+		{`X=`, map[string]string{"KUBELET_EXTRA_ARGS": "--v=2", "X": ""}, true},
+		{`if`, nil, false},
+		// mvdan.cc/sh v3.12.0 panics computing ${X@P}, ${X@A}, ${X@a}
+		// and ${X@U} (expand/param.go:332-334); bash computes them, the
+		// walker does not: not followable, and no panic.
+		{`Y=${KUBELET_EXTRA_ARGS@P}`, nil, false},
+		{`Y=${KUBELET_EXTRA_ARGS@A}`, nil, false},
+		{`Y="${KUBELET_EXTRA_ARGS@a}"`, nil, false},
+		{`Y=${KUBELET_EXTRA_ARGS@U}`, nil, false},
+		{`Y=${KUBELET_EXTRA_ARGS@Q}`, map[string]string{"KUBELET_EXTRA_ARGS": "--v=2", "Y": "'--v=2'"}, true},
+	}
+	for _, tt := range tests {
+		got, ok := Eval(tt.script, map[string]string{"KUBELET_EXTRA_ARGS": "--v=2"})
+		if ok != tt.ok || ok && !cmp.Equal(tt.want, got) {
+			t.Errorf("Eval(%q) = %v, %v; want %v, %v", tt.script, got, ok, tt.want, tt.ok)
+		}
 	}
 }

@@ -14,3 +14,13 @@ func ExampleSplit() {
 	fmt.Printf("%q\n", words)
 	// Output: ["--register-with-taints" "k:NoSchedule"]
 }
+
+func ExampleParseUnit() {
+	ds, err := systemd.ParseUnit("[Service]\nEnvironment='KUBELET_EXTRA_ARGS=--v=2'\n")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s.%s on line %d: %s\n", ds[0].Section, ds[0].Key, ds[0].Line, ds[0].Value)
+	// Output: Service.Environment on line 2: 'KUBELET_EXTRA_ARGS=--v=2'
+}

@@ -28,3 +28,22 @@ func FuzzSplit(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseUnit: any text parses or fails without panicking, and every
+// directive has a section, a key and a line.
+func FuzzParseUnit(f *testing.F) {
+	for _, s := range []string{"[Service]\nEnvironment='A=1'\n", "[Service]\nExecStart=/a \\\n b\n", "x\n[", "[Unit]\n#c\\\nA=b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		ds, err := ParseUnit(text)
+		if err != nil {
+			return
+		}
+		for _, d := range ds {
+			if d.Section == "" || d.Key == "" || d.Line < 1 {
+				t.Fatalf("ParseUnit(%q): directive %+v", text, d)
+			}
+		}
+	})
+}
