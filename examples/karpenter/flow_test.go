@@ -224,7 +224,7 @@ func TestFlow(t *testing.T) {
 		CABundle: "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUIKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=",
 		CIDR:     "10.100.0.0/16", DNSIP: "10.100.0.10",
 	}
-	fam, cfg, err := karpenter.UserDataConfig(nc, claim, karpv1.CapacityTypeOnDemand, cluster, groups[0].AMIs[0])
+	fam, cfg, err := karpenter.UserDataConfig(nc, claim, karpv1.CapacityTypeOnDemand, cluster, groups[0])
 	if err != nil {
 		t.Fatal(err)
 	}
