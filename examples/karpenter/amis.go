@@ -9,8 +9,10 @@ import (
 	"github.com/ec2select/ec2select/compat"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	"sigs.k8s.io/karpenter/pkg/scheduling"
 
 	v1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/amifamily"
 )
 
 // TermsFromKarpenter converts an EC2NodeClass's amiSelectorTerms, every
@@ -48,6 +50,27 @@ func ListAMIs(ctx context.Context, client ec2.DescribeImagesAPIClient, ssm amise
 		return amiselect.Selection{}, fmt.Errorf("karpenter: EC2NodeClass %s: %w", nc.Name, err)
 	}
 	return sel, nil
+}
+
+// AMIsToKarpenter is what amifamily.DefaultProvider.List returns for a
+// Selection (ListAMIs'): one amifamily.AMI per AMI role, with EC2's
+// creation-date string and the role's requirements, in List's order
+// (AMIs.Sort: newest first, then ID; ami.go:76, types.go:48-58), so that
+// the EC2NodeClass status controller writes status.amis unchanged.
+func AMIsToKarpenter(amis []amiselect.AMI) amifamily.AMIs {
+	out := make(amifamily.AMIs, 0, len(amis))
+	for _, a := range amis {
+		var reqs []*scheduling.Requirement
+		for _, r := range a.Requirements.List() {
+			reqs = append(reqs, scheduling.NewRequirement(r.Key, corev1.NodeSelectorOperator(r.Operator), r.Values...))
+		}
+		out = append(out, amifamily.AMI{
+			Name: a.Name, AmiID: a.ID, CreationDate: a.CreationDate, Deprecated: a.Deprecated,
+			Requirements: scheduling.NewRequirements(reqs...),
+		})
+	}
+	out.Sort()
+	return out
 }
 
 // MapToInstanceTypes is the seam of amifamily.MapToInstanceTypes

@@ -296,6 +296,10 @@ func TestListAMIsAsKarpenter(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("AMIs (-Karpenter +ListAMIs):\n%s", diff)
 			}
+			listed := karpenter.AMIsToKarpenter(sel.AMIs)
+			if diff := cmp.Diff(idsOf(theirs), idsOf(listed)); diff != "" {
+				t.Errorf("List's order (-Karpenter +AMIsToKarpenter):\n%s", diff)
+			}
 		})
 	}
 }
@@ -439,4 +443,66 @@ func TestCoreFakeInstanceTypes(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestCachedSSM: ListAMIs reading through Karpenter's own cached SSM
+// provider selects what it selects from the SDK client, and leaves each
+// parameter in the provider's cache tagged as Karpenter's amifamily code
+// tags it, which is what its invalidation controller reads
+// (pkg/controllers/providers/ssm/invalidation/controller.go:64: only
+// IsMutable entries are refreshed).
+func TestCachedSSM(t *testing.T) {
+	t.Parallel()
+	params := map[string]string{"/my/ami": "ami-id-arm64"}
+	var images []ec2types.Image
+	for i, img := range eksImages()["al2023"] {
+		params[img.parameter] = img.id
+		images = append(images, ec2types.Image{ImageId: aws.String(img.id), Name: aws.String(img.name), Architecture: ec2types.ArchitectureValues(img.arch),
+			CreationDate: aws.String(time.Date(2025, 4, 3, 16, i, 0, 0, time.UTC).Format(time.RFC3339)), State: ec2types.ImageStateAvailable})
+	}
+	images = append(images, suiteImages()[1])
+	tests := []struct {
+		name    string
+		terms   []v1.AMISelectorTerm
+		mutable bool
+		typ     string
+	}{
+		{"alias latest", []v1.AMISelectorTerm{{Alias: "al2023@latest"}}, true, ""},
+		{"ssmParameter", []v1.AMISelectorTerm{{SSMParameter: "/my/ami"}}, false, ssm.CustomParameterType},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ec2api, ssmapi := karpenterAPIs(images, params)
+			nc := nodeClassWith(tc.terms...)
+			direct, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := cache.New(time.Hour, time.Hour)
+			cached, err := karpenter.ListAMIs(context.Background(), ec2api, karpenter.CachedSSM{Provider: ssm.NewDefaultProvider(ssmapi, c), NodeClass: nc}, nc, k8sVersion)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(ourRows(t, direct.AMIs), ourRows(t, cached.AMIs)); diff != "" {
+				t.Errorf("through the cache (-SDK client +CachedSSM):\n%s", diff)
+			}
+			if c.ItemCount() == 0 {
+				t.Fatal("nothing went through Karpenter's cache")
+			}
+			for key, item := range c.Items() {
+				entry := item.Object.(ssm.CacheEntry)
+				if entry.Parameter.IsMutable != tc.mutable || entry.Parameter.Type != tc.typ {
+					t.Errorf("%s cached as %+v, want IsMutable %v, Type %q", key, entry.Parameter, tc.mutable, tc.typ)
+				}
+			}
+		})
+	}
+}
+
+func idsOf(amis amifamily.AMIs) []string {
+	var out []string
+	for _, a := range amis {
+		out = append(out, a.AmiID+" "+a.CreationDate)
+	}
+	return out
 }
