@@ -23,9 +23,9 @@ import (
 )
 
 // awsFakeInfos are the instance types Karpenter's fake EC2 API describes
-// by default (pkg/fake/zz_generated.describe_instance_types.go, 19
+// by default (pkg/fake/zz_generated.describe_instance_types.go, 17
 // types: c6g.large, dl1.24xlarge, g4ad.16xlarge, g4dn.8xlarge,
-// g5.12xlarge, inf2.xlarge, m5.large ... trn1.2xlarge), through its own
+// g5.12xlarge, inf2, m5, m6idn, m7i-flex, t3, t4g, trn1.2xlarge), through its own
 // DescribeInstanceTypes.
 func awsFakeInfos(t *testing.T) []ec2types.InstanceTypeInfo {
 	t.Helper()
