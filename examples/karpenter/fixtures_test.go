@@ -246,6 +246,10 @@ func TestListAMIsAsKarpenter(t *testing.T) {
 		}
 	}
 	images = append(images, suiteImages()...)
+	// A deprecated image newer than the others: List's order (newest
+	// first) differs from amiselect's (not deprecated first).
+	images = append(images, ec2types.Image{ImageId: aws.String("ami-dep-arm64"), Name: aws.String("ami-dep-arm64"), Architecture: "arm64",
+		CreationDate: aws.String("2019-01-01T00:00:00Z"), DeprecationTime: aws.String("2020-01-01T00:00:00Z"), State: ec2types.ImageStateAvailable})
 	tests := []struct {
 		name  string
 		terms []v1.AMISelectorTerm
@@ -263,6 +267,7 @@ func TestListAMIsAsKarpenter(t *testing.T) {
 		{name: "bottlerocket@latest", terms: []v1.AMISelectorTerm{{Alias: "bottlerocket@latest"}}},
 		{name: "windows2022@latest", terms: []v1.AMISelectorTerm{{Alias: "windows2022@latest"}}},
 		{name: "ids", terms: []v1.AMISelectorTerm{{ID: "ami-id-amd64"}, {ID: "ami-id-arm64"}}},
+		{name: "ids with a deprecated image", terms: []v1.AMISelectorTerm{{ID: "ami-id-amd64"}, {ID: "ami-dep-arm64"}}},
 		{name: "ssmParameter", terms: []v1.AMISelectorTerm{{SSMParameter: "/my/ami"}}},
 		{name: "tags", terms: []v1.AMISelectorTerm{{Tags: map[string]string{"family": "al2023"}}},
 			byName: []string{"ami-id-amd64-al2023", "ami-id-amd64-nvidia-al2023", "ami-id-arm64-al2023"}},
