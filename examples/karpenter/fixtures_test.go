@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/examples/karpenter"
@@ -510,4 +511,34 @@ func idsOf(amis amifamily.AMIs) []string {
 		out = append(out, a.AmiID+" "+a.CreationDate)
 	}
 	return out
+}
+
+// TestMissingParameter: a parameter SSM does not have (ParameterNotFound,
+// as the real SDK returns it) lets the ssmParameter term match nothing,
+// as Karpenter skips it (ami.go:122-128), recorded in
+// Selection.MissingParameters; through Karpenter's cached SSM provider
+// too, whose wrapping keeps the SDK error.
+func TestMissingParameter(t *testing.T) {
+	t.Parallel()
+	ec2api, ssmapi := karpenterAPIs(suiteImages(), nil)
+	ssmapi.WantErr = &ssmtypes.ParameterNotFound{Message: aws.String("not found")}
+	nc := nodeClassWith(v1.AMISelectorTerm{SSMParameter: "/not/there"})
+	c := cache.New(time.Hour, time.Hour)
+	for name, client := range map[string]amiselect.SSMClient{
+		"sdk":       ssmapi,
+		"CachedSSM": karpenter.CachedSSM{Provider: ssm.NewDefaultProvider(ssmapi, c), NodeClass: nc},
+	} {
+		sel, err := karpenter.ListAMIs(context.Background(), ec2api, client, nc, k8sVersion)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want := []amiselect.MissingParameter{{Term: 0, Parameter: "/not/there"}}
+		if diff := cmp.Diff(want, sel.MissingParameters); diff != "" || len(sel.AMIs) != 0 {
+			t.Errorf("%s: %d AMIs, missing (-want +got):\n%s", name, len(sel.AMIs), diff)
+		}
+	}
+	theirs, _ := karpenterList(t, ec2api, ssmapi, nc)
+	if len(theirs) != 0 {
+		t.Errorf("Karpenter's List selected %d AMIs", len(theirs))
+	}
 }
