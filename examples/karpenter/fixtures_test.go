@@ -346,9 +346,10 @@ func TestListAMIsSuiteNames(t *testing.T) {
 }
 
 // TestListAMIsSSMErrors: Karpenter's fake SSM API says "parameter not
-// found" in words (ssmapi.go:57-60), which is no ParameterNotFound: both
-// Karpenter's List (errors.IsNotFound, pkg/errors/errors.go:71-79) and
-// ListAMIs fail on it rather than skip the term.
+// found" in words (ssmapi.go:57-60), which is no ParameterNotFound: for an
+// ssmParameter term both Karpenter's List (errors.IsNotFound,
+// pkg/errors/errors.go:71-79) and ListAMIs fail on it rather than skip
+// the term; for an alias's public parameters only ListAMIs does.
 func TestListAMIsSSMErrors(t *testing.T) {
 	t.Parallel()
 	ec2api, ssmapi := karpenterAPIs(suiteImages(), map[string]string{"/my/ami": "ami-id-amd64"})
@@ -360,6 +361,21 @@ func TestListAMIsSSMErrors(t *testing.T) {
 	}
 	if _, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion); err == nil || !strings.Contains(err.Error(), "/not/there") {
 		t.Errorf("ListAMIs: %v, want an error naming /not/there", err)
+	}
+
+	// An alias: Karpenter skips a public parameter on any error
+	// (al2023.go:47-53) and resolves the two the suite's AL2023 spec sets
+	// (suite_test.go:201-210); ListAMIs skips only ParameterNotFound, so
+	// the fake's words fail it.
+	eks := "/aws/service/eks/optimized-ami/1.32/amazon-linux-2023/"
+	ec2api, ssmapi = karpenterAPIs(suiteImages(), map[string]string{
+		eks + "x86_64/standard/recommended/image_id": "ami-id-amd64", eks + "arm64/standard/recommended/image_id": "ami-id-arm64"})
+	nc = nodeClassWith(v1.AMISelectorTerm{Alias: "al2023@latest"})
+	if theirs, _ := karpenterList(t, ec2api, ssmapi, nc); len(theirs) != 2 {
+		t.Errorf("Karpenter's List selected %d AMIs, its suite says 2", len(theirs))
+	}
+	if _, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion); err == nil || !strings.Contains(err.Error(), "nvidia") {
+		t.Errorf("ListAMIs: %v, want an error naming the first parameter the fake refuses", err)
 	}
 }
 
