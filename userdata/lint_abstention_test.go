@@ -39,10 +39,12 @@ const karpenterAL2023 = "Content-Type: application/node.eks.aws\n\n# Karpenter G
 	"      registerWithTaints:\n      - effect: NoExecute\n        key: karpenter.sh/unregistered\n    flags:\n" +
 	"    - --node-labels=\"karpenter.k8s.aws/ec2nodeclass=default,karpenter.sh/capacity-type=on-demand,karpenter.sh/do-not-sync-taints=true,karpenter.sh/nodepool=default\"\n"
 
-// publishedDocs are userData documents shaped as people publish them, with
-// the constructs issue 23 found Lint abstaining on where the node joins.
-// The node joins for every one; the 50-document corpus of issue 23 will
-// replace this set.
+// publishedDocs are userData documents shaped as people publish them, each
+// reduced to one construct issue 23 found Lint abstaining on (a sed of
+// bootstrap.sh, a jq edit, a drop-in, if/case arms, sh -c, cfn-signal…).
+// They complement the corpus of verbatim documents in testdata/corpus
+// (TestCorpus), which judges whole real documents: here each construct is
+// pinned on its own, so a regression names it.
 func publishedDocs() []publishedDoc {
 	untainted := outcome{Verdict: userdata.Joins, Taints: []string{kubeletTaint}}
 	required := outcome{Verdict: userdata.Joins, Taints: []string{kubeletTaint, unregistered}}

@@ -11,21 +11,32 @@
 // cannot represent is an error naming it, never a silent drop); conversions
 // back to Karpenter cannot fail.
 //
-// One file per concern:
-//   - requirements: [RequirementsFromKarpenter], [RequirementsFromNodeSelector],
-//     [RequirementsToKarpenter];
-//   - instance types: [InstanceTypeFromKarpenter], [InstanceTypesFromKarpenter],
-//     [PinnedLabels];
-//   - AMIs: [TermsFromKarpenter], [TermsToKarpenter], [StatusAMIs],
-//     [AMIsFromStatus], [Family];
-//   - taints: [TaintsFromKarpenter], [TaintsToKarpenter];
-//   - userData: [UserDataConfig] with [Cluster], [KubeletFromKarpenter];
-//   - NodePools: [NodePoolFromKarpenter], [NodePoolToKarpenter];
-//   - capacity: [Observation], [ApplyCapacity];
-//   - launch templates: [LaunchGroups] and [LaunchGroup].
+// One file per seam of karpenter-provider-aws v1.14.1:
+//   - the AMI provider's List (amis.go, ssm.go): [ListAMIs], [AMIsToKarpenter],
+//     [CachedSSM] (Karpenter's sdk.SSMAPI and fake.SSMAPI are
+//     amiselect.SSMClients as they are), with [TermsFromKarpenter],
+//     [StatusAMIs], [AMIsFromStatus] and [Family];
+//   - amifamily.MapToInstanceTypes (amis.go, instancetype.go):
+//     [MapToInstanceTypes], [InstanceTypeFromKarpenter],
+//     [InstanceTypesFromKarpenter], [PinnedLabels];
+//   - the resolver's launch templates (launchgroups.go): [LaunchGroups] and
+//     [LaunchGroup];
+//   - instance type capacity and overhead (capacity.go):
+//     [CapacityFromEstimate], [ApplyEstimates]; learned memory:
+//     [Observation], [ApplyCapacity];
+//   - launch template userData (userdata.go, taints.go): [UserDataConfig]
+//     with [Cluster], [LaunchLabels], [KubeletFromKarpenter],
+//     [TaintsFromKarpenter];
+//   - NodePools and requirements (nodepool.go, requirements.go):
+//     [NodePoolFromKarpenter], [NodePoolToKarpenter],
+//     [RequirementsFromKarpenter], [RequirementsFromNodeSelector],
+//     [RequirementsToKarpenter].
 //
-// TestFlow in flow_test.go runs them in the order a fork does, on
-// Karpenter's types, against ec2fake over HTTP. The module also holds the
+// The fixtures_*_test.go files run each seam beside Karpenter's own code
+// on Karpenter's own fixtures (its fake EC2 and SSM APIs and the instance
+// types they describe, Karpenter core's fake instance types); TestFlow in
+// flow_test.go runs them in the order a fork does against ec2fake over
+// HTTP. The module also holds the
 // differential tests of ec2select's manifest validation
 // (nodepool_apiserver_test.go, ec2nodeclass_apiserver_test.go): random and
 // broken NodePools and EC2NodeClasses through `kubectl apply`'s reader and

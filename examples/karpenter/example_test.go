@@ -2,6 +2,10 @@ package karpenter_test
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/ec2select/ec2select/compat"
 
 	"github.com/ec2select/ec2select/examples/karpenter"
 	corev1 "k8s.io/api/core/v1"
@@ -33,4 +37,20 @@ func ExampleTaintsFromKarpenter() {
 	fmt.Println(err)
 	// Output:
 	// karpenter: taint 0 (example.com/gpu:NoSchedul): userdata: taint "example.com/gpu:NoSchedul": effect "NoSchedul" is not one of NoSchedule, PreferNoSchedule or NoExecute (effects are case-sensitive)
+}
+
+func ExampleLaunchLabels() {
+	labels := karpenter.LaunchLabels(compat.AL2023, map[string]string{
+		"karpenter.sh/nodepool":       "default",
+		"team":                        "ml",
+		"topology.kubernetes.io/zone": "us-west-2a", // the kubelet sets it; node restriction refuses it from userData
+	}, "spot")
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
+		fmt.Println(k, labels[k])
+	}
+	// Output:
+	// karpenter.sh/capacity-type spot
+	// karpenter.sh/do-not-sync-taints true
+	// karpenter.sh/nodepool default
+	// team ml
 }

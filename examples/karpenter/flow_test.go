@@ -86,8 +86,9 @@ func nodePool() *karpv1.NodePool {
 // requirement per fact, zones and capacity types with several values, and
 // memory capacity estimated as the published memory less
 // VM_MEMORY_OVERHEAD_PERCENT (7.5%). The facts come from compat's reading
-// of the EC2 description, not Karpenter's computeRequirements: compiling
-// Karpenter's instancetype package costs CI minutes (see the notes).
+// of the EC2 description, so that the flow runs on ec2fake's catalog;
+// fixtures_capacity_test.go builds types with Karpenter's own
+// NewInstanceType.
 func karpenterInstanceType(t *testing.T, info ec2types.InstanceTypeInfo) *cloudprovider.InstanceType {
 	t.Helper()
 	ct, err := compat.InstanceTypeFromEC2(info)
@@ -224,7 +225,7 @@ func TestFlow(t *testing.T) {
 		CABundle: "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUIKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=",
 		CIDR:     "10.100.0.0/16", DNSIP: "10.100.0.10",
 	}
-	fam, cfg, err := karpenter.UserDataConfig(nc, claim, karpv1.CapacityTypeOnDemand, cluster, groups[0].AMIs[0])
+	fam, cfg, err := karpenter.UserDataConfig(nc, claim, karpv1.CapacityTypeOnDemand, cluster, groups[0])
 	if err != nil {
 		t.Fatal(err)
 	}

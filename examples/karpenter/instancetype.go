@@ -12,12 +12,18 @@ import (
 // InstanceTypeFromKarpenter reads an instance type's facts back from the
 // requirements Karpenter's provider computed for it: each requirement that
 // pins one value is a label, and compat.InstanceTypeFromLabels reads the
-// labels. Requirements with several values (zones, capacity types, an os
-// of linux and windows) are not labels and are left out, as a node would
-// not carry them either. An instance type whose requirements lack the
-// labels compat needs (instance-type, arch) is an error naming the type and
-// the label; compat.ReadInstanceTypeLabels says which other facts are
-// unknown.
+// labels. Requirements with several values (zones, capacity types) are
+// not labels and are left out, as a node would not carry them either. An
+// instance type whose requirements lack the labels compat needs
+// (instance-type, arch) is an error naming the type and the label;
+// compat.ReadInstanceTypeLabels says which other facts are unknown.
+//
+// Whether the type runs Windows is read from the requirements, not the
+// labels: Karpenter offers a type for a Windows image only when its os
+// requirement admits windows and its windows-build requirement admits a
+// build (pkg/providers/instancetype/types.go:190-193,289-295: a Linux
+// EC2NodeClass's types are os In [linux], windows-build DoesNotExist), and
+// a requirement on a key the type does not define admits nothing.
 func InstanceTypeFromKarpenter(it *cloudprovider.InstanceType) (compat.InstanceType, error) {
 	t, err := compat.InstanceTypeFromLabels(PinnedLabels(it.Requirements))
 	if err != nil {
@@ -26,7 +32,21 @@ func InstanceTypeFromKarpenter(it *cloudprovider.InstanceType) (compat.InstanceT
 	if t.Name != it.Name {
 		return compat.InstanceType{}, fmt.Errorf("karpenter: instance type %s: its %s requirement says %q; build its requirements from its own EC2 description", it.Name, corev1.LabelInstanceTypeStable, t.Name)
 	}
+	t.OS = []string{compat.OSLinux}
+	if windowsCapable(it.Requirements) && t.Arch == compat.ArchAMD64 {
+		t.OS = []string{compat.OSLinux, compat.OSWindows}
+	}
 	return t, nil
+}
+
+// windowsCapable: the os requirement admits windows and windows-build
+// is defined with some build.
+func windowsCapable(reqs scheduling.Requirements) bool {
+	if !reqs.Has(corev1.LabelOSStable) || !reqs.Has(corev1.LabelWindowsBuild) {
+		return false
+	}
+	build := reqs.Get(corev1.LabelWindowsBuild)
+	return reqs.Get(corev1.LabelOSStable).Has(string(corev1.Windows)) && build.Operator() != corev1.NodeSelectorOpDoesNotExist && build.Len() > 0
 }
 
 // InstanceTypesFromKarpenter converts every offered type, in order; the

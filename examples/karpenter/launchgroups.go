@@ -1,26 +1,36 @@
 package karpenter
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/ec2select/ec2select/amiselect"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 )
 
 // LaunchGroup is one image and the offered instance types that launch
-// with it: what Karpenter's amifamily.Resolver turns into launch
-// templates, one per image and (max pods, EFA count, capacity
-// reservation), a split that is not the AMI's business (resolver.go,
-// DefaultResolver.Resolve, karpenter-provider-aws v1.14.1).
+// with it under one kubelet maxPods: the unit Karpenter's
+// amifamily.DefaultResolver.Resolve turns into a launch template
+// (resolver.go:157-210, karpenter-provider-aws v1.14.1). The resolver
+// splits a group further by EFA count and capacity reservation when the
+// NodeClaim asks for EFA or reserved capacity; a fork keeps that split.
 type LaunchGroup struct {
-	ImageID       string
-	AMIs          []amiselect.AMI // the image's roles, one per variant
+	ImageID string
+	AMIs    []amiselect.AMI // the image's roles, one per variant
+	// MaxPods is the pods capacity every type of the group offers
+	// (Capacity[pods]): what the resolver writes as the kubelet's maxPods
+	// when spec.kubelet leaves it unset (resolver.go:282-287).
+	MaxPods       int32
 	InstanceTypes []*cloudprovider.InstanceType
 }
 
 // LaunchGroups pairs m's launch groups (one per image ID, see
 // amiselect.Mapping.LaunchGroups) with the Karpenter instance types they
-// name, so that a fork builds launch templates from Karpenter's own values
+// name, and splits each by the types' pods capacity as the resolver does,
+// so that a fork builds launch templates from Karpenter's own values
 // (capacity and overhead included). Types m maps that are not in offered
-// are skipped, and a group left empty is dropped; order is m's.
+// are skipped, and a group left empty is dropped. Order is m's, then
+// ascending MaxPods; within a group, m's.
 func LaunchGroups(m amiselect.Mapping, offered []*cloudprovider.InstanceType) []LaunchGroup {
 	byName := make(map[string]*cloudprovider.InstanceType, len(offered))
 	for _, it := range offered {
@@ -28,15 +38,22 @@ func LaunchGroups(m amiselect.Mapping, offered []*cloudprovider.InstanceType) []
 	}
 	var out []LaunchGroup
 	for _, g := range m.LaunchGroups() {
-		lg := LaunchGroup{ImageID: g.ImageID, AMIs: g.AMIs}
+		var split []LaunchGroup
 		for _, t := range g.InstanceTypes {
-			if it := byName[t.Name]; it != nil {
-				lg.InstanceTypes = append(lg.InstanceTypes, it)
+			it := byName[t.Name]
+			if it == nil {
+				continue
 			}
+			pods := int32(it.Capacity.Pods().Value()) //nolint:gosec // Karpenter's own conversion, resolver.go:197,286
+			i := slices.IndexFunc(split, func(lg LaunchGroup) bool { return lg.MaxPods == pods })
+			if i < 0 {
+				split = append(split, LaunchGroup{ImageID: g.ImageID, AMIs: g.AMIs, MaxPods: pods})
+				i = len(split) - 1
+			}
+			split[i].InstanceTypes = append(split[i].InstanceTypes, it)
 		}
-		if len(lg.InstanceTypes) > 0 {
-			out = append(out, lg)
-		}
+		slices.SortStableFunc(split, func(a, b LaunchGroup) int { return cmp.Compare(a.MaxPods, b.MaxPods) })
+		out = append(out, split...)
 	}
 	return out
 }

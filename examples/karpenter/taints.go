@@ -25,15 +25,3 @@ func TaintsFromKarpenter(taints []corev1.Taint) ([]userdata.Taint, error) {
 	}
 	return out, nil
 }
-
-// TaintsToKarpenter converts taints back; it cannot fail.
-func TaintsToKarpenter(taints []userdata.Taint) []corev1.Taint {
-	if taints == nil {
-		return nil
-	}
-	out := make([]corev1.Taint, 0, len(taints))
-	for _, t := range taints {
-		out = append(out, corev1.Taint{Key: t.Key, Value: t.Value, Effect: corev1.TaintEffect(t.Effect)})
-	}
-	return out
-}

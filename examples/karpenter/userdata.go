@@ -2,10 +2,9 @@ package karpenter
 
 import (
 	"fmt"
-	"maps"
+	"strings"
 	"time"
 
-	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/userdata"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
@@ -27,19 +26,26 @@ type Cluster struct {
 	DNSIP string
 }
 
-// UserDataConfig builds the userdata.Render input Karpenter's launch path
-// builds for a NodeClaim launching capacityType with ami: the
-// EC2NodeClass's spec.kubelet, instanceStorePolicy and userData, the
-// NodeClaim's taints, startup taints and labels (plus karpenter.sh/capacity-type
-// and, for every family but Custom, karpenter.sh/do-not-sync-taints, as
-// launchtemplate.CreateAMIOptions adds them), and the cluster. The
-// returned family is [Family]'s.
+// UserDataConfig is the seam of the launch template's userData: it builds
+// the userdata.Render input Karpenter's launch path builds for a NodeClaim
+// launching capacityType in group, as launchtemplate.CreateAMIOptions
+// and amifamily.DefaultResolver assemble it (karpenter-provider-aws
+// v1.14.1):
+//   - kubelet: spec.kubelet ([KubeletFromKarpenter]), maxPods set to
+//     group.MaxPods when spec.kubelet leaves it unset (resolver.go:278-287),
+//     clusterDNS the discovered kube-dns IP when it leaves that unset
+//     (resolver.go:243-258, defaultClusterDNS);
+//   - taints: the NodeClaim's taints then its startup taints
+//     (resolver.go:288-296); RequiredTaints stays nil, which is
+//     karpenter.sh/unregistered:NoExecute, added as the resolver adds it
+//     unless a taint of that key and effect is already there;
+//   - labels: [LaunchLabels];
+//   - instanceStorePolicy and userData from the EC2NodeClass, and the
+//     group's image release (Bottlerocket's RAID0 needs it).
 //
-// MaxPods is left as spec.kubelet sets it: Karpenter fills an unset
-// maxPods per instance type (ENI-limited or 110), so a fork sets
-// cfg.Kubelet.MaxPods per launch group. RequiredTaints stays nil, meaning
-// karpenter.sh/unregistered:NoExecute, which Karpenter v1 requires.
-func UserDataConfig(nc *v1.EC2NodeClass, claim *karpv1.NodeClaim, capacityType string, cluster Cluster, ami amiselect.AMI) (compat.AMIFamily, userdata.Config, error) {
+// The returned family is [Family]'s. For a Custom family whose userData
+// Lint cannot prove, Render refuses; see the README's "From Karpenter".
+func UserDataConfig(nc *v1.EC2NodeClass, claim *karpv1.NodeClaim, capacityType string, cluster Cluster, group LaunchGroup) (compat.AMIFamily, userdata.Config, error) {
 	family, err := Family(nc)
 	if err != nil {
 		return "", userdata.Config{}, err
@@ -47,6 +53,9 @@ func UserDataConfig(nc *v1.EC2NodeClass, claim *karpv1.NodeClaim, capacityType s
 	kubelet, err := KubeletFromKarpenter(nc.Spec.Kubelet)
 	if err != nil {
 		return "", userdata.Config{}, fmt.Errorf("karpenter: EC2NodeClass %s: %w", nc.Name, err)
+	}
+	if kubelet.MaxPods == nil && group.MaxPods > 0 {
+		kubelet.MaxPods = &group.MaxPods
 	}
 	if len(kubelet.ClusterDNS) == 0 && cluster.DNSIP != "" {
 		kubelet.ClusterDNS = []string{cluster.DNSIP}
@@ -62,9 +71,11 @@ func UserDataConfig(nc *v1.EC2NodeClass, claim *karpv1.NodeClaim, capacityType s
 	cfg := userdata.Config{
 		ClusterName: cluster.Name, APIServerEndpoint: cluster.Endpoint,
 		CABundle: cluster.CABundle, ClusterCIDR: cluster.CIDR,
-		Kubelet: kubelet, AMIRelease: ami.Release,
-		Taints: taints, StartupTaints: startup,
-		Labels: launchLabels(family, claim.Labels, capacityType),
+		Kubelet: kubelet, Taints: taints, StartupTaints: startup,
+		Labels: LaunchLabels(family, claim.Labels, capacityType),
+	}
+	if len(group.AMIs) > 0 {
+		cfg.AMIRelease = group.AMIs[0].Release
 	}
 	if p := nc.Spec.InstanceStorePolicy; p != nil {
 		cfg.InstanceStorePolicy = userdata.InstanceStorePolicy(*p)
@@ -75,10 +86,21 @@ func UserDataConfig(nc *v1.EC2NodeClass, claim *karpv1.NodeClaim, capacityType s
 	return family, cfg, nil
 }
 
-func launchLabels(family compat.AMIFamily, labels map[string]string, capacityType string) map[string]string {
-	out := maps.Clone(labels)
-	if out == nil {
-		out = map[string]string{}
+// LaunchLabels are the node labels Karpenter writes into userData for a
+// NodeClaim's labels: karpenter.sh/capacity-type set to capacityType
+// (launchtemplate.go:149-152), karpenter.sh/do-not-sync-taints "true" for
+// every family but Custom (launchtemplate.go:560-570,
+// InjectDoNotSyncTaintsLabel), then every label in the kubernetes.io or
+// k8s.io domains or their subdomains dropped, as the node-restriction
+// admission plugin would refuse them (resolver.go:356-381,
+// RejectForbiddenLabels). The kubelet sets its own (arch, os, instance
+// type, zone) itself.
+func LaunchLabels(family compat.AMIFamily, labels map[string]string, capacityType string) map[string]string {
+	out := make(map[string]string, len(labels)+2)
+	for k, v := range labels {
+		if !restrictedLabel(k) {
+			out[k] = v
+		}
 	}
 	if capacityType != "" {
 		out[karpv1.CapacityTypeLabelKey] = capacityType
@@ -87,6 +109,22 @@ func launchLabels(family compat.AMIFamily, labels map[string]string, capacityTyp
 		out[karpv1.NodeDoNotSyncTaintsLabelKey] = "true"
 	}
 	return out
+}
+
+// restrictedLabel is Karpenter's isRestrictedLabel: the key's domain (the
+// part before "/") is kubernetes.io or k8s.io or ends in "." and one of
+// them (node-restriction.kubernetes.io included).
+func restrictedLabel(key string) bool {
+	domain, _, found := strings.Cut(key, "/")
+	if !found {
+		return false
+	}
+	for _, d := range []string{"kubernetes.io", "k8s.io"} {
+		if domain == d || strings.HasSuffix(domain, "."+d) {
+			return true
+		}
+	}
+	return false
 }
 
 // KubeletFromKarpenter copies spec.kubelet field for field; nil is the zero
