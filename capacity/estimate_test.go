@@ -198,7 +198,7 @@ func TestNewEstimatorErrors(t *testing.T) {
 		err  string
 	}{
 		{"no family", capacity.Launch{}, capacity.EstimateOptions{}, `Launch.Family "" is not an AMI family`},
-		{"invalid kubelet config", capacity.Launch{Family: compat.AL2, Kubelet: userdata.KubeletConfig{KubeReserved: map[string]string{"gpu": "1"}}}, capacity.EstimateOptions{}, `capacity: Launch.Kubelet: userdata: Config.Kubelet.KubeReserved has key "gpu"`},
+		{"invalid kubelet config", capacity.Launch{Family: compat.AL2, Kubelet: userdata.KubeletConfig{KubeReserved: map[string]string{"gpu": "1"}}}, capacity.EstimateOptions{}, `capacity: Launch.Kubelet: userdata: Config.Kubelet.KubeReserved["gpu"] is a resource the kubelet cannot reserve`},
 		{"pods per core on Bottlerocket", capacity.Launch{Family: compat.Bottlerocket, Kubelet: userdata.KubeletConfig{PodsPerCore: ptr[int32](4)}}, capacity.EstimateOptions{}, "Bottlerocket has no pods-per-core setting"},
 		{"expression on AL2", capacity.Launch{Family: compat.AL2, MaxPodsExpression: capacity.MaxPodsExpression{Add: 1}}, capacity.EstimateOptions{}, "only AL2023's nodeadm reads a maxPodsExpression"},
 		{"negative expression", capacity.Launch{Family: compat.AL2023, MaxPodsExpression: capacity.MaxPodsExpression{Cap: -1}}, capacity.EstimateOptions{}, "Cap -1"},
