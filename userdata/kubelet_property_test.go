@@ -53,12 +53,18 @@ func genAnyKubelet() *rapid.Generator[kubeletDraw] {
 	return rapid.Custom(func(t *rapid.T) kubeletDraw {
 		d := kubeletDraw{ok: true}
 		k := &d.k
+		// Half the configurations aim to be valid (no value drawn from the
+		// refused lists), so that the law's accepting side is exercised as
+		// often as its refusing side; the rest draw a refused value one
+		// time in eight per field.
+		aimValid := rapid.Bool().Draw(t, "aimValid")
+		bad := func(label string) bool { return !aimValid && rapid.IntRange(0, 7).Draw(t, label) == 0 }
 		count := func(name string) *int32 {
 			if !rapid.Bool().Draw(t, "set"+name) {
 				return nil
 			}
 			n := rapid.Int32Range(0, 200).Draw(t, name)
-			if rapid.IntRange(0, 7).Draw(t, name+"Bad") == 0 {
+			if bad(name + "Bad") {
 				n = -n - 1
 			}
 			d.ok = d.ok && n >= 0
@@ -75,8 +81,8 @@ func genAnyKubelet() *rapid.Generator[kubeletDraw] {
 			}
 			m := map[string]string{}
 			for i := range n {
-				key := pick(t, reservedKeyDraws, fmt.Sprintf("%sKey%d", name, i))
-				v := pick(t, quantityDraws, fmt.Sprintf("%sValue%d", name, i))
+				key := pick(t, reservedKeyDraws, fmt.Sprintf("%sKey%d", name, i), aimValid)
+				v := pick(t, quantityDraws, fmt.Sprintf("%sValue%d", name, i), aimValid)
 				m[key.v] = v.v
 			}
 			for key, v := range m {
@@ -92,7 +98,7 @@ func genAnyKubelet() *rapid.Generator[kubeletDraw] {
 			}
 			m := map[string]string{}
 			for i := range n {
-				m[pick(t, signalDraws, fmt.Sprintf("%sSignal%d", name, i)).v] = pick(t, thresholdDraws, fmt.Sprintf("%sValue%d", name, i)).v
+				m[pick(t, signalDraws, fmt.Sprintf("%sSignal%d", name, i), aimValid).v] = pick(t, thresholdDraws, fmt.Sprintf("%sValue%d", name, i), aimValid).v
 			}
 			for s, v := range m {
 				d.ok = d.ok && drawnOK(signalDraws, s) && drawnOK(thresholdDraws, v)
@@ -101,7 +107,7 @@ func genAnyKubelet() *rapid.Generator[kubeletDraw] {
 		}
 		k.EvictionHard, k.EvictionSoft = thresholds("hard"), thresholds("soft")
 		for s := range k.EvictionSoft {
-			if rapid.IntRange(0, 7).Draw(t, "graceFor"+s) == 0 {
+			if bad("graceFor" + s) {
 				d.ok = false // a soft threshold without a grace period
 				continue
 			}
@@ -109,23 +115,33 @@ func genAnyKubelet() *rapid.Generator[kubeletDraw] {
 				k.EvictionSoftGracePeriod = map[string]time.Duration{}
 			}
 			g := time.Duration(rapid.IntRange(0, 300).Draw(t, "graceOf"+s)) * time.Second
-			if rapid.IntRange(0, 7).Draw(t, "graceBad"+s) == 0 {
+			if bad("graceBad" + s) {
 				g = -g - time.Second
 			}
 			d.ok = d.ok && g >= 0
 			k.EvictionSoftGracePeriod[s] = g
 		}
-		gc := func(name string) (*int32, int32) {
+		gc := func(name string, lo, hi int32) (*int32, int32) {
 			if !rapid.Bool().Draw(t, "set"+name) {
 				return nil, -1
 			}
-			n := rapid.Int32Range(-2, 102).Draw(t, name)
+			if !aimValid {
+				lo, hi = -2, 102
+			}
+			n := rapid.Int32Range(lo, hi).Draw(t, name)
 			d.ok = d.ok && n >= 0 && n <= 100
 			return &n, n
 		}
+		// Aiming to be valid, the high threshold is above the low
+		// default (80) and the low one below the high that is set, or
+		// below its default (85).
 		var high, low int32
-		k.ImageGCHighThresholdPercent, high = gc("high")
-		k.ImageGCLowThresholdPercent, low = gc("low")
+		k.ImageGCHighThresholdPercent, high = gc("high", 81, 100)
+		lowMax := int32(84)
+		if high >= 0 {
+			lowMax = high - 1
+		}
+		k.ImageGCLowThresholdPercent, low = gc("low", 0, lowMax)
 		if high < 0 {
 			high = 85
 		}
@@ -143,10 +159,9 @@ func genAnyKubelet() *rapid.Generator[kubeletDraw] {
 	})
 }
 
-// pick draws from list, one time in eight from the values the kubelet
-// refuses, so that most configurations get through Render and the rest
-// test its refusals.
-func pick[V any](t *rapid.T, list []drawn[V], label string) drawn[V] {
+// pick draws from list: only from the values the kubelet accepts when
+// aimValid, else one time in eight from the values it refuses.
+func pick[V any](t *rapid.T, list []drawn[V], label string, aimValid bool) drawn[V] {
 	var good, bad []drawn[V]
 	for _, d := range list {
 		if d.ok {
@@ -155,7 +170,7 @@ func pick[V any](t *rapid.T, list []drawn[V], label string) drawn[V] {
 			bad = append(bad, d)
 		}
 	}
-	if rapid.IntRange(0, 7).Draw(t, label+"Bad") == 0 {
+	if !aimValid && rapid.IntRange(0, 7).Draw(t, label+"Bad") == 0 {
 		return rapid.SampledFrom(bad).Draw(t, label)
 	}
 	return rapid.SampledFrom(good).Draw(t, label)
@@ -170,8 +185,26 @@ func drawnOK[V comparable](list []drawn[V], v V) bool {
 	return false
 }
 
+// lawCustomParts are custom userData for TestKubeletRenderLint: none,
+// parts that change nothing the kubelet registers, and parts that change
+// its taints or flags (aws/containers-roadmap#864's second
+// --register-with-taints, which the kubelet keeps over Render's; a
+// drop-in replacing KUBELET_EXTRA_ARGS) or that Lint cannot follow. The
+// law does not say which Render accepts, only that what it accepts joins
+// with exactly the configured taints.
+var lawCustomParts = []string{
+	"",
+	"#!/bin/bash\nsysctl -w vm.max_map_count=262144\n",
+	"#cloud-config\nruncmd:\n  - [sh, -c, \"echo hello > /var/log/hello.log\"]\n",
+	"#!/bin/bash\nsed -i '/^KUBELET_EXTRA_ARGS=/a KUBELET_EXTRA_ARGS+=\" --register-with-taints=spot=true:NoSchedule\"' /etc/eks/bootstrap.sh\n",
+	"#!/bin/bash\ncat > /etc/systemd/system/kubelet.service.d/40-args.conf <<'EOF'\n[Service]\nEnvironment='KUBELET_EXTRA_ARGS=--v=2'\nEOF\n",
+	"#!/bin/bash\necho \"$(jq '.imageGCHighThresholdPercent = 70' /etc/kubernetes/kubelet/kubelet-config.json)\" > /etc/kubernetes/kubelet/kubelet-config.json\n",
+	"#!/bin/bash\ncurl -sfo /etc/eks/bootstrap.sh https://example.com/bootstrap.sh\n",
+}
+
 // TestKubeletRenderLint is issue 23's law for the kubelet: for random
-// configs with random kubelet settings (no custom parts), Render either
+// configs with random kubelet settings and, on AL2 and AL2023, a custom
+// part (lawCustomParts), Render either
 // refuses with a reason, or writes userData that Lint, told the
 // Kubernetes version or not, finds Joins with exactly the configured
 // taints; and Render never writes a configuration the kubelet refuses
@@ -188,6 +221,9 @@ func TestKubeletRenderLint(t *testing.T) {
 		}
 		cfg.Taints = genTaints(4).Draw(t, "taints")
 		cfg.Labels = genLabels(3).Draw(t, "labels")
+		if f == compat.AL2 || f == compat.AL2023 {
+			cfg.CustomUserData = []byte(rapid.SampledFrom(lawCustomParts).Draw(t, "custom"))
+		}
 		version := ""
 		if rapid.Bool().Draw(t, "knownVersion") {
 			version = fmt.Sprintf("1.%d", rapid.IntRange(24, 36).Draw(t, "minor"))
