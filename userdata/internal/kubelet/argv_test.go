@@ -85,10 +85,11 @@ func TestFlagTable(t *testing.T) {
 	if in, _, isBool := lookupFlag("cpu-cfs-quota", ReleasesCurrent); in != ReleasesCurrent || !isBool {
 		t.Errorf("--cpu-cfs-quota in %v, bool %v; want a bool in every current release", in, isBool)
 	}
-	// --container-runtime: in v1.24.17 (pkg/kubelet/config/flags.go L54), not
-	// in v1.28.15; where the dumps between them fall is not known.
-	if in, unknown, _ := lookupFlag("container-runtime", ReleasesAll); in != Minor(24) || unknown&^Span(25, 27) != 0 {
-		t.Errorf("--container-runtime in %v, unknown in %v; want 1.24, at most 1.25–1.27 unknown", in, unknown)
+	// --container-runtime: registered by pkg/kubelet/config/flags.go L54 in
+	// k8s.io/kubernetes v1.24.17 to v1.26.15 (deprecated, "will be removed in
+	// 1.27"); v1.27.16 has no such flag.
+	if in, unknown, _ := lookupFlag("container-runtime", ReleasesAll); in != Span(24, 26) || unknown != 0 {
+		t.Errorf("--container-runtime in %v, unknown in %v; want 1.24–1.26, none unknown", in, unknown)
 	}
 	if in, _, _ := lookupFlag("config-dir", ReleasesAll); in != Span(28, LastMinor) {
 		t.Errorf("--config-dir in %v; want 1.28–1.36", in)
