@@ -1,6 +1,10 @@
 package compat
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ec2select/ec2select/internal/editdistance"
+)
 
 // typoOf guesses which key an undefined, not well-known key was meant to
 // be: a well-known key or one of r's. A candidate qualifies by Karpenter's
@@ -19,7 +23,7 @@ func typoOf(key string, r Requirements) string {
 		if c == key || !qualifies(key, c) {
 			return
 		}
-		name, whole := editDistance(namePart(key), namePart(c)), editDistance(key, c)
+		name, whole := editdistance.Levenshtein(namePart(key), namePart(c)), editdistance.Levenshtein(key, c)
 		if best == "" || name < bestName || name == bestName && (whole < bestWhole || whole == bestWhole && c < best) {
 			best, bestName, bestWhole = c, name, whole
 		}
@@ -34,7 +38,7 @@ func typoOf(key string, r Requirements) string {
 }
 
 func qualifies(key, candidate string) bool {
-	return strings.Contains(candidate, key) || strings.HasSuffix(candidate, namePart(key)) || editDistance(key, candidate) <= 2
+	return strings.Contains(candidate, key) || strings.HasSuffix(candidate, namePart(key)) || editdistance.Levenshtein(key, candidate) <= 2
 }
 
 // namePart is what follows a key's '/', or the whole key.
@@ -43,25 +47,4 @@ func namePart(key string) string {
 		return name
 	}
 	return key
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

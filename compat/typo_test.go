@@ -73,14 +73,3 @@ func TestNoTypoHintForWellKnownKeys(t *testing.T) {
 		t.Errorf("Compatible = %v; want no typo hint", err)
 	}
 }
-
-func TestEditDistance(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		want int
-	}{{"", "", 0}, {"arch", "", 4}, {"", "arch", 4}, {"arch", "arhc", 2}, {"zone", "zones", 1}, {"kitten", "sitting", 3}} {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d; want %d", tt.a, tt.b, got, tt.want)
-		}
-	}
-}

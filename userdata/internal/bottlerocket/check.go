@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ec2select/ec2select/internal/editdistance"
 )
 
 // Kind is what a [Finding] says about one setting.
@@ -243,23 +245,7 @@ func distance(a, b string, limit int) int {
 	if d := len(a) - len(b); d >= limit || -d >= limit {
 		return limit
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return min(prev[len(b)], limit)
+	return min(editdistance.Levenshtein(a, b), limit)
 }
 
 func sortedKeys(m map[string]any) []string {
