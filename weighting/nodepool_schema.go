@@ -42,7 +42,6 @@ var nodePoolCRD = &schema.Schema{
 // Go's regexp (k8s.io/kube-openapi pkg/validation/validate), so they mean
 // the same here.
 var (
-	quantityPattern    = regexp.MustCompile(`^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`)
 	nillableDuration   = regexp.MustCompile(`^(([0-9]+(s|m|h))+|Never)$`)
 	gracePeriodPattern = regexp.MustCompile(`^([0-9]+(s|m|h))+$`)
 	budgetNodes        = regexp.MustCompile(`^((100|[0-9]{1,2})%|[0-9]+)$`)
@@ -138,7 +137,7 @@ var nodePoolSpec = &schema.Schema{
 	Properties: map[string]*schema.Schema{
 		"disruption": disruptionSchema,
 		"limits": {Type: schema.Object, Additional: &schema.Schema{
-			Type: schema.IntOrString, Pattern: quantityPattern,
+			Type: schema.IntOrString, Pattern: schema.QuantityPattern,
 			Fix: "write a Kubernetes quantity: a whole number or a string such as 1000, 500m or 1000Gi",
 		}},
 		// The CRD says int64 and minimum 0; the maximum is the scale

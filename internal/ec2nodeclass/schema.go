@@ -26,7 +26,6 @@ var crd = &schema.Schema{
 }
 
 var (
-	quantity = regexp.MustCompile(`^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`)
 	// evictionThreshold is a percentage or a quantity, or empty: the
 	// CRD's "||" admits "".
 	evictionThreshold = regexp.MustCompile(`^((\d{1,2}(\.\d{1,2})?|100(\.0{1,2})?)%||(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?)$`)
@@ -253,7 +252,7 @@ func signalKeys(field string) schema.Rule {
 func reserved(field string) *schema.Schema {
 	return &schema.Schema{
 		Type:       schema.Object,
-		Additional: pattern(quantity, "write a quantity such as 100m or 1Gi"),
+		Additional: pattern(schema.QuantityPattern, "write a quantity such as 100m or 1Gi"),
 		Rules: []schema.Rule{
 			{CEL: `self.all(x, x=='cpu' || x=='memory' || x=='ephemeral-storage' || x=='pid')`,
 				Message: "valid keys for " + field + " are ['cpu','memory','ephemeral-storage','pid']",

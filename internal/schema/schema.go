@@ -22,6 +22,12 @@ const (
 	IntOrString
 )
 
+// QuantityPattern is the pattern both Karpenter CRDs (karpenter.sh
+// NodePool, karpenter.k8s.aws EC2NodeClass, v1.14.1) write for a resource
+// quantity, as written there (the pattern controller-gen writes for every
+// resource.Quantity field).
+var QuantityPattern = regexp.MustCompile(`^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`)
+
 func (t Type) String() string {
 	switch t {
 	case Object:
