@@ -3,6 +3,7 @@ package amiselect
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -220,7 +221,7 @@ func validateTerm(i int, t Term, n int) error {
 		}
 		return fmt.Errorf("amiselect: term %d is empty; set an id, a name, tags, an ssmParameter or an alias", i)
 	}
-	for _, k := range sortedKeys(t.Tags) {
+	for _, k := range slices.Sorted(maps.Keys(t.Tags)) {
 		if k == "" {
 			return fmt.Errorf("amiselect: term %d: a tag has an empty key; remove it or name the tag", i)
 		}
@@ -270,7 +271,7 @@ func selectorQuery(t Term) *ec2.DescribeImagesInput {
 	if t.Name != "" {
 		in.Filters = append(in.Filters, filter("name", t.Name))
 	}
-	for _, k := range sortedKeys(t.Tags) {
+	for _, k := range slices.Sorted(maps.Keys(t.Tags)) {
 		if v := t.Tags[k]; v == "*" {
 			in.Filters = append(in.Filters, filter("tag-key", k))
 		} else {
@@ -307,15 +308,6 @@ func filter(name string, values ...string) ec2types.Filter {
 
 func availableFilter() ec2types.Filter {
 	return filter("state", string(ec2types.ImageStateAvailable))
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // minorVersion is a parsed "1.NN" Kubernetes version.

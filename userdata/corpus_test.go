@@ -2,6 +2,7 @@ package userdata
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -118,7 +119,7 @@ func TestCorpus(t *testing.T) {
 	}
 	tally := map[string]*corpusTally{"all": {}}
 	var knownWrong []string
-	for _, name := range sortedKeys(entries) {
+	for _, name := range slices.Sorted(maps.Keys(entries)) {
 		e := entries[name]
 		var outcome corpusOutcome
 		t.Run(name, func(t *testing.T) {
@@ -134,7 +135,7 @@ func TestCorpus(t *testing.T) {
 		tally[family].add(e.Expect.Verdict != "unresolved", outcome)
 		tally["all"].add(e.Expect.Verdict != "unresolved", outcome)
 	}
-	for _, family := range sortedKeys(tally) {
+	for _, family := range slices.Sorted(maps.Keys(tally)) {
 		t.Logf("%-12s %s", family, tally[family])
 	}
 	if len(knownWrong) > 0 {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/ec2select/ec2select/userdata/internal/bottlerocket"
@@ -283,7 +285,7 @@ func (l *linter) bottlerocketTaints(kube map[string]any, taintLine int) ([]Taint
 				"settings.kubernetes.node-taints is not a table, so Bottlerocket rejects the settings")
 			return nil, false
 		}
-		for _, key := range sortedKeys(table) {
+		for _, key := range slices.Sorted(maps.Keys(table)) {
 			var entries []string
 			switch v := table[key].(type) {
 			case string:

@@ -2,6 +2,8 @@ package userdata
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/ec2select/ec2select/internal/validation"
@@ -182,7 +184,7 @@ func mergeTaints(values []string) []Taint {
 // there is one, because the kubelet then exits.
 func (l *linter) checkLabels(labels map[string]string, line int) bool {
 	ok := true
-	for _, key := range sortedKeys(labels) {
+	for _, key := range slices.Sorted(maps.Keys(labels)) {
 		value := labels[key]
 		if err := validation.QualifiedName(key); err != nil {
 			l.add(CodeInvalidLabel, line, "fix or remove the label", "label key %q: %v; the kubelet exits", key, err)

@@ -3,6 +3,8 @@ package userdata
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/ec2select/ec2select/userdata/internal/bottlerocket"
 	"github.com/pelletier/go-toml/v2"
@@ -79,7 +81,7 @@ func (p *plan) mergeBottlerocketLabels(kube map[string]any) error {
 		if !ok {
 			return fmt.Errorf("userdata: Config.CustomUserData: settings.kubernetes.node-labels is not a table; write [settings.kubernetes.node-labels] with 'key' = 'value'")
 		}
-		for _, k := range sortedKeys(custom) {
+		for _, k := range slices.Sorted(maps.Keys(custom)) {
 			v, ok := custom[k].(string)
 			if !ok {
 				return fmt.Errorf("userdata: Config.CustomUserData: node-labels %q is not a string; quote it", k)

@@ -5,8 +5,10 @@ import (
 	"encoding/base64"
 	"encoding/pem"
 	"fmt"
+	"maps"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -80,7 +82,7 @@ func newPlan(f compat.AMIFamily, cfg Config) (*plan, error) {
 	if err := checkKubeletOwnTaint(f, taints); err != nil {
 		return nil, err
 	}
-	p.labelKeys = sortedKeys(cfg.Labels)
+	p.labelKeys = slices.Sorted(maps.Keys(cfg.Labels))
 	for _, k := range p.labelKeys {
 		if err := checkLabel(k, cfg.Labels[k]); err != nil {
 			return nil, fmt.Errorf("userdata: Config.Labels: %v", err)

@@ -2,13 +2,7 @@ package userdata
 
 import (
 	"bytes"
-	"maps"
-	"slices"
 )
-
-func sortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
-}
 
 func isAlnum(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'

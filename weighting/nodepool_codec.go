@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/ec2select/ec2select/compat"
@@ -120,7 +122,7 @@ func (np *NodePool) document() (map[string]any, error) {
 		return doc, nil
 	}
 	meta, _ := doc["metadata"].(map[string]any)
-	for _, k := range sortedKeys(np.Unknown) {
+	for _, k := range slices.Sorted(maps.Keys(np.Unknown)) {
 		field, ok := strings.CutPrefix(k, "/metadata/")
 		switch {
 		case !ok || strings.Contains(field, "/") || field == "":
@@ -465,7 +467,7 @@ func fromDocument(doc map[string]any, create bool) (NodePool, error) {
 	}
 	np.templateSpecFromWire(w.Spec.Template.Spec)
 	meta, _ := doc["metadata"].(map[string]any)
-	for _, k := range sortedKeys(meta) {
+	for _, k := range slices.Sorted(maps.Keys(meta)) {
 		if mappedMetadata[k] {
 			continue
 		}

@@ -3,7 +3,9 @@ package weighting
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/ec2select/ec2select/compat"
@@ -147,7 +149,7 @@ func drawNodePool(t *rapid.T) NodePool {
 	effects := rapid.Permutation([]userdata.Effect{userdata.NoSchedule, userdata.PreferNoSchedule, userdata.NoExecute}).Draw(t, "effects")
 	np.Taints = drawTaints(t, "taints", effects[:2])
 	np.StartupTaints = drawTaints(t, "startupTaints", effects[2:]) // never the key and effect of a taint
-	for _, k := range rapid.SliceOfNDistinct(rapid.SampledFrom(sortedKeys(genUnknown)), 0, 3, rapid.ID[string]).Draw(t, "unknown") {
+	for _, k := range rapid.SliceOfNDistinct(rapid.SampledFrom(slices.Sorted(maps.Keys(genUnknown))), 0, 3, rapid.ID[string]).Draw(t, "unknown") {
 		if np.Unknown == nil {
 			np.Unknown = map[string]any{}
 		}

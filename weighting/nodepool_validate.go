@@ -252,7 +252,7 @@ func (np *NodePool) validateRuntime() []schema.Error {
 	// whose metadata the API server validates as any object's.
 	errs = append(errs, manifest.Annotations("spec.template.metadata.annotations", np.Annotations)...)
 	// nodepool_validation.go L33-49: template labels.
-	for _, k := range sortedKeys(np.Labels) {
+	for _, k := range slices.Sorted(maps.Keys(np.Labels)) {
 		path := schema.Key("spec.template.metadata.labels", k)
 		if err := validation.QualifiedName(k); err != nil {
 			add(path, fmt.Sprintf("key %q is not a qualified name (%v); Karpenter refuses it", k, err))
@@ -423,15 +423,6 @@ func taints(taints, startup []userdata.Taint) []schema.Error {
 		}
 	}
 	return errs
-}
-
-// sortedKeys returns the keys of m in order, and nil, without allocating,
-// for the empty maps that most NodePools have.
-func sortedKeys[V any](m map[string]V) []string {
-	if len(m) == 0 {
-		return nil
-	}
-	return slices.Sorted(maps.Keys(m))
 }
 
 // poolName checks a generated NodePool's name: a DNS-1123 subdomain that

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/ec2select/ec2select/compat"
@@ -79,19 +80,10 @@ func compatible(a, b weighting.NodePool) bool {
 
 func withLabels(np weighting.NodePool) []compat.Requirement {
 	reqs := slices.Clone(np.Requirements)
-	for _, k := range sortedKeys(np.Labels) {
+	for _, k := range slices.Sorted(maps.Keys(np.Labels)) {
 		reqs = append(reqs, compat.Requirement{Key: k, Operator: compat.In, Values: []string{np.Labels[k]}})
 	}
 	return reqs
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // catchAll reports a NodePool that allows only GPU or accelerator instance

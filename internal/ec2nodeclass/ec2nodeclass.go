@@ -221,7 +221,7 @@ func convert(name string, spec map[string]any) (EC2NodeClass, []schema.Error) {
 func kubelet(k kubeletJSON) (userdata.KubeletConfig, []schema.Error) {
 	var errs []schema.Error
 	var grace map[string]time.Duration
-	for _, signal := range sortedKeys(k.EvictionSoftGracePeriod) {
+	for _, signal := range slices.Sorted(maps.Keys(k.EvictionSoftGracePeriod)) {
 		s := k.EvictionSoftGracePeriod[signal]
 		d, err := time.ParseDuration(s)
 		if err != nil {
@@ -242,8 +242,4 @@ func kubelet(k kubeletJSON) (userdata.KubeletConfig, []schema.Error) {
 		ImageGCHighThresholdPercent: k.ImageGCHighThresholdPercent, ImageGCLowThresholdPercent: k.ImageGCLowThresholdPercent,
 		CPUCFSQuota: k.CPUCFSQuota,
 	}, errs
-}
-
-func sortedKeys(m map[string]string) []string {
-	return slices.Sorted(maps.Keys(m))
 }

@@ -80,7 +80,7 @@ func Metadata(v any, path string) (Meta, []schema.Error) {
 		return m, []schema.Error{{Path: path, Problem: fmt.Sprintf("is %s; metadata is an object with a name", kindOf(v))}}
 	}
 	var errs []schema.Error
-	for _, k := range sortedKeys(obj) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		read, known := metaFields[k]
 		if !known {
 			errs = append(errs, unknownField(schema.Field(path, k), "metadata"))
@@ -144,7 +144,7 @@ func stringMap(set func(*Meta, map[string]string)) metaField {
 		}
 		out := make(map[string]string, len(obj))
 		var errs []schema.Error
-		for _, k := range sortedKeys(obj) {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			switch e := obj[k].(type) {
 			case string:
 				out[k] = e
@@ -193,7 +193,7 @@ func objectFields(v any, path string, fields map[string]string, what string) (ma
 		return nil, wrongType(path, v, "an object")
 	}
 	var errs []schema.Error
-	for _, k := range sortedKeys(obj) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		want, known := fields[k]
 		p := schema.Field(path, k)
 		switch _, isString := obj[k].(string); {
@@ -343,7 +343,7 @@ func (m Meta) ValidateCreate(path string) []schema.Error {
 // (apimachinery pkg/apis/meta/v1/validation, ValidateLabels).
 func Labels(path string, labels map[string]string) []schema.Error {
 	var errs []schema.Error
-	for _, k := range sortedKeys(labels) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		if err := validation.QualifiedName(k); err != nil {
 			errs = append(errs, schema.Error{Path: path, Problem: fmt.Sprintf("key %q: %v", k, err)})
 		}
@@ -360,7 +360,7 @@ func Labels(path string, labels map[string]string) []schema.Error {
 func Annotations(path string, m map[string]string) []schema.Error {
 	var errs []schema.Error
 	size := 0
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if err := validation.QualifiedName(strings.ToLower(k)); err != nil {
 			errs = append(errs, schema.Error{Path: path, Problem: fmt.Sprintf("key %q: %v", k, err)})
 		}
@@ -424,8 +424,4 @@ func groupVersion(apiVersion string) (group, version string) {
 		return group, version
 	}
 	return "", ""
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
 }

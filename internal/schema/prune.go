@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -17,7 +18,7 @@ var rootMeta = map[string]bool{"apiVersion": true, "kind": true, "metadata": tru
 // is left for [Validate] to report.
 func Prune(obj map[string]any, s *Schema) []Error {
 	var unknown []Error
-	for _, k := range sortedKeys(obj) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		if rootMeta[k] {
 			continue
 		}
@@ -47,7 +48,7 @@ func prune(m map[string]any, k string, s *Schema, path string, unknown []Error) 
 func pruneValue(v any, s *Schema, path string, unknown []Error) []Error {
 	switch v := v.(type) {
 	case map[string]any:
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			unknown = prune(v, k, s, path, unknown)
 		}
 	case []any:
@@ -70,7 +71,7 @@ func pruneValue(v any, s *Schema, path string, unknown []Error) []Error {
 func PruneNulls(v any, s *Schema) {
 	switch v := v.(type) {
 	case map[string]any:
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			child := s.child(k)
 			if v[k] == nil && child != nil && child.Default == nil {
 				delete(v, k)

@@ -3,7 +3,6 @@ package schema
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -147,17 +146,6 @@ func Key(path, key string) string { return path + "[" + key + "]" }
 
 // Index appends a list index to a path.
 func Index(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
-
-// sortedKeys are m's keys in order, so that errors come out in a stable
-// order.
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
 
 // quote writes a value for a message: strings quoted, others as JSON.
 func quote(v any) string {

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"time"
@@ -101,7 +102,7 @@ func object(m map[string]any, s *Schema, path string, errs *[]Error) {
 	if s.MaxProperties > 0 && len(m) > s.MaxProperties {
 		*errs = append(*errs, Error{path, s.fix(fmt.Sprintf("has %d entries; the CRD allows at most %d", len(m), s.MaxProperties))})
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if p, ok := s.Properties[k]; ok {
 			structure(m[k], p, Field(path, k), errs)
 		} else if s.Additional != nil {
@@ -172,7 +173,7 @@ func integer(n int64, s *Schema, path string, errs *[]Error) {
 func rules(v any, s *Schema, path string, errs *[]Error) {
 	switch v := v.(type) {
 	case map[string]any:
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			if p, ok := s.Properties[k]; ok {
 				rules(v[k], p, Field(path, k), errs)
 			} else if s.Additional != nil {

@@ -133,7 +133,7 @@ const pluginSource = "the aws-k8s settings plugins"
 // against the model and returns every finding, in key order.
 func Check(settings map[string]any) []Finding {
 	var c checker
-	for _, name := range sortedKeys(settings) {
+	for _, name := range slices.Sorted(maps.Keys(settings)) {
 		ns, ok := namespaces[name]
 		path := []string{"settings", name}
 		switch {
@@ -169,7 +169,7 @@ func (c *checker) walk(n *node, v any, path []string, model string) {
 			c.add(Finding{Path: slices.Clone(path), Kind: WrongShape, Detail: "a table"})
 			return
 		}
-		for _, k := range sortedKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			child, ok := n.fields[k]
 			p := append(path[:len(path):len(path)], k)
 			switch {
@@ -190,7 +190,7 @@ func (c *checker) walk(n *node, v any, path []string, model string) {
 		if !n.ident && n.elem.level == leaf && n.elem.since == "" {
 			return // any key, any value: nothing to find
 		}
-		for _, k := range sortedKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			p := append(path[:len(path):len(path)], k)
 			if n.ident && !IsIdentifier(k) {
 				c.add(Finding{Path: p, Kind: BadName})
@@ -246,8 +246,4 @@ func distance(a, b string, limit int) int {
 		return limit
 	}
 	return min(editdistance.Levenshtein(a, b), limit)
-}
-
-func sortedKeys(m map[string]any) []string {
-	return slices.Sorted(maps.Keys(m))
 }

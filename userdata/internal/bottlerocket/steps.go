@@ -2,6 +2,8 @@ package bottlerocket
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 )
 
@@ -30,7 +32,7 @@ type Step struct {
 func Steps(settings map[string]any) []Step {
 	var out []Step
 	cmds, _ := settings["bootstrap-commands"].(map[string]any)
-	for _, name := range sortedKeys(cmds) {
+	for _, name := range slices.Sorted(maps.Keys(cmds)) {
 		e, ok := cmds[name].(map[string]any)
 		if !ok {
 			continue // Check reports the shape
@@ -38,7 +40,7 @@ func Steps(settings map[string]any) []Step {
 		out = append(out, commandSteps(name, e)...)
 	}
 	ctrs, _ := settings["bootstrap-containers"].(map[string]any)
-	for _, name := range sortedKeys(ctrs) {
+	for _, name := range slices.Sorted(maps.Keys(ctrs)) {
 		e, _ := ctrs[name].(map[string]any)
 		path := []string{"settings", "bootstrap-containers", name}
 		switch runs, err := mode(e); {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -40,7 +41,7 @@ func (p *planner) cloudConfig(name string, body []byte, line int) {
 		p.opaque = append(p.opaque, Opaque{Part: name, Line: line, Reason: fmt.Sprintf("cloud-config that does not parse as YAML (%v); cloud-init may still read parts of it", err)})
 		return
 	}
-	for _, k := range sortedKeys(doc) {
+	for _, k := range slices.Sorted(maps.Keys(doc)) {
 		if !inertKeys[k] {
 			p.opaque = append(p.opaque, Opaque{Part: name, Line: keyLine(body, k, line), Reason: "cloud-config module " + k + ", which may run commands or change the boot and is not modelled"})
 			return
@@ -195,13 +196,4 @@ func keyLine(body []byte, key string, line int) int {
 		}
 	}
 	return line
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

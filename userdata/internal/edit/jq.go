@@ -3,6 +3,7 @@ package edit
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -124,7 +125,7 @@ func (p *jqParser) term() ([]Edit, error) {
 		}
 		// Adding objects replaces each key of the left by the right's.
 		var out []Edit
-		for _, k := range sortedKeys(obj) {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			out = append(out, Edit{Path: []string{k}, Op: Set, Value: obj[k]})
 		}
 		return out, nil
@@ -375,13 +376,4 @@ func AddValues(a, b any) (any, bool) {
 		return out, true
 	}
 	return nil, false
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -165,7 +166,7 @@ func (w *Walker) fork(line int, arms []func(), bodies []syntax.Node, exhaustive 
 	for name := range names {
 		joined[name] = w.join(outcomes, name, line)
 	}
-	for _, name := range sortedKeys(joined) {
+	for _, name := range slices.Sorted(maps.Keys(joined)) {
 		if v := joined[name]; !sameVar(v, w.lookup(name)) || v.Exported != w.lookup(name).Exported {
 			w.assign(name, v)
 		}
@@ -544,13 +545,4 @@ func (w *Walker) forgetAll() {
 	}
 }
 
-func sortedVarNames(m map[string]Var) []string { return sortedKeys(m) }
-
-func sortedKeys[V any](m map[string]V) []string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return names
-}
+func sortedVarNames(m map[string]Var) []string { return slices.Sorted(maps.Keys(m)) }
