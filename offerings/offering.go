@@ -1,0 +1,208 @@
+package offerings
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/ec2select/ec2select/compat"
+)
+
+// CapacityType is how an instance is paid for: on demand, as spot, or from
+// a capacity reservation. Its text form is the value of the
+// karpenter.sh/capacity-type label. The zero value is not a capacity type.
+type CapacityType uint8
+
+// The capacity types, in the order Karpenter prefers them when prices are
+// equal: a reservation with room first, then spot, then on-demand.
+const (
+	Reserved CapacityType = iota + 1
+	Spot
+	OnDemand
+)
+
+var capacityTypeText = [...]string{Reserved: "reserved", Spot: "spot", OnDemand: "on-demand"}
+
+// String returns the label value ("on-demand", "spot", "reserved"), or
+// CapacityType(N) for a value that is none of them.
+func (c CapacityType) String() string {
+	if c >= Reserved && c <= OnDemand {
+		return capacityTypeText[c]
+	}
+	return "CapacityType(" + strconv.Itoa(int(c)) + ")"
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (c CapacityType) MarshalText() ([]byte, error) {
+	if c < Reserved || c > OnDemand {
+		return nil, fmt.Errorf("offerings: cannot marshal %s", c)
+	}
+	return []byte(c.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (c *CapacityType) UnmarshalText(b []byte) error {
+	v, err := ParseCapacityType(string(b))
+	if err != nil {
+		return err
+	}
+	*c = v
+	return nil
+}
+
+// ParseCapacityType reads a karpenter.sh/capacity-type label value.
+func ParseCapacityType(s string) (CapacityType, error) {
+	for c := Reserved; c <= OnDemand; c++ {
+		if capacityTypeText[c] == s {
+			return c, nil
+		}
+	}
+	return 0, fmt.Errorf("offerings: capacity type %q: want on-demand, spot or reserved", s)
+}
+
+// ReservationType is EC2's ReservationType of a capacity reservation. Its
+// text form is the karpenter.k8s.aws/capacity-reservation-type label value.
+type ReservationType uint8
+
+// The reservation types EC2 has.
+const (
+	// ReservationDefault is an On-Demand Capacity Reservation (ODCR).
+	ReservationDefault ReservationType = iota + 1
+	// ReservationCapacityBlock is a Capacity Block for ML: it holds
+	// instances only between its start and end.
+	ReservationCapacityBlock
+)
+
+var reservationTypeText = [...]string{ReservationDefault: "default", ReservationCapacityBlock: "capacity-block"}
+
+// String returns "default" or "capacity-block".
+func (t ReservationType) String() string {
+	if t >= ReservationDefault && t <= ReservationCapacityBlock {
+		return reservationTypeText[t]
+	}
+	return "ReservationType(" + strconv.Itoa(int(t)) + ")"
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (t ReservationType) MarshalText() ([]byte, error) {
+	if t < ReservationDefault || t > ReservationCapacityBlock {
+		return nil, fmt.Errorf("offerings: cannot marshal %s", t)
+	}
+	return []byte(t.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (t *ReservationType) UnmarshalText(b []byte) error {
+	for v := ReservationDefault; v <= ReservationCapacityBlock; v++ {
+		if reservationTypeText[v] == string(b) {
+			*t = v
+			return nil
+		}
+	}
+	return fmt.Errorf("offerings: reservation type %q: want default or capacity-block", b)
+}
+
+// Reservation describes the capacity reservation a reserved offering
+// launches into. Only offerings of capacity type [Reserved] carry one.
+type Reservation struct {
+	// ID is the reservation's ID (cr-…).
+	ID string `json:"id"`
+	// Type is default (an ODCR) or capacity-block.
+	Type ReservationType `json:"type"`
+	// Targeted is true when the reservation's InstanceMatchCriteria is
+	// targeted: only launches that name it use it. An open reservation
+	// is used by any matching launch.
+	Targeted bool `json:"targeted,omitempty"`
+	// Interruptible is true for an interruptible reservation: EC2 may
+	// reclaim its instances for the reservation's owner.
+	Interruptible bool `json:"interruptible,omitempty"`
+	// OwnerID is the account that owns the reservation.
+	OwnerID string `json:"ownerID,omitempty"`
+	// Total and Available count instances: how many the reservation holds
+	// and how many of those are free now.
+	Total     int32 `json:"total"`
+	Available int32 `json:"available"`
+	// Start and End bound the window in which the reservation holds
+	// instances. A zero Start means it already has; a zero End means it
+	// never ends.
+	Start time.Time `json:"start,omitzero"`
+	End   time.Time `json:"end,omitzero"`
+}
+
+// Offering is one place an instance type can launch: a zone, a capacity
+// type and, for a reserved offering, a reservation.
+type Offering struct {
+	InstanceType string `json:"instanceType"`
+	// Zone is the availability zone's name (us-east-1a) and ZoneID its
+	// ID (use1-az1), which names the same physical zone in every account.
+	Zone   string `json:"zone"`
+	ZoneID string `json:"zoneID,omitempty"`
+	// CapacityType is on-demand, spot or reserved.
+	CapacityType CapacityType `json:"capacityType"`
+	// Reservation is set exactly when CapacityType is Reserved.
+	Reservation *Reservation `json:"reservation,omitempty"`
+}
+
+// Key identifies an offering: two offerings with the same key are the
+// same offering. It is comparable, so it can key a map.
+type Key struct {
+	InstanceType  string
+	Zone          string
+	CapacityType  CapacityType
+	ReservationID string
+}
+
+// Key returns the offering's identity.
+func (o Offering) Key() Key {
+	k := Key{InstanceType: o.InstanceType, Zone: o.Zone, CapacityType: o.CapacityType}
+	if o.Reservation != nil {
+		k.ReservationID = o.Reservation.ID
+	}
+	return k
+}
+
+// String names the offering: "m5.large us-east-1a spot", and the
+// reservation's ID for a reserved offering.
+func (o Offering) String() string {
+	s := o.InstanceType + " " + o.Zone + " " + o.CapacityType.String()
+	if o.Reservation != nil {
+		s += " " + o.Reservation.ID
+	}
+	return s
+}
+
+// Requirements are the offering's labels as requirements, in Karpenter's
+// keys: topology.kubernetes.io/zone, topology.k8s.aws/zone-id (when the
+// zone ID is known), karpenter.sh/capacity-type and, for a reserved
+// offering, karpenter.k8s.aws/capacity-reservation-id, -type and
+// -interruptible. Keys the offering does not have are DoesNotExist, as on
+// a Karpenter offering, so a NodePool that requires a reservation ID
+// matches only reserved offerings. Ask a NodePool's requirements of them
+// with compat's Compatible, the offering as the receiver.
+func (o Offering) Requirements() compat.Requirements {
+	rs := []compat.Requirement{
+		{Key: compat.LabelZone, Operator: compat.In, Values: []string{o.Zone}},
+		{Key: compat.LabelCapacityType, Operator: compat.In, Values: []string{o.CapacityType.String()}},
+	}
+	if o.ZoneID != "" {
+		rs = append(rs, compat.Requirement{Key: compat.LabelAWSZoneID, Operator: compat.In, Values: []string{o.ZoneID}})
+	}
+	reservationKeys := []string{compat.LabelCapacityReservationID, compat.LabelCapacityReservationType, compat.LabelCapacityReservationInterruptible}
+	if r := o.Reservation; r != nil {
+		for i, v := range []string{r.ID, r.Type.String(), strconv.FormatBool(r.Interruptible)} {
+			rs = append(rs, compat.Requirement{Key: reservationKeys[i], Operator: compat.In, Values: []string{v}})
+		}
+	} else {
+		for _, k := range reservationKeys {
+			rs = append(rs, compat.Requirement{Key: k, Operator: compat.DoesNotExist})
+		}
+	}
+	reqs, err := compat.NewRequirements(rs...)
+	if err != nil {
+		// Every value above is a single non-empty label value; an empty
+		// zone or reservation ID is the caller's bug, and a requirement
+		// with no value still constrains the key. Return what compiles.
+		return compat.Requirements{}
+	}
+	return reqs
+}
