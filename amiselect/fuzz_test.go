@@ -49,7 +49,7 @@ func FuzzSelect(f *testing.F) {
 
 		admitted := 0
 		for _, im := range images {
-			if admit(&im, fixedNow, new(AMI), nil) {
+			if _, ok := check(&im, new(cand), new(string)); ok {
 				admitted++
 			}
 		}
