@@ -420,29 +420,22 @@ func (pl *planner) selected(d *ImageDrift, roles []*role) {
 	}
 	d.Moves = pl.moves(first, pl.at)
 	c := pl.timeline(first)[0]
-	d.Detail = fmt.Sprintf("selected until %s, when %s", c.at.Format(time.RFC3339), pl.cause(first.pick, c, "it"))
+	d.Detail = fmt.Sprintf("selected until %s, when %s", c.at.Format(time.RFC3339), pl.cause(first.pick, c))
 }
 
 // cause says why a role moves from image from to the change's image:
 // "X comes of age and replaces it", "its DeprecationTime passes and X
 // replaces it", or "X replaces it".
-func (pl *planner) cause(from int32, c change, it string) string {
+func (pl *planner) cause(from int32, c change) string {
 	p := pl.p
 	to := &p.cands[c.pick]
 	switch {
 	case p.cands[from].deprecates == stampOf(c.at):
-		return fmt.Sprintf("%s DeprecationTime passes and %s replaces %s", possessive(it), to.id, it)
+		return fmt.Sprintf("its DeprecationTime passes and %s replaces it", to.id)
 	case p.minAge > 0 && to.created.time().Add(p.minAge).Equal(c.at):
-		return fmt.Sprintf("%s comes of age and replaces %s", to.id, it)
+		return fmt.Sprintf("%s comes of age and replaces it", to.id)
 	}
-	return fmt.Sprintf("%s replaces %s", to.id, it)
-}
-
-func possessive(it string) string {
-	if it == "it" {
-		return "its"
-	}
-	return it + "'s"
+	return fmt.Sprintf("%s replaces it", to.id)
 }
 
 // lost plans an image that lost every role it serves. Its nodes keep

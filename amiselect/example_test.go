@@ -2,6 +2,7 @@ package amiselect_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -321,4 +322,34 @@ func ExampleCompareAliasSources() {
 	// Output:
 	// 5 AMIs through SSM, all of one release: true
 	// 0 differences, err: <nil>
+}
+
+// Enums are words on the wire: JSON, logs and flags read the same name.
+func ExampleDriftReason_MarshalText() {
+	data, err := json.Marshal(map[string]any{"reason": amiselect.DriftHeldBack, "variant": amiselect.NVIDIA, "kind": amiselect.NotAvailable})
+	fmt.Println(string(data), err)
+	var r amiselect.DriftReason
+	fmt.Println(r.UnmarshalText([]byte("deregistered")), r == amiselect.DriftDeregistered)
+	// Output:
+	// {"kind":"not-available","reason":"held-back","variant":"nvidia"} <nil>
+	// <nil> true
+}
+
+// A Selection says what it will select later, asking Select's rule about
+// each instant where the answer can change.
+func ExampleSelection_Changes() {
+	_, sel, err := teamRelease()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range sel.Changes() {
+		fmt.Printf("at %s: %s replaces %s\n", c.At.Format(time.RFC3339), c.To.ID, c.From.ID)
+	}
+	for _, h := range sel.HeldBack() {
+		fmt.Printf("held back: %s, eligible at %s, selected at %s\n", h.AMI.ID, h.EligibleAt.Format(time.RFC3339), h.SelectedAt.Format(time.RFC3339))
+	}
+	// Output:
+	// at 2025-04-08T09:30:00Z: ami-0c0ffee0000000401 replaces ami-0c0ffee0000000315
+	// held back: ami-0c0ffee0000000401, eligible at 2025-04-08T09:30:00Z, selected at 2025-04-08T09:30:00Z
 }

@@ -26,13 +26,18 @@ import (
 // AL2023 image of the same role can win.
 
 // predictionChecks is how many catalogs each law is checked on (a fifth
-// with -short, as rapid does).
+// with -short, as rapid does, and under the race detector).
 const predictionChecks = 5000
 
-// checkMany runs prop on n random inputs: rapid.Check as many times as
-// -rapid.checks (100 by default) takes, each with its own seed.
+// checkMany runs prop on n random inputs (a fifth under -race): rapid.Check
+// as many times as -rapid.checks (100 by default) takes, each with its
+// own seed.
+
 func checkMany(t *testing.T, n int, prop func(*rapid.T)) {
 	t.Helper()
+	if raceDetector {
+		n /= 5
+	}
 	per := 100
 	if f := flag.Lookup("rapid.checks"); f != nil {
 		if v, err := strconv.Atoi(f.Value.String()); err == nil && v > 0 {
