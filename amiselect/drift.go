@@ -320,6 +320,7 @@ func (s Selection) plan(pool *pool, running []Running, described []ec2types.Imag
 	for i := range described {
 		byID[aws.ToString(described[i].ImageId)] = &described[i]
 	}
+	p.Images = make([]ImageDrift, 0, len(running))
 	for _, r := range running {
 		d := ImageDrift{ImageID: r.ImageID, Nodes: r.Nodes}
 		if rs, ok := picked[r.ImageID]; ok {

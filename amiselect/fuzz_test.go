@@ -64,7 +64,7 @@ func FuzzSelect(f *testing.F) {
 
 		admitted := 0
 		for _, im := range images {
-			if _, ok := check(&im, new(cand), new(string)); ok {
+			if check(&im, new(cand), new(string), nil) {
 				admitted++
 			}
 		}

@@ -156,11 +156,12 @@ type pool struct {
 	roles  []role  // sorted by key
 	at     time.Time
 	minAge time.Duration // 0 when there is no soak
-	// timelines and firsts hold each role's timeline and when it first
-	// selects each image, once asked (a pool serves one call, so the
-	// memo is never shared).
+	// timelines, firsts and winners hold each role's timeline, when it
+	// first selects each image and its AMI, once asked (a pool serves one
+	// call, so the memos are never shared).
 	timelines map[*role][]change
 	firsts    map[*role]*firsts
+	winners   map[*role]AMI // each role's AMI at pool.at, once built
 }
 
 // firsts is when a role's timeline first selects each image, by ID and by
@@ -325,12 +326,16 @@ func compareKeys(a, b setKey) int {
 // the Kubernetes architecture into arch, or appends why not to rejected
 // (if not nil) and reports false.
 func admitCand(img *ec2types.Image, c *cand, arch *string, rejected *[]Rejection) bool {
-	r, ok := check(img, c, arch)
-	if !ok && rejected != nil {
-		r.ImageID, r.Name = aws.ToString(img.ImageId), aws.ToString(img.Name)
-		*rejected = append(*rejected, r)
+	if rejected == nil {
+		return check(img, c, arch, nil)
 	}
-	return ok
+	var r Rejection
+	if check(img, c, arch, &r) {
+		return true
+	}
+	r.ImageID, r.Name = aws.ToString(img.ImageId), aws.ToString(img.Name)
+	*rejected = append(*rejected, r)
+	return false
 }
 
 // ami is candidate i as the AMI of its role, judged at instant t.
@@ -358,49 +363,35 @@ type change struct {
 }
 
 // timeline asks the rule, at every instant after pool.at where its answer
-// for role r can change (each member coming of age, each DeprecationTime
+// for role r can change (a member coming of age, a DeprecationTime
 // passing), what the role selects, and returns the instants where the
 // image changes, in order. It assumes no image is published, withdrawn or
 // changed meanwhile.
 //
-// A member old enough at pool.at, with no DeprecationTime still to come,
-// never changes state again, so the rule orders such members the same at
-// every later instant; only the first of them it prefers can ever be
-// picked, and asking the rule about it and the changing members gives
-// the answer it gives about all of them.
+// The rule compares two members by their states at the instant (deprecated
+// or not, young or not) and by what no instant changes, so members whose
+// states do not change between two instants keep their order. Hence it is
+// asked about fewer members, with the same answers: a member old enough
+// at pool.at with no DeprecationTime still to come never changes state,
+// so of those only the one the rule prefers can ever be picked; and at an
+// instant where the role's current image keeps its state, the new pick is
+// the rule's choice between it and the members whose states change then.
 func (p *pool) timeline(r *role) []change {
 	if tl, ok := p.timelines[r]; ok {
 		return tl
 	}
-	now := instantOf(p.at, p.minAge)
-	var instants []time.Time
-	steady := int32(-1)
-	for _, i := range p.members(r) {
-		c := &p.cands[i]
-		if young, later := now.young(c), c.deprecates.after(now.t) && c.deprecates != never; young || later {
-			if young {
-				instants = append(instants, c.created.time().Add(p.minAge))
-			}
-			if later {
-				instants = append(instants, c.deprecates.time())
-			}
-		} else if steady < 0 || now.beats(c, &p.cands[steady]) {
-			steady = i
-		}
-	}
-	var asked []int32
-	for _, i := range p.members(r) {
-		if c := &p.cands[i]; i == steady || now.young(c) || c.deprecates.after(now.t) && c.deprecates != never {
-			asked = append(asked, i)
-		}
-	}
-	slices.SortFunc(instants, time.Time.Compare)
-	instants = slices.CompactFunc(instants, time.Time.Equal)
+	asked, events := p.events(r)
 	var out []change
 	cur := r.pick
-	for _, t := range instants {
-		if w := p.pickOf(asked, t); w != cur {
-			out = append(out, change{at: t, pick: w})
+	for _, ev := range events {
+		w := cur
+		if slices.Contains(ev.changed, cur) {
+			w = p.pickOf(asked, ev.at)
+		} else {
+			w = p.pickOf(inOrder(cur, ev.changed), ev.at)
+		}
+		if w != cur {
+			out = append(out, change{at: ev.at, pick: w})
 			cur = w
 		}
 	}
@@ -408,5 +399,63 @@ func (p *pool) timeline(r *role) []change {
 		p.timelines = map[*role][]change{}
 	}
 	p.timelines[r] = out
+	return out
+}
+
+// event is an instant after pool.at and the members whose states change
+// then, in member order.
+type event struct {
+	at      time.Time
+	changed []int32
+}
+
+// events lists, for role r, the members whose state changes after
+// pool.at and the one of the others the rule prefers (the steady one), in
+// member order; and the instants where a state changes, in order.
+func (p *pool) events(r *role) (asked []int32, events []event) {
+	now := instantOf(p.at, p.minAge)
+	steady := int32(-1)
+	type point struct {
+		at time.Time
+		i  int32
+	}
+	var points []point
+	for _, i := range p.members(r) {
+		c := &p.cands[i]
+		young, later := now.young(c), c.deprecates != never && c.deprecates.after(now.t)
+		if young {
+			points = append(points, point{c.created.time().Add(p.minAge), i})
+		}
+		if later {
+			points = append(points, point{c.deprecates.time(), i})
+		}
+		if young || later {
+			asked = append(asked, i)
+		} else if steady < 0 || now.beats(c, &p.cands[steady]) {
+			steady = i
+		}
+	}
+	if steady >= 0 {
+		asked = inOrder(steady, asked)
+	}
+	slices.SortStableFunc(points, func(a, b point) int { return a.at.Compare(b.at) })
+	for _, pt := range points {
+		if n := len(events); n > 0 && events[n-1].at.Equal(pt.at) {
+			if !slices.Contains(events[n-1].changed, pt.i) {
+				events[n-1].changed = append(events[n-1].changed, pt.i)
+			}
+			continue
+		}
+		events = append(events, event{at: pt.at, changed: []int32{pt.i}})
+	}
+	return asked, events
+}
+
+// inOrder is members with i among them, in member order: members come
+// from one role, whose order is its members' indexes' order.
+func inOrder(i int32, members []int32) []int32 {
+	out := make([]int32, 0, len(members)+1)
+	at, _ := slices.BinarySearch(members, i)
+	out = append(append(append(out, members[:at]...), i), members[at:]...)
 	return out
 }

@@ -311,7 +311,15 @@ type lostSet struct {
 
 // amis returns the loser of l and the set's AMI, as Select reports them.
 func (p *pool) amis(l *lostSet) (loser, winner AMI) {
-	return p.ami(l.cand, p.at), p.ami(l.role.pick, p.at)
+	w, ok := p.winners[l.role]
+	if !ok {
+		w = p.ami(l.role.pick, p.at)
+		if p.winners == nil {
+			p.winners = map[*role]AMI{}
+		}
+		p.winners[l.role] = w
+	}
+	return p.ami(l.cand, p.at), w
 }
 
 // lostSets calls yield for every (image, set) pair whose image the set
@@ -355,66 +363,72 @@ func (p *pool) lostSets(yield func(lostSet)) {
 func (s Selection) Superseded() []Superseded { return s.pool().superseded() }
 
 func (p *pool) superseded() []Superseded {
-	var out []Superseded
+	if p == nil {
+		return nil
+	}
+	out := make([]Superseded, 0, len(p.cands)-len(p.roles)) // every loss, at most
 	p.lostSets(func(l lostSet) {
 		if !l.heldBack && !l.won {
 			loser, winner := p.amis(&l)
 			out = append(out, Superseded{AMI: loser, Winner: winner})
 		}
 	})
-	slices.SortFunc(out, func(a, b Superseded) int {
+	if len(out) == 0 {
+		return nil
+	}
+	return sortedBy(out, func(a, b *Superseded) int {
 		if c := compareAMIs(a.AMI, b.AMI); c != 0 {
 			return c
 		}
 		return compareAMIs(a.Winner, b.Winner)
 	})
-	return out
 }
 
 // check checks one image as Select admits it and converts what the rule
 // needs into c and the Kubernetes architecture into arch, parsing each
-// date exactly once; or returns why it is refused (without the image's
-// ID and name).
-func check(img *ec2types.Image, c *cand, arch *string) (Rejection, bool) {
-	no := func(k RejectionKind, format string, args ...any) (Rejection, bool) {
-		return Rejection{Kind: k, Reason: fmt.Sprintf(format, args...)}, false
+// date exactly once; or reports false and, when why is not nil, says in it
+// why the image is refused (without its ID and name).
+func check(img *ec2types.Image, c *cand, arch *string, why *Rejection) bool {
+	no := func(k RejectionKind, state ec2types.ImageState, format string, args ...any) bool {
+		if why != nil {
+			*why = Rejection{Kind: k, State: state, Reason: fmt.Sprintf(format, args...)}
+		}
+		return false
 	}
 	id := aws.ToString(img.ImageId)
 	switch {
 	case id == "":
-		return no(MissingID, "the image has no ImageId")
+		return no(MissingID, "", "the image has no ImageId")
 	case img.State == "":
-		return no(NotAvailable, "the image has no State; only available images can be launched")
+		return no(NotAvailable, "", "the image has no State; only available images can be launched")
 	case img.State != ec2types.ImageStateAvailable:
-		r, _ := no(NotAvailable, "state is %q, not \"available\"; only available images can be launched", img.State)
-		r.State = img.State
-		return r, false
+		return no(NotAvailable, img.State, "state is %q, not \"available\"; only available images can be launched", img.State)
 	}
 	a, known := kubeArch(string(img.Architecture))
 	if !known {
 		if img.Architecture == "" {
-			return no(UnsupportedArchitecture, "the image has no Architecture; EKS nodes run x86_64 or arm64")
+			return no(UnsupportedArchitecture, "", "the image has no Architecture; EKS nodes run x86_64 or arm64")
 		}
-		return no(UnsupportedArchitecture, "architecture %q is not supported; EKS nodes run x86_64 or arm64", img.Architecture)
+		return no(UnsupportedArchitecture, "", "architecture %q is not supported; EKS nodes run x86_64 or arm64", img.Architecture)
 	}
 	if img.CreationDate == nil {
-		return no(InvalidCreationDate, "the image has no CreationDate, so it cannot be ordered")
+		return no(InvalidCreationDate, "", "the image has no CreationDate, so it cannot be ordered")
 	}
 	created, err := time.Parse(time.RFC3339, *img.CreationDate)
 	if err != nil {
-		return no(InvalidCreationDate, "CreationDate %q is not an RFC 3339 time, so the image cannot be ordered", *img.CreationDate)
+		return no(InvalidCreationDate, "", "CreationDate %q is not an RFC 3339 time, so the image cannot be ordered", *img.CreationDate)
 	}
 	deprecates := never
 	if dt := aws.ToString(img.DeprecationTime); dt != "" {
 		t, err := time.Parse(time.RFC3339, dt)
 		if err != nil {
-			return no(InvalidDeprecationTime, "DeprecationTime %q is not an RFC 3339 time, so whether the image is deprecated is unknown", dt)
+			return no(InvalidDeprecationTime, "", "DeprecationTime %q is not an RFC 3339 time, so whether the image is deprecated is unknown", dt)
 		}
 		deprecates = stampOf(t)
 	}
 	*c = cand{created: stampOf(created), deprecates: deprecates, id: id, name: aws.ToString(img.Name), date: *img.CreationDate}
 	*arch = a
-	return Rejection{}, true
+	return true
 }
 
 // better reports whether a should replace b as the AMI of their common

@@ -52,16 +52,21 @@ func (h HeldBack) Reason() string {
 func (s Selection) HeldBack() []HeldBack { return s.pool().heldBack() }
 
 func (p *pool) heldBack() []HeldBack {
-	var out []HeldBack
+	var held []lostSet
 	p.lostSets(func(l lostSet) {
-		if !l.heldBack {
-			return
+		if l.heldBack {
+			held = append(held, l)
 		}
-		loser, winner := p.amis(&l)
-		h := HeldBack{AMI: loser, Winner: winner, EligibleAt: l.eligibleAt}
-		h.SelectedAt = p.first(l.role).byImage[p.cands[l.cand].key()]
-		out = append(out, h)
 	})
+	if len(held) == 0 {
+		return nil
+	}
+	out := make([]HeldBack, len(held))
+	for i := range held {
+		l := &held[i]
+		loser, winner := p.amis(l)
+		out[i] = HeldBack{AMI: loser, Winner: winner, EligibleAt: l.eligibleAt, SelectedAt: p.first(l.role).byImage[p.cands[l.cand].key()]}
+	}
 	return sortedBy(out, func(a, b *HeldBack) int {
 		if c := a.EligibleAt.Compare(b.EligibleAt); c != 0 {
 			return c
@@ -73,8 +78,8 @@ func (p *pool) heldBack() []HeldBack {
 	})
 }
 
-// sortedBy sorts xs by compare, moving indexes rather than the (large)
-// values while sorting.
+// sortedBy sorts xs by compare and returns it, moving indexes rather
+// than the (large) values while sorting, then each value once into place.
 func sortedBy[T any](xs []T, compare func(a, b *T) int) []T {
 	if len(xs) < 2 {
 		return xs
@@ -84,11 +89,21 @@ func sortedBy[T any](xs []T, compare func(a, b *T) int) []T {
 		idx[i] = i
 	}
 	slices.SortFunc(idx, func(i, j int) int { return compare(&xs[i], &xs[j]) })
-	out := make([]T, len(xs))
-	for k, i := range idx {
-		out[k] = xs[i]
+	// Position k takes xs[idx[k]]: follow each cycle of the permutation.
+	for start := range idx {
+		if idx[start] < 0 {
+			continue
+		}
+		held := xs[start]
+		k := start
+		for idx[k] != start {
+			next := idx[k]
+			xs[k], idx[k] = xs[next], -1
+			k = next
+		}
+		xs[k], idx[k] = held, -1
 	}
-	return out
+	return xs
 }
 
 // Change is a change the rule of [Select] foresees in the AMI of one
@@ -132,7 +147,10 @@ func (p *pool) changes() []Change {
 		}
 	}
 	slices.SortFunc(all, func(a, b roleChange) int { return cmp.Or(a.at.Compare(b.at), cmp.Compare(a.role, b.role)) })
-	var out []Change
+	if len(all) == 0 {
+		return nil
+	}
+	out := make([]Change, 0, len(all))
 	for _, c := range all {
 		out = append(out, Change{At: c.at, From: p.ami(c.from, c.since), To: p.ami(c.pick, c.at)})
 	}
