@@ -42,7 +42,9 @@
 // release, argv, value syntaxes); nodeadm's
 // NodeConfig in internal/nodeadm; Bottlerocket's settings in
 // internal/bottlerocket. The parsers are internal/shell, internal/powershell,
-// internal/systemd, internal/mimedoc and internal/cloudinit, each tested
+// internal/systemd, internal/mimedoc (Render's MIME), internal/pyemail
+// (Python's email parser, which cloud-init reads MIME with; nodeadm reads
+// it with Go's, in internal/nodeadm) and internal/cloudinit, each tested
 // and fuzzed on its own. References run one way (TestLayout).
 //
 // # Fail closed

@@ -29,7 +29,11 @@ const maxDecompressed = 1 << 20
 //
 // It follows (sources are cited at the code and in the tests):
 //
-//   - cloud-init: part types (from Content-Type, or the first line of a
+//   - cloud-init: MIME read with Python's email parser, as cloud-init
+//     reads it (a header block may run straight into the body; where
+//     Python 2.7 and 3 read a document differently, unresolved; a script
+//     part whose text cloud-init's Python 3 cannot write, unresolved),
+//     part types (from Content-Type, or the first line of a
 //     text/plain part), file names (Content-Disposition filename, else
 //     part-NNN) and the order they run in (boothooks, bootcmd, then
 //     per-once, per-boot, per-instance and user scripts, each by file
@@ -47,7 +51,10 @@ const maxDecompressed = 1 << 20
 //   - the kubelet: its real flag set per release (unknown flags exit), the
 //     last --register-with-taints, its own cloud-provider taint, a
 //     duplicate of which the API server refuses, label rules.
-//   - nodeadm: top-level NodeConfig parts merged in order (flags appended,
+//   - nodeadm: MIME read with Go's net/mail and mime/multipart, as nodeadm
+//     reads it (a header block must end at an empty line, every part's
+//     headers must parse, the body must end at a closing delimiter),
+//     top-level NodeConfig parts merged in order (flags appended,
 //     config maps merged, an explicit empty list or null replaces), config
 //     keys matched ignoring case, timeAdded refused.
 //   - Bottlerocket: early-boot-config's reading of the TOML (a script or

@@ -22,6 +22,10 @@ func (l *linter) lintAL2(text []byte) boot {
 	if stop != nil {
 		return *stop
 	}
+	if ci.python2Differs != "" {
+		// AL2's cloud-init (19.3-46.amzn2) is not upstream's Python 3 build.
+		return l.unresolved(0, "start every header line of the MIME document with a name", "%s", ci.python2Differs)
+	}
 	l.reportChanges(ci.changes)
 	calls, stop := l.allCalls(ci, bootstrapScript)
 	if stop != nil {

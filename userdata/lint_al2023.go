@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ec2select/ec2select/userdata/internal/kubelet"
+	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
 	"github.com/ec2select/ec2select/userdata/internal/nodeadm"
 )
 
@@ -28,14 +29,7 @@ func (l *linter) lintAL2023(text []byte) boot {
 			return boot{}
 		}
 		for _, p := range parts {
-			if p.MediaType != nodeadm.MediaType {
-				continue
-			}
-			body := p.Body
-			if decoded, ok := decodeBase64Text(body); ok {
-				body = decoded
-			}
-			d, ok := l.nodeConfigPart(body, p.Line)
+			d, ok := l.nodeConfigPart(p.Body, p.Line)
 			if !ok {
 				return boot{}
 			}
@@ -47,6 +41,11 @@ func (l *linter) lintAL2023(text []byte) boot {
 			return boot{}
 		}
 	} else {
+		if err := nodeadm.MultipartError(text); mimedoc.LooksMIME(text) && err != nil {
+			l.add(CodeSyntax, 1, "end the header block with an empty line, write each header as Name: value, and give a multipart/* Content-Type with a boundary",
+				"nodeadm reads userData as MIME only when Go's mail reader accepts its header block and its Content-Type is multipart/* (configprovider/mime.go getMultipartReader), and it refuses this one (%v); it then decodes the whole userData as one NodeConfig, which fails, and the node never joins", err)
+			return boot{}
+		}
 		d, ok := l.nodeConfigPart(text, 1)
 		if !ok {
 			return boot{}

@@ -75,6 +75,9 @@ type cloudInit struct {
 	scripts []*script
 	changes []fileChange
 	starts  []kubeletStart
+	// python2Differs says how Python 2.7's email parser reads the MIME
+	// document differently from Python 3's ("" when they agree).
+	python2Differs string
 }
 
 // kubeletStart is a command that may start the kubelet, in its script.
@@ -109,7 +112,7 @@ func (l *linter) cloudInitScripts(text []byte, target string, files joinFiles) (
 	planned, err := cloudinit.Plan(text)
 	if err != nil {
 		l.add(CodeSyntax, 0, "write the MIME document with a Content-Type header, a boundary and --boundary delimiter lines",
-			"cloud-init cannot read the MIME userData: %v", err)
+			"cloud-init finds no part in the MIME userData: %v", err)
 		return nil, &boot{}
 	}
 	multipart := mimedoc.LooksMIME(text)
@@ -125,7 +128,7 @@ func (l *linter) cloudInitScripts(text []byte, target string, files joinFiles) (
 		b := l.unresolved(o.Line, "replace the part with a plain #!/bin/bash script or inert cloud-config", "%s: the linter cannot tell what it runs", o.Reason)
 		return nil, &b
 	}
-	ci := &cloudInit{}
+	ci := &cloudInit{python2Differs: planned.Python2Differs}
 	for _, w := range planned.Writes {
 		ci.changes = append(ci.changes, writeChange(w, partName(w.Part), files))
 	}
