@@ -343,6 +343,13 @@ func (l *linter) bootstrapWith(lc located, changes []fileChange) (b boot, exited
 // userData left it.
 func (l *linter) extraArgs(s *script, c shell.Call, call bootstrapCall, line int, files al2Files) boot {
 	b := boot{registers: true, line: line}
+	for _, a := range call.positional[1:] {
+		code := CodeIgnoredArgument
+		if equalsOption(a.Value) != "" {
+			code = CodeEqualsForm
+		}
+		b.dropped = append(b.dropped, droppedArg{taints: taintsIn(a.Value), code: code})
+	}
 	dns, dnsSet := call.opts["--dns-cluster-ip"]
 	value := c.Env
 	if extra, ok := call.opts["--kubelet-extra-args"]; ok {

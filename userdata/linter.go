@@ -84,6 +84,16 @@ type boot struct {
 	fix func(Taint) string
 	// kubeletVals is the kubelet configuration the boot agent hands over.
 	kubeletVals kubeletValues
+	// dropped are the arguments the boot agent drops (bootstrap.sh's extra
+	// positional words), each with the code of the problem that says so.
+	dropped []droppedArg
+}
+
+// droppedArg is an argument the boot agent drops: the taints it would
+// have registered, and the code of the problem that says it is dropped.
+type droppedArg struct {
+	taints []Taint
+	code   Code
 }
 
 func (b boot) verdict() Verdict {
@@ -140,6 +150,12 @@ func (l *linter) checkRequired(b boot) {
 		}
 		l.add(CodeRequiredTaintMissing, b.line, fix,
 			"required taint %s missing: the kubelet will register the node without it", req.String())
+		for _, d := range b.dropped {
+			if containsMatch(d.taints, req) {
+				l.problems[len(l.problems)-1].Cause = d.code
+				break
+			}
+		}
 	}
 }
 
