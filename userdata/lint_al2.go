@@ -26,6 +26,50 @@ func (l *linter) lintAL2(text []byte) boot {
 		// AL2's cloud-init (19.3-46.amzn2) is not upstream's Python 3 build.
 		return l.unresolved(0, "start every header line of the MIME document with a name", "%s", ci.python2Differs)
 	}
+	if ci.horizon != nil {
+		return l.beforeHorizon(ci)
+	}
+	return l.followAL2(ci)
+}
+
+// beforeHorizon follows the boot up to the first construct the analysis
+// cannot follow. When a join runs before it, what that join does is
+// certain and is reported (the kubelet starts and registers with that
+// call's taints and settings: a required taint it lacks is missing
+// whatever comes later); the verdict stays Unresolved, for what runs
+// after the horizon may still change the node.
+func (l *linter) beforeHorizon(ci *cloudInit) boot {
+	if !ci.joinsBefore() {
+		return l.unfollowable(ci.horizon) // the join may come after it
+	}
+	b := l.followAL2(ci)
+	if b.unresolved {
+		return b
+	}
+	if b = l.kubeletRefuses(b); b.verdict() == Joins {
+		l.checkRequired(b)
+	}
+	if b.unresolved {
+		return b
+	}
+	return l.unfollowable(ci.horizon)
+}
+
+// joinsBefore reports whether a script calls the join before the horizon.
+func (ci *cloudInit) joinsBefore() bool {
+	for _, s := range ci.scripts {
+		for _, c := range s.walk.Calls {
+			if ci.known(at{s.index, c.Seq}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// followAL2 follows the bootstrap.sh calls cloud-init runs, with the
+// changes the userData makes to the files they read.
+func (l *linter) followAL2(ci *cloudInit) boot {
 	l.reportChanges(ci.changes)
 	calls, stop := l.allCalls(ci, bootstrapScript)
 	if stop != nil {
@@ -116,13 +160,13 @@ func (l *linter) firstBootstrap(ci *cloudInit, calls []located) (b boot, joined 
 		if c.call.Cond {
 			continue
 		}
-		l.reportRepeats(calls, firsts)
+		l.reportRepeats(ci.withLater(calls), firsts)
 		return l.agree(ci, firsts, b), &firsts[0]
 	}
 	if len(firsts) == 0 {
 		return boot{}, nil // every call exits; each said why
 	}
-	l.reportRepeats(calls, firsts)
+	l.reportRepeats(ci.withLater(calls), firsts)
 	last, _ := l.bootstrap(ci, firsts[len(firsts)-1])
 	b = l.agree(ci, firsts, last)
 	if b.verdict() == Joins && !l.someCallRuns(firsts) {
@@ -132,6 +176,20 @@ func (l *linter) firstBootstrap(ci *cloudInit, calls []located) (b boot, joined 
 			"every bootstrap.sh call is conditional, so whether any runs, and the node joins, depends on conditions only known at boot"), &firsts[0]
 	}
 	return b, &firsts[0]
+}
+
+// withLater adds to calls those after the horizon: if they run, they run
+// after every call before it.
+func (ci *cloudInit) withLater(calls []located) []located {
+	if ci.horizon == nil {
+		return calls
+	}
+	out := slices.Clone(calls)
+	for _, c := range ci.horizon.later {
+		c.index = len(out)
+		out = append(out, c)
+	}
+	return out
 }
 
 // someCallRuns reports whether one of the conditional calls certainly

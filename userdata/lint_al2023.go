@@ -81,6 +81,10 @@ func (l *linter) userScripts(text []byte) *boot {
 		}
 		return stop
 	}
+	if ci.horizon != nil {
+		b := l.unfollowable(ci.horizon)
+		return &b
+	}
 	if stop := l.startBefore(ci, nil); stop != nil {
 		return stop
 	}

@@ -261,10 +261,9 @@ func checkCustomNodeConfigs(f compat.AMIFamily, parts [][]byte) error {
 // decision: refused when they call the join or break the node; when Lint
 // cannot tell, refused unless the caller accepts that.
 func customVerdict(f compat.AMIFamily, r Report, allowUnresolved bool) error {
-	if r.Verdict == Unresolved && !allowUnresolved {
-		return customError(r, r.Part, r.Line, "Render cannot tell that it neither starts the kubelet nor calls the join before Render's part: "+r.Reason+"; change it, or set Config.AllowUnresolved to accept userData Lint cannot follow")
-	}
-	if f == compat.AL2 && r.Verdict == Joins {
+	// A required-taint-missing problem says a join certainly runs, even
+	// when Lint cannot follow what comes after it.
+	if f == compat.AL2 && (r.Verdict == Joins || hasCode(r, CodeRequiredTaintMissing)) {
 		part, line := "", 0
 		for _, p := range r.Problems {
 			if p.Code == CodeRequiredTaintMissing {
@@ -272,6 +271,9 @@ func customVerdict(f compat.AMIFamily, r Report, allowUnresolved bool) error {
 			}
 		}
 		return customError(r, part, line, "it calls bootstrap.sh; Render adds the bootstrap.sh call, and a second one would register the node untainted before it, so remove the call and put kubelet settings in Config")
+	}
+	if r.Verdict == Unresolved && !allowUnresolved {
+		return customError(r, r.Part, r.Line, "Render cannot tell that it neither starts the kubelet nor calls the join before Render's part: "+r.Reason+"; change it, or set Config.AllowUnresolved to accept userData Lint cannot follow")
 	}
 	allowed := map[Code]bool{CodeNoBootstrap: true, CodeRequiredTaintMissing: true, CodeUnresolved: allowUnresolved}
 	if f == compat.AL2023 {
