@@ -34,12 +34,19 @@ const (
 // kubelet and the units it requires: a change to one of them that Lint
 // does not follow makes the verdict unresolved. Files elsewhere
 // (/etc/sysctl.d, other units, logs) do not change how the node joins.
+// Docker's files are not among them: from Kubernetes 1.24, the first AL2
+// release Lint judges, bootstrap.sh runs containerd only and exits on any
+// other runtime (bootstrap.sh L200-213); its containerd branch (L544-576)
+// reads nothing of docker's and replaces kubelet.service by
+// kubelet-containerd.service, which requires containerd and
+// sandbox-image only; docker is installed only on AMIs before 1.25
+// (provisioners/install-worker.sh L231-256), beside the join.
 var al2JoinFiles = joinFiles{
-	"/etc/eks", "/etc/kubernetes", "/var/lib/kubelet", "/etc/containerd", "/etc/docker", "/etc/sysconfig/docker",
+	"/etc/eks", "/etc/kubernetes", "/var/lib/kubelet", "/etc/containerd",
 	"/etc/systemd/system/kubelet.service", al2DropIns, "/etc/systemd/system/containerd.service", "/etc/systemd/system/containerd.service.d",
-	"/etc/systemd/system/sandbox-image.service", "/etc/systemd/system/docker.service", "/etc/systemd/system/docker.service.d",
+	"/etc/systemd/system/sandbox-image.service",
 	"/etc/systemd/system/iptables-restore.service", "/etc/systemd/system.conf", "/etc/systemd/system.conf.d", "/etc/systemd/system/service.d",
-	"/usr/lib/systemd/system/containerd.service", "/usr/lib/systemd/system/docker.service",
+	"/usr/lib/systemd/system/containerd.service",
 	// Programs bootstrap.sh runs that people might replace.
 	"/usr/bin/kubelet", "/usr/bin/containerd", "/usr/bin/jq", "/usr/bin/aws", "/usr/local/bin/aws", "/usr/bin/imds",
 	"/usr/bin/vercmp", "/usr/bin/provider-id", "/usr/bin/private-dns-name", "/usr/bin/setup-local-disks", "/usr/bin/mount-bpf-fs",
