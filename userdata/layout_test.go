@@ -32,6 +32,9 @@ var layers = []struct {
 	{"render_cloudinit.go", 11},
 	{"render_*.go", 12},
 	{"render.go", 13},
+	{"migrate_plan.go", 14},
+	{"migrate_*.go", 15},
+	{"migrate.go", 16},
 }
 
 func layerOf(file string) (int, bool) {

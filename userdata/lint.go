@@ -77,11 +77,18 @@ const maxDecompressed = 1 << 20
 // variant it does not know, or gzip data
 // it cannot decompress; everything else is in the [Report].
 func Lint(family compat.AMIFamily, userData []byte, required []Taint, opts ...LintOption) (Report, error) {
+	r, _, err := lint(family, userData, required, false, opts...)
+	return r, err
+}
+
+// lint is [Lint]; with traced set (AL2 only) it also returns how the
+// userData reaches its join.
+func lint(family compat.AMIFamily, userData []byte, required []Taint, traced bool, opts ...LintOption) (Report, *al2Trace, error) {
 	if !family.Valid() {
-		return Report{}, fmt.Errorf("userdata: cannot lint for %v; use AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025 or Custom", family)
+		return Report{}, nil, fmt.Errorf("userdata: cannot lint for %v; use AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025 or Custom", family)
 	}
 	if err := validateTaintList("required taints", required); err != nil {
-		return Report{}, err
+		return Report{}, nil, err
 	}
 	minor, image := 0, amiOption{}
 	for _, o := range opts {
@@ -92,21 +99,24 @@ func Lint(family compat.AMIFamily, userData []byte, required []Taint, opts ...Li
 			}
 			m, err := kubelet.ParseMinor(string(o))
 			if err != nil {
-				return Report{}, fmt.Errorf("userdata: %v", err)
+				return Report{}, nil, fmt.Errorf("userdata: %v", err)
 			}
 			minor = m
 		case amiOption:
 			if err := o.check(); err != nil {
-				return Report{}, err
+				return Report{}, nil, err
 			}
 			image = o
 		}
 	}
 	text, rawSize, err := decodeUserData(userData)
 	if err != nil {
-		return Report{}, err
+		return Report{}, nil, err
 	}
 	l := &linter{required: required}
+	if traced {
+		l.trace = &al2Trace{joins: map[int]joinTrace{}, joined: -1}
+	}
 	if rawSize > MaxSize {
 		l.add(CodeTooLarge, 0, "shorten the custom part of the userData",
 			"the userData is %d bytes; EC2 accepts at most %d bytes before base64", rawSize, MaxSize)
@@ -127,7 +137,7 @@ func Lint(family compat.AMIFamily, userData []byte, required []Taint, opts ...Li
 	case compat.Windows2019, compat.Windows2022, compat.Windows2025:
 		b = l.lintWindows(text)
 	}
-	return l.finish(l.kubeletRefuses(b)), nil
+	return l.finish(l.kubeletRefuses(b)), l.al2Trace(), nil
 }
 
 // A LintOption tells [Lint] something about the node beyond its userData.

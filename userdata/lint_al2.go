@@ -14,6 +14,33 @@ import (
 // bootstrapScript is the base name of AL2's join, /etc/eks/bootstrap.sh.
 const bootstrapScript = "bootstrap.sh"
 
+// al2Trace is what the AL2 analysis learnt on its way to the join:
+// cloud-init's scripts and the changes they make, and, for each
+// bootstrap.sh call it followed to the kubelet, what that call passes.
+type al2Trace struct {
+	ci     *cloudInit
+	joins  map[int]joinTrace // by the call's index among the calls
+	joined int               // the index of the call that starts the kubelet; -1 when none
+}
+
+// joinTrace is one bootstrap.sh call followed to the kubelet.
+type joinTrace struct {
+	at    located
+	call  bootstrapCall
+	files al2Files
+	// argv are the kubelet's arguments from KUBELET_EXTRA_ARGS, as systemd
+	// splits them; extra is that value before the split, and given the
+	// value --kubelet-extra-args (or the environment) gave bootstrap.sh.
+	argv         []string
+	extra, given string
+}
+
+// al2Trace returns the trace Migrate asked for, nil when none.
+func (l *linter) al2Trace() *al2Trace {
+	t, _ := l.trace.(*al2Trace)
+	return t
+}
+
 // lintAL2 follows cloud-init through AL2 userData to the bootstrap.sh
 // calls, with what the userData does to the files they read, then follows
 // the first call that starts the kubelet to the kubelet.
@@ -21,6 +48,9 @@ func (l *linter) lintAL2(text []byte) boot {
 	ci, stop := l.cloudInitScripts(text, bootstrapScript, al2JoinFiles)
 	if stop != nil {
 		return *stop
+	}
+	if t := l.al2Trace(); t != nil {
+		t.ci = ci
 	}
 	if ci.python2Differs != "" {
 		// AL2's cloud-init (19.3-46.amzn2) is not upstream's Python 3 build.
@@ -94,6 +124,9 @@ func (l *linter) followAL2(ci *cloudInit) boot {
 		return *stop
 	}
 	b, joined := l.firstBootstrap(ci, calls)
+	if t := l.al2Trace(); t != nil && joined != nil {
+		t.joined = joined.index
+	}
 	if joined == nil {
 		if stop := l.startBefore(ci, nil); stop != nil {
 			return *stop // every call exits before starting the kubelet, and something else starts it
@@ -389,7 +422,11 @@ func (l *linter) bootstrapWith(lc located, changes []fileChange) (b boot, exited
 			stop = l.bootstrapExits(call, line)
 		}
 		if stop == nil {
-			return l.extraArgs(s, c, call, line, files), false
+			b := l.extraArgs(s, c, call, line, files)
+			if t := l.al2Trace(); t != nil && b.registers && !b.unresolved {
+				t.joins[lc.index] = joinTrace{at: lc, call: call, files: files, argv: b.argv, extra: b.extra, given: b.given}
+			}
+			return b, false
 		}
 	}
 	return *stop, !stop.unresolved
@@ -450,6 +487,7 @@ func (l *linter) extraArgs(s *script, c shell.Call, call bootstrapCall, line int
 	if stop != nil {
 		return *stop
 	}
+	b.argv, b.extra, b.given = args, extra, value.Value
 	l.part = s.part
 	// Feature gates are judged per release with the rest of the
 	// configuration (kubeletRefuses). The keys bootstrap.sh writes itself

@@ -26,6 +26,10 @@ type linter struct {
 	minor int
 	// ami is the image Lint was told the node boots ([AMI]).
 	ami amiOption
+	// trace, when set, records how the userData reaches its join, for
+	// [Migrate] (an *al2Trace; any, so that the vocabulary of the AL2
+	// analysis stays in its own files).
+	trace any
 }
 
 // forRelease sets the kubelet releases the node of family f may run: the
@@ -87,6 +91,12 @@ type boot struct {
 	// dropped are the arguments the boot agent drops (bootstrap.sh's extra
 	// positional words), each with the code of the problem that says so.
 	dropped []droppedArg
+	// argv are the kubelet arguments the boot agent adds (AL2's
+	// KUBELET_EXTRA_ARGS as systemd splits it).
+	argv []string
+	// extra and given are AL2's KUBELET_EXTRA_ARGS after the lines sed
+	// added to bootstrap.sh ran, and as bootstrap.sh was given it.
+	extra, given string
 }
 
 // droppedArg is an argument the boot agent drops: the taints it would
