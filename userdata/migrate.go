@@ -60,7 +60,7 @@ func Migrate(userData []byte, target compat.AMIFamily, o MigrateOptions) (Migrat
 	m.Before = before
 	if before.Verdict != Joins {
 		m.Refused = []Unmoved{{What: "the AL2 userData", Line: before.Line, Part: before.Part,
-			Reason: "Lint says " + before.Verdict.String() + ": " + before.Reason + "; only userData Lint follows to a node that joins can move with proof",
+			Reason:     "Lint says " + before.Verdict.String() + ": " + before.Reason + "; only userData Lint follows to a node that joins can move with proof",
 			Suggestion: "fix what Lint reports, then migrate"}}
 		return m, &MigrateError{Migration: m}
 	}
