@@ -185,6 +185,7 @@ func (n *al2Node) readFlags(t compat.AMIFamily, j joinTrace, before Report, merg
 	givenWords, _ := systemd.Split(strings.ReplaceAll(j.given, "%%", "%"), false, true)
 	given, _, _, _ := kubelet.ParseArgs(givenWords, kubelet.ReleasesAL2)
 	all, _, _, _ := kubelet.ParseArgs(j.argv, kubelet.ReleasesAL2)
+	editLine, editPart := editOrigin(j.files)
 	for _, f := range all {
 		fromCall := false
 		if i := slices.Index(given, f); i >= 0 {
@@ -196,15 +197,31 @@ func (n *al2Node) readFlags(t compat.AMIFamily, j joinTrace, before Report, merg
 		case fromCall && merged:
 			continue // the controller's, and the controller's again on the target
 		case fromCall:
-			n.joinFlag(t, f, flag, extraLine, part, before)
+			n.joinFlag(t, f, flag, extraLine, part)
+		case !merged:
+			// Lint's report has what the node registers with it: its
+			// taints, labels and settings moved with the join's.
+			n.joinFlag(t, f, flag, editLine, editPart)
 		default:
 			n.editFlag(t, f, flag)
 		}
 	}
 }
 
+// editOrigin is where the first edit that adds kubelet arguments is: a
+// line sed adds to bootstrap.sh, or a drop-in.
+func editOrigin(f al2Files) (int, string) {
+	for _, c := range append(slices.Clone(f.before), f.after...) {
+		return c.line, c.part
+	}
+	for _, name := range slices.Sorted(maps.Keys(f.dropIns)) {
+		return f.dropIns[name].change.line, f.dropIns[name].change.part
+	}
+	return 0, ""
+}
+
 // joinFlag accounts for a flag of the join's --kubelet-extra-args.
-func (n *al2Node) joinFlag(t compat.AMIFamily, f kubelet.Arg, flag string, line int, part string, before Report) {
+func (n *al2Node) joinFlag(t compat.AMIFamily, f kubelet.Arg, flag string, line int, part string) {
 	switch name := f.Name; {
 	case name == "node-labels":
 		n.move(flag, line, part, fieldLabels.on(t))
@@ -222,8 +239,8 @@ func (n *al2Node) joinFlag(t compat.AMIFamily, f kubelet.Arg, flag string, line 
 // editFlag accounts for a flag an edit of the join's files adds; it moves
 // as a flag (AL2023) or, where Bottlerocket has the setting, as that.
 func (n *al2Node) editFlag(t compat.AMIFamily, f kubelet.Arg, flag string) {
-	if f.Name == "register-with-taints" {
-		n.refuse(flag, 0, "", "an edit of the join's files that sets the kubelet's taints overrides the controller's", "put the taints in the NodePool")
+	if f.Name == "register-with-taints" || f.Name == "node-labels" {
+		n.refuse(flag, 0, "", "an edit of the join's files that sets the kubelet's taints or labels overrides or adds to the controller's", "put them in the NodePool")
 		return
 	}
 	if t == compat.AL2023 {
@@ -498,7 +515,11 @@ func neutralize(body []byte, lines []int) ([]byte, error) {
 		if i > 0 && s.end > spans[i-1].start {
 			continue // nested in one already replaced
 		}
-		out = slices.Concat(out[:s.start], []byte(":"), out[s.end:])
+		noop := ":"
+		if rest, _, _ := bytes.Cut(out[s.end:], []byte("\n")); len(bytes.TrimSpace(rest)) == 0 {
+			noop = ": # moved to the NodeConfig by userdata.Migrate"
+		}
+		out = slices.Concat(out[:s.start], []byte(noop), out[s.end:])
 	}
 	return out, nil
 }
@@ -644,7 +665,7 @@ func (n *al2Node) sysctl(st *syntax.Stmt, line int, part string) bool {
 	}
 	for _, k := range slices.Sorted(maps.Keys(params)) {
 		n.sysctls[k] = params[k]
-		n.move("sysctl "+k+"="+params[k], line, part, fieldSysctl.bottlerocket+"."+k)
+		n.move("sysctl "+k+"="+params[k], line, part, fieldSysctl.bottlerocket+".\""+k+"\"")
 	}
 	return true
 }
