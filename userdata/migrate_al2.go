@@ -41,7 +41,7 @@ func readAL2(t compat.AMIFamily, text []byte, tr *al2Trace, before Report, o Mig
 	}
 	n.readFlags(t, j, before, o.Merged != nil)
 	n.readEdits(t, tr.ci, o.Merged != nil)
-	n.readParts(t, text, tr.ci, j)
+	n.readParts(t, text, tr.ci, j, o.Merged != nil)
 	return n
 }
 
@@ -353,7 +353,7 @@ func (n *al2Node) readConfigEdit(t compat.AMIFamily, c fileChange, merged bool) 
 // AL2's join files taken out of their scripts, and commands AL2023 cannot
 // run refused. Bottlerocket runs no part: each statement must be one
 // whose effect moved, an inert one, or a sysctl, which moves.
-func (n *al2Node) readParts(t compat.AMIFamily, text []byte, ci *cloudInit, j joinTrace) {
+func (n *al2Node) readParts(t compat.AMIFamily, text []byte, ci *cloudInit, j joinTrace, merged bool) {
 	parts, _, err := cloudinit.Parts(text)
 	names, nerr := cloudinit.PartNames(text)
 	if err != nil || nerr != nil {
@@ -367,6 +367,9 @@ func (n *al2Node) readParts(t compat.AMIFamily, text []byte, ci *cloudInit, j jo
 			part = names[i]
 		}
 		scripts := scriptsOf(ci, part)
+		if merged && slices.Contains(scripts, j.at.script) {
+			continue // the controller's own part, which it writes again on the target
+		}
 		if t == compat.Bottlerocket {
 			n.bottlerocketPart(p, part, scripts, j)
 			continue
@@ -621,7 +624,24 @@ func inertStatement(st *syntax.Stmt) bool {
 			return true
 		}
 		name, ok := literalCommand(c.Args[0])
-		return ok && (inertStatements[name] || name == "exec" && len(c.Args) == 1)
+		if name == "exec" && len(c.Args) == 1 {
+			return true // the script's own output, redirected
+		}
+		return ok && inertStatements[name] && !writesFile(st)
+	}
+	return false
+}
+
+// writesFile reports a statement whose redirections write a file: not a
+// file descriptor, /dev/null or the console.
+func writesFile(st *syntax.Stmt) bool {
+	for _, r := range st.Redirs {
+		if r.Op == syntax.DplOut || r.Op == syntax.DplIn {
+			continue
+		}
+		if lit, _ := literalCommand(r.Word); !strings.HasPrefix(lit, "/dev/") {
+			return true
+		}
 	}
 	return false
 }
