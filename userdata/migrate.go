@@ -111,15 +111,17 @@ func (m Migration) write(n *al2Node, o MigrateOptions, required []Taint, lintOpt
 		cfg = *o.Merged
 	}
 	cfg.CustomUserData = custom
-	out, err := Render(m.Target, cfg)
+	out, rep, err := render(m.Target, cfg)
 	if err != nil {
 		m.Refused = append(m.Refused, Unmoved{What: "the migrated userData", Reason: "Render refuses it: " + strings.TrimPrefix(err.Error(), "userdata: ")})
 		return m, &MigrateError{Migration: m}
 	}
-	if m.After, err = Lint(m.Target, out, required, lintOpts...); err != nil {
+	if rep != nil {
+		m.After = *rep // Render linted what it wrote, requiring every taint it renders
+	} else if m.After, err = Lint(m.Target, out, required, lintOpts...); err != nil {
 		return m, err
 	}
-	if why := unproven(m.After); why != "" {
+	if why := unproven(m.After, required); why != "" {
 		m.Refused = append(m.Refused, Unmoved{What: "the migrated userData", Line: m.After.Line, Part: m.After.Part, Reason: why})
 		return m, &MigrateError{Migration: m}
 	}
@@ -135,13 +137,19 @@ func (m Migration) write(n *al2Node, o MigrateOptions, required []Taint, lintOpt
 
 // unproven says why Lint's report on the migrated userData does not
 // prove the node joins with its required taints; "" when it does.
-func unproven(r Report) string {
+func unproven(r Report, required []Taint) string {
 	if r.Verdict != Joins {
 		return "Lint says the node " + r.Verdict.String() + ": " + r.Reason
 	}
 	for _, p := range r.Problems {
 		if p.Severity == SeverityError {
 			return "Lint finds: " + p.Message
+		}
+	}
+	registers := registeredByUserData(r)
+	for _, t := range required {
+		if !containsMatch(registers, t) {
+			return "required taint " + t.String() + " missing: the kubelet will register the node without it"
 		}
 	}
 	return ""

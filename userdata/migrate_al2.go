@@ -423,7 +423,7 @@ func (n *al2Node) al2023Part(p cloudinit.Part, part string, scripts []*script, j
 			n.refuse("the "+s.Name+" of this part", s.Line, part, "it calls the join or edits its files, and this migration rewrites only #!/bin/bash script parts", "move the join out of it")
 			return
 		}
-		edited, err := neutralize(s.Body, lines)
+		edited, err := neutralize(s.Body, s.walk.Stmts, lines)
 		if err != nil {
 			n.refuse("a statement of this script", s.Line, part, err.Error(), "take the join and the edits of AL2's files out by hand")
 			return
@@ -455,11 +455,7 @@ var al2023Refusals = map[string][2]string{
 // refuseCommands refuses the commands of a script the table names, and
 // edits of docker's daemon.json.
 func (n *al2Node) refuseCommands(s *script, table map[string][2]string) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(bytes.NewReader(s.Body), "")
-	if err != nil {
-		return // Lint followed it; bash ran what came before the error
-	}
-	syntax.Walk(f, func(node syntax.Node) bool {
+	walkStmts(s.walk.Stmts, func(node syntax.Node) bool {
 		c, ok := node.(*syntax.CallExpr)
 		if !ok || len(c.Args) == 0 {
 			return true
@@ -475,6 +471,13 @@ func (n *al2Node) refuseCommands(s *script, table map[string][2]string) {
 		}
 		return true
 	})
+}
+
+// walkStmts walks every node of statements, depth first.
+func walkStmts(stmts []*syntax.Stmt, fn func(syntax.Node) bool) {
+	for _, st := range stmts {
+		syntax.Walk(st, fn)
+	}
 }
 
 // literalCommand is a word's text when it is a plain literal.
@@ -493,15 +496,11 @@ func literalCommand(w *syntax.Word) (string, bool) {
 // lines (a simple command, or an && / || / | list of them: an edit and
 // the commands that apply it) by ':', bash's no-op, so that the script
 // keeps its shape (a then-body stays non-empty) without running it.
-func neutralize(body []byte, lines []int) ([]byte, error) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(bytes.NewReader(body), "")
-	if err != nil {
-		return nil, err
-	}
+func neutralize(body []byte, stmts []*syntax.Stmt, lines []int) ([]byte, error) {
 	type span struct{ start, end int }
 	var spans []span
 	for _, line := range lines {
-		st := statementAt(f, line)
+		st := statementAt(stmts, line)
 		if st == nil {
 			return nil, fmt.Errorf("no simple command starts on line %d of the script", line)
 		}
@@ -529,9 +528,9 @@ func neutralize(body []byte, lines []int) ([]byte, error) {
 
 // statementAt is the outermost statement starting on line that is a
 // simple command or a list of them, outside command substitutions.
-func statementAt(f *syntax.File, line int) *syntax.Stmt {
+func statementAt(stmts []*syntax.Stmt, line int) *syntax.Stmt {
 	var found *syntax.Stmt
-	syntax.Walk(f, func(node syntax.Node) bool {
+	walkStmts(stmts, func(node syntax.Node) bool {
 		switch node := node.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			return false // a command inside another is not a statement of the script
@@ -586,14 +585,9 @@ func (n *al2Node) bottlerocketPart(p cloudinit.Part, part string, scripts []*scr
 		return
 	}
 	s := scripts[0]
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(bytes.NewReader(s.Body), "")
-	if err != nil {
-		n.refuse("this script", s.Line, part, err.Error(), "")
-		return
-	}
 	moved := removals(s, j)
 	inert := 0
-	for _, st := range f.Stmts {
+	for _, st := range s.walk.Stmts {
 		line := int(st.Pos().Line())
 		switch {
 		case slices.Contains(moved, line):

@@ -112,6 +112,7 @@ func render(family compat.AMIFamily, cfg Config) ([]byte, *Report, error) {
 		return nil, nil, err
 	}
 	var out []byte
+	var merged *Report
 	switch family {
 	case compat.AL2:
 		out, err = p.renderAL2()
@@ -121,7 +122,7 @@ func render(family compat.AMIFamily, cfg Config) ([]byte, *Report, error) {
 		out, err = p.renderBottlerocket()
 		if err == nil && p.mergesCustom(family) {
 			// Bottlerocket merges the custom settings with Render's.
-			err = p.checkMergedKubelet(family, out)
+			merged, err = p.checkMergedKubelet(family, out)
 		}
 	case compat.Windows2019, compat.Windows2022, compat.Windows2025:
 		out, err = p.renderWindows()
@@ -139,5 +140,5 @@ func render(family compat.AMIFamily, cfg Config) ([]byte, *Report, error) {
 		}
 		return out, &rep, nil
 	}
-	return out, nil, nil
+	return out, merged, nil
 }
