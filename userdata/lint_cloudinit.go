@@ -281,6 +281,9 @@ func (l *linter) walkScript(s *script, target string, files joinFiles) (stop *bo
 		l.add(CodeSyntax, s.absLine(se.Line), "fix the shell syntax", "bash stops at this syntax error: %v", err)
 	}
 	s.walk = r
+	if l.endsFollowed && endsOnly(r.Opaque) {
+		return nil, 0 // what it records after them may run or not, which the caller takes either way
+	}
 	if len(r.Opaque) > 0 {
 		b := l.unresolved(s.absLine(r.Opaque[0].Line), "call "+target+" directly, with literal arguments, from the script itself",
 			"%s: the linter cannot follow it, and it may call %s or start the kubelet", r.Opaque[0].What, target)
@@ -388,3 +391,13 @@ func changesAfter(changes []fileChange, when at) []fileChange {
 // kubelet arguments from. The walk of every script records it at each
 // call; cloud-init's environment never has it, so a script sees it unset.
 const kubeletExtraArgs = "KUBELET_EXTRA_ARGS"
+
+// endsOnly reports constructs that can only end a script early.
+func endsOnly(cs []shell.Construct) bool {
+	for _, c := range cs {
+		if !c.EndsOnly {
+			return false
+		}
+	}
+	return true
+}

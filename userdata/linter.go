@@ -26,6 +26,11 @@ type linter struct {
 	minor int
 	// ami is the image Lint was told the node boots ([AMI]).
 	ami amiOption
+	// endsFollowed says the family's analysis takes every event a script
+	// records as one that may run, so an exit in a branch (which can only
+	// skip what follows) need not stop it: AL2023's, which refuses any
+	// script event that matters whether or not it runs.
+	endsFollowed bool
 	// trace, when set, records how the userData reaches its join, for
 	// [Migrate] (an *al2Trace; any, so that the vocabulary of the AL2
 	// analysis stays in its own files).
