@@ -20,8 +20,11 @@ import (
 // decides (the node joins with known taints, or never joins) on which
 // Lint says Unresolved. Measured when the corpus was gathered: 14 of 64;
 // 12 of 64 (18.75%) once Lint followed the edits scripts make to AL2's
-// join files. Lower it as Lint learns to follow more of what people write.
-const corpusMaxAbstentionRate = 0.19
+// join files; issue 39 asks for at most 10%, which modelling docker's
+// files, Windows' $env:ProgramFiles, AL2023 scripts' exits and bare
+// nodeadm init, and the texts of AL2's kubelet-config.json met. Lower it
+// as Lint learns to follow more of what people write.
+const corpusMaxAbstentionRate = 0.10
 
 // corpusDir holds real userData documents and, beside each, a sidecar
 // <name>.expect.yaml saying where it comes from and what the real boot software

@@ -59,7 +59,51 @@ func (l *linter) lintAL2(text []byte) boot {
 	if ci.horizon != nil {
 		return l.beforeHorizon(ci)
 	}
+	if editsConfigText(ci) {
+		return l.followLayouts(ci)
+	}
 	return l.followAL2(ci)
+}
+
+// editsConfigText reports a sed edit of kubelet-config.json, whose effect
+// depends on the file's text, which AL2 AMIs have shipped in several
+// layouts (al2ConfigLayouts).
+func editsConfigText(ci *cloudInit) bool {
+	return slices.ContainsFunc(ci.changes, func(c fileChange) bool {
+		return !c.ignored && c.Path == al2KubeletConfig && c.Kind == shell.OpFilter && c.Tool == "sed"
+	})
+}
+
+// followLayouts follows the boot once for each text of kubelet-config.json
+// the AMIs the node may run ship. The outcome is certain when every text
+// gives the same (verdict and taints, the kubelet refusing or not); the
+// kubelet configuration reported is then what they agree on.
+func (l *linter) followLayouts(ci *cloudInit) boot {
+	mark := len(l.problems)
+	var first boot
+	var problems []Problem
+	n := 0
+	for _, layout := range al2ConfigLayouts() {
+		if layout.releases&l.releases == 0 {
+			continue
+		}
+		l.layout = layout
+		l.problems = l.problems[:mark]
+		b := l.kubeletRefuses(l.followAL2(ci))
+		if n++; n == 1 {
+			first, problems = b, slices.Clone(l.problems)
+			continue
+		}
+		if !sameOutcome(b, first) {
+			l.problems = problems
+			return l.unresolved(0, "set the kubelet's settings with --kubelet-extra-args, or with jq '.key = value' on kubelet-config.json",
+				"the edits of kubelet-config.json give the node another outcome on the AMIs whose file is %s than %s, and the userData does not say which AMIs the node runs (give Lint the Kubernetes version)",
+				layout.name, "on the others")
+		}
+		first.kubeletVals = commonValues(first.kubeletVals, b.kubeletVals)
+	}
+	l.problems = problems
+	return first
 }
 
 // beforeHorizon follows the boot up to the first construct the analysis

@@ -26,6 +26,9 @@ type linter struct {
 	minor int
 	// ami is the image Lint was told the node boots ([AMI]).
 	ami amiOption
+	// layout is the text of AL2's kubelet-config.json the analysis runs
+	// for, when an edit of it works on its text.
+	layout al2ConfigLayout
 	// endsFollowed says the family's analysis takes every event a script
 	// records as one that may run, so an exit in a branch (which can only
 	// skip what follows) need not stop it: AL2023's, which refuses any
