@@ -77,4 +77,3 @@ func TestLintConfigTextEdits(t *testing.T) {
 		})
 	}
 }
-
