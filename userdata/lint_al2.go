@@ -49,6 +49,17 @@ func (l *linter) lintAL2(text []byte) boot {
 	if stop != nil {
 		return *stop
 	}
+	if ci.skipsNoJoin() {
+		// An exit in a branch, with no join after it in its script, only
+		// decides whether what follows it runs: read it all as possibly
+		// running, which the analysis takes either way.
+		l.endsFollowed = true
+		ci, stop = l.cloudInitScripts(text, bootstrapScript, al2JoinFiles)
+		l.endsFollowed = false
+		if stop != nil {
+			return *stop
+		}
+	}
 	if t := l.al2Trace(); t != nil {
 		t.ci = ci
 	}

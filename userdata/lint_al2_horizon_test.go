@@ -72,3 +72,25 @@ func TestRenderRefusesJoinBeforeHorizon(t *testing.T) {
 		t.Fatalf("Render: %v; want a *LintError saying it calls bootstrap.sh", err)
 	}
 }
+
+// TestLintExitAfterJoin: an exit in a branch after the join, with nothing
+// after it that matters to the join, does not make the verdict
+// unresolved; one before a later change of the join's files does.
+func TestLintExitAfterJoin(t *testing.T) {
+	t.Parallel()
+	join := "/etc/eks/bootstrap.sh my-cluster --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'"
+	for _, tc := range []struct {
+		name, script string
+		want         Verdict
+	}{
+		{"|| exit 1 after the join", "#!/bin/bash\n" + join + " || exit 1\necho done\n", Joins},
+		{"an exit in a branch before the join", "#!/bin/bash\nif [ -e /x ]; then exit 0; fi\n" + join + "\n", Unresolved},
+		{"an exit in a branch before a drop-in and a restart", "#!/bin/bash\n" + join + "\n[ -e /x ] || exit 0\necho '[Service]' > /etc/systemd/system/kubelet.service.d/50-x.conf\nsystemctl restart kubelet\n", Unresolved},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if r := mustLint(t, compat.AL2, []byte(tc.script), nil); r.Verdict != tc.want {
+				t.Errorf("verdict %v; want %v\n%s", r.Verdict, tc.want, r)
+			}
+		})
+	}
+}

@@ -97,6 +97,42 @@ type horizon struct {
 	// later are the calls of the join after it, which run after it if at
 	// all.
 	later []located
+	// endsOnly: all the script can do there is end early (an exit, or a
+	// failure under set -e, in a branch).
+	endsOnly bool
+}
+
+// skipsNoJoin reports a horizon that can only end its script early,
+// where nothing after it in that script matters to the join (a call of
+// it, a change of its files, a kubelet start): it then decides only
+// whether inert commands run, and a later script runs whatever this one
+// does.
+func (ci *cloudInit) skipsNoJoin() bool {
+	h := ci.horizon
+	if h == nil || !h.endsOnly {
+		return false
+	}
+	for _, s := range ci.scripts {
+		if s.index != h.when.script {
+			continue
+		}
+		var seqs []int
+		for _, c := range s.walk.Calls {
+			seqs = append(seqs, c.Seq)
+		}
+		for _, op := range s.walk.Files {
+			seqs = append(seqs, op.Seq)
+		}
+		for _, st := range s.walk.Starts {
+			seqs = append(seqs, st.Seq)
+		}
+		for _, seq := range seqs {
+			if h.when.before(at{s.index, seq}) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // unfollowable returns the Unresolved boot of the horizon, with its
@@ -175,7 +211,7 @@ func (l *linter) cloudInitScripts(text []byte, target string, files joinFiles) (
 		mark := len(l.problems)
 		stop, seq := l.walkScript(s, target, files)
 		if stop != nil {
-			ci.horizon = &horizon{when: at{s.index, seq}, stop: *stop, problems: slices.Clone(l.problems[mark:])}
+			ci.horizon = &horizon{when: at{s.index, seq}, stop: *stop, problems: slices.Clone(l.problems[mark:]), endsOnly: endsOnly(s.walk.Opaque)}
 			l.problems = l.problems[:mark]
 		}
 		ci.add(s)
