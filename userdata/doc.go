@@ -23,7 +23,11 @@
 //     node: [KubernetesVersion] the kubelet release whose flags and
 //     feature gates apply, [AMI] the image that decides problems scoped
 //     to some AMIs ([AMIScope]).
-//   - Errors: [*LintError] (Custom userData that fails lint).
+//   - Moving: [Migrate] moves AL2 userData to AL2023 or Bottlerocket
+//     ([MigrateOptions]), proven by Lint on both sides; its [Migration]
+//     lists each [Move] and each [Unmoved] construct, dropped or refused.
+//   - Errors: [*LintError] (Custom userData that fails lint),
+//     [*MigrateError] (a migration refused).
 //
 // # Where things live
 //
@@ -31,7 +35,8 @@
 // lint_al2_bootstrap.go, bootstrap.sh's arguments), render_al2023.go and
 // lint_al2023.go, render_bottlerocket.go and lint_bottlerocket.go,
 // render_windows_powershell.go and lint_windows_powershell.go,
-// render_custom.go. render.go and lint.go dispatch; render_plan.go
+// render_custom.go; migrate_al2.go reads AL2 userData for a target and
+// migrate_targets.go writes it. render.go and lint.go dispatch; render_plan.go
 // validates a Config; render_cloudinit.go and lint_cloudinit.go are
 // cloud-init's custom parts and scripts; lint_kubelet.go follows argv to
 // the kubelet; linter.go builds the Report.
