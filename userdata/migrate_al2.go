@@ -15,6 +15,7 @@ import (
 	"github.com/ec2select/ec2select/userdata/internal/cloudinit"
 	"github.com/ec2select/ec2select/userdata/internal/edit"
 	"github.com/ec2select/ec2select/userdata/internal/kubelet"
+	"github.com/ec2select/ec2select/userdata/internal/nodeadm"
 	"github.com/ec2select/ec2select/userdata/internal/shell"
 	"github.com/ec2select/ec2select/userdata/internal/systemd"
 )
@@ -407,6 +408,11 @@ func removals(s *script, j joinTrace) []int {
 // al2023Part keeps one part for AL2023.
 func (n *al2Node) al2023Part(p cloudinit.Part, part string, scripts []*script, j joinTrace) {
 	body := p.Body
+	if p.Type == nodeadm.MediaType {
+		n.refuse("this NodeConfig part", p.Line, part, "cloud-init skips it on AL2, where it does nothing, and nodeadm would read it on AL2023",
+			"move the settings it holds into the migration's options or the EC2NodeClass by hand, or remove it")
+		return
+	}
 	if len(scripts) == 0 && len(bytes.TrimSpace(body)) > 0 && (strings.HasPrefix(p.Type, "text/x-shellscript") || p.Type == "text/plain") {
 		n.refuse("this script without a #! line", p.Line, part,
 			"upstream cloud-init, which AL2023 runs, cannot execute it, while AL2's build runs it through /bin/sh (the corpus' note on cloud-init 19.3-46.amzn2)",
