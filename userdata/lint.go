@@ -125,7 +125,7 @@ func lint(family compat.AMIFamily, userData []byte, required []Taint, traced boo
 		// Nothing runs: whether the node joins is the AMI's own doing.
 		b := l.unresolved(0, "nothing to fix if the AMI joins the cluster by itself; otherwise give the EC2NodeClass the userData that joins it",
 			"the Custom family's userData is empty: the AMI must join the cluster by itself, and what it registers is not in the userData")
-		return l.finish(b), nil
+		return l.finish(b), nil, nil
 	}
 	if family == compat.Custom {
 		family = detectFamily(text)
