@@ -100,7 +100,7 @@ const (
 	// CodeRepeatedJoin: a script runs AL2023's "nodeadm init" with
 	// nodeadm's own configuration source, so it configures and starts the
 	// kubelet as nodeadm's units do, only earlier; what the node
-	// registers does not change.
+	// registers does not change (Render accepts such custom parts).
 	CodeRepeatedJoin Code = "repeated-join"
 )
 

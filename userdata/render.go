@@ -56,7 +56,9 @@ import (
 //     says so.
 //
 // Custom parts for AL2 and AL2023 are accepted when [Lint] proves them
-// harmless: they neither call the join nor start the kubelet (a script,
+// harmless: they neither call the join nor start the kubelet (on AL2023 a
+// bare "nodeadm init", which reads the same NodeConfig as nodeadm's own
+// units, is the join run early: [CodeRepeatedJoin]) (a script,
 // runcmd, a boothook or bootcmd writing a sysctl file, sh -c with a
 // static script), and what they do to the files the join reads (sed on
 // bootstrap.sh, jq on the kubelet's config, a drop-in) leaves the kubelet

@@ -272,11 +272,6 @@ func customVerdict(f compat.AMIFamily, r Report, allowUnresolved bool) error {
 		}
 		return customError(r, part, line, "it calls bootstrap.sh; Render adds the bootstrap.sh call, and a second one would register the node untainted before it, so remove the call and put kubelet settings in Config")
 	}
-	for _, p := range r.Problems {
-		if p.Code == CodeRepeatedJoin {
-			return customError(r, p.Part, p.Line, "it runs nodeadm, which reads Render's NodeConfig from its own units; remove the call")
-		}
-	}
 	if r.Verdict == Unresolved && !allowUnresolved {
 		return customError(r, r.Part, r.Line, "Render cannot tell that it neither starts the kubelet nor calls the join before Render's part: "+r.Reason+"; change it, or set Config.AllowUnresolved to accept userData Lint cannot follow")
 	}
