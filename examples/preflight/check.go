@@ -98,28 +98,30 @@ func (c *checker) unit(ctx context.Context, u *unit) error {
 				Fix:     "for Karpenter's AWS provider, set nodeClassRef to group karpenter.k8s.aws, kind EC2NodeClass"})
 			continue
 		}
-		nc := u.class(np.NodeClassRef.Name)
-		if nc == nil && slices.Contains(u.refused, np.NodeClassRef.Name) {
-			continue // its refusal is the finding
-		}
-		if nc == nil {
-			c.out.add(Finding{Severity: SevNotice, Code: codeNoNodeClass, Where: np.at, Subjects: subject,
-				Message: fmt.Sprintf("EC2NodeClass %q, which the NodePool names, is not in %s; preflight checks the NodePool's requirements and order, but not its AMIs or userData", np.NodeClassRef.Name, u.name),
-				Fix:     "pass the file with that EC2NodeClass too to check them together"})
+		classes := u.classesFor(np)
+		if len(classes) == 0 {
+			if !u.refusedFor(np) { // else its refusal is the finding
+				c.missingClass(u, np)
+			}
 			continue
 		}
-		used[nc] = true
-		cc, err := c.class(ctx, nc)
-		if err != nil {
-			return err
+		if len(classes) > 1 {
+			c.alternatives(np, classes)
 		}
-		c.report.Pairs = append(c.report.Pairs, c.pair(np, nc, cc, allowed[np]))
+		for _, nc := range classes {
+			used[nc] = true
+			cc, err := c.class(ctx, nc)
+			if err != nil {
+				return err
+			}
+			c.report.Pairs = append(c.report.Pairs, c.pair(np, nc, cc, allowed[np]))
+		}
 	}
 	for _, nc := range u.classes {
 		if used[nc] || u.named(nc) {
 			continue
 		}
-		if slices.Contains(u.refusedRefs, nc.Name) {
+		if u.namedByRefused(nc) {
 			if _, err := c.class(ctx, nc); err != nil { // its NodePool's refusal is the finding
 				return err
 			}
@@ -612,41 +614,6 @@ func listed(names []string) string {
 		s += fmt.Sprintf(" and %d more", n)
 	}
 	return s
-}
-
-// class returns the unit's EC2NodeClass of that name, or the one a
-// sibling file defines when exactly one does, or nil.
-func (u *unit) class(name string) *nodeClass {
-	for _, c := range u.classes {
-		if c.Name == name {
-			return c
-		}
-	}
-	var found *nodeClass
-	for _, s := range u.siblings {
-		for _, c := range s.classes {
-			if c.Name == name {
-				if found != nil {
-					return nil
-				}
-				found = c
-			}
-		}
-	}
-	return found
-}
-
-// named reports whether a NodePool of the unit or of its siblings names
-// the EC2NodeClass (and so checks it).
-func (u *unit) named(nc *nodeClass) bool {
-	for _, v := range append([]*unit{u}, u.siblings...) {
-		for _, p := range v.pools {
-			if p.groupKind() == groupKindEC2NodeClass && p.NodeClassRef.Name == nc.Name && v.class(nc.Name) == nc {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // booted are the images a NodePool's new nodes boot: the AMI of each group

@@ -19,6 +19,8 @@ const (
 	codeNoNodeClass     = "nodeclass-not-in-input" // notice: the EC2NodeClass is not among the manifests
 	codeOtherController = "other-controller"       // notice: EKS Auto Mode's NodeClass, or another provider's
 	codeUnusedNodeClass = "nodeclass-unused"       // notice: no NodePool in its directory or file names it
+	codeNearMissRef     = "nodeclass-near-miss"    // warning: the EC2NodeClass is not among the manifests, one with a near name is
+	codeAlternatives    = "nodeclass-alternatives" // notice: the EC2NodeClass is defined in alternative files; the NodePool is paired with each
 
 	// AMIs.
 	codeNoAMI        = "no-ami"              // error: the terms select no AMI, so nothing launches

@@ -54,23 +54,55 @@ type resource struct {
 	doc        document
 }
 
-// unit is a set of manifests applied together: the files named on the
+// unit is a set of manifests checked together: the files named on the
 // command line (and standard input), or the files of one directory under
-// a directory argument. A directory whose files define the same resource
-// twice holds alternatives (an Auto Mode and a self-managed variant of
-// one example), so each of its files is a unit of its own.
+// a directory argument. Files that define the same resource between them
+// are alternatives (an Auto Mode and a self-managed variant of one
+// example): the unit holds them all, and checks a NodePool against an
+// EC2NodeClass or another NodePool only when their files are applied
+// together (see [unit.together] and [unit.linked]).
 type unit struct {
 	name    string
 	classes []*nodeClass
 	pools   []*nodePool
-	// siblings are the other files of the directory, when its files are
-	// units of their own: a NodePool may name an EC2NodeClass one of them
-	// defines (once).
-	siblings []*unit
 	// refused names the EC2NodeClasses found but refused: a NodePool that
 	// names one has no further finding about it. refusedRefs names those
 	// that refused NodePools name, which are not unused.
-	refused, refusedRefs []string
+	refused, refusedRefs []ref
+	// apart holds the pairs of files that define a resource twice between
+	// them, by [filePair]; group gives, when there are such files, each
+	// file's group of files linked by references (see [unit.linked]).
+	apart map[[2]string]bool
+	group map[string]string
+}
+
+// ref is a resource name and the file that writes it.
+type ref struct{ name, file string }
+
+// filePair is the key of two files in [unit.apart], in order.
+func filePair(a, b string) [2]string {
+	if b < a {
+		a, b = b, a
+	}
+	return [2]string{a, b}
+}
+
+// together reports whether a NodePool of file a can name an EC2NodeClass
+// of file b: the same file, or two that define no resource twice between
+// them.
+func (u *unit) together(a, b string) bool { return a == b || !u.apart[filePair(a, b)] }
+
+// linked reports whether the files a and b are applied together, so that
+// the NodePools of the one and of the other are checked against each
+// other (order, overlaps, a pool that catches another's pods). Without
+// alternatives, every file of a unit is. With them, the unit is a
+// collection of examples, and a file is applied with the files its
+// NodePools' nodeClassRefs lead to and from, transitively: the
+// NodePools of one directory that share an EC2NodeClass file are one
+// cluster's, while two examples that merely do not collide are not
+// applied together.
+func (u *unit) linked(a, b string) bool {
+	return u.together(a, b) && (len(u.apart) == 0 || u.group[a] == u.group[b])
 }
 
 // manifests are the resources preflight checks; other kinds are listed.
@@ -100,51 +132,81 @@ func readManifests(inputs []input, out *findings) manifests {
 		groups[group] = append(groups[group], u)
 	}
 	for _, g := range groupOrder {
-		m.units = append(m.units, merge(g, groups[g])...)
+		m.units = append(m.units, merge(g, groups[g]))
 	}
 	return m
 }
 
-// merge makes one unit of a group's files, or keeps them apart when they
+// merge makes one unit of a group's files, noting the pairs of files that
 // define a resource twice between them.
-func merge(name string, files []*unit) []*unit {
+func merge(name string, files []*unit) *unit {
 	if len(files) == 1 {
-		return files
-	}
-	seen := map[string]bool{}
-	for _, f := range files {
-		names := map[string]bool{}
-		for _, c := range f.classes {
-			names["EC2NodeClass/"+c.Name] = true
-		}
-		for _, p := range f.pools {
-			names["NodePool/"+p.Name] = true
-		}
-		for n := range names {
-			if seen[n] {
-				for _, f := range files {
-					for _, g := range files {
-						if g != f {
-							f.siblings = append(f.siblings, g)
-						}
-					}
-				}
-				return files
-			}
-			seen[n] = true
-		}
+		return files[0]
 	}
 	if name == "" {
 		name = "the command line"
 	}
-	all := &unit{name: name}
+	all := &unit{name: name, apart: map[[2]string]bool{}}
+	defined := map[string][]string{} // kind/name: the files that define it
 	for _, f := range files {
 		all.classes = append(all.classes, f.classes...)
 		all.pools = append(all.pools, f.pools...)
 		all.refused = append(all.refused, f.refused...)
 		all.refusedRefs = append(all.refusedRefs, f.refusedRefs...)
+		for _, n := range f.resourceNames() {
+			for _, other := range defined[n] {
+				all.apart[filePair(other, f.name)] = true
+			}
+			defined[n] = append(defined[n], f.name)
+		}
 	}
-	return []*unit{all}
+	if len(all.apart) > 0 {
+		all.group = all.referenceGroups(files)
+	}
+	return all
+}
+
+// referenceGroups groups the files whose NodePools name an EC2NodeClass
+// of another, transitively, over pairs of files that are not
+// alternatives; each file maps to its group's first file.
+func (u *unit) referenceGroups(files []*unit) map[string]string {
+	group := map[string]string{}
+	for _, f := range files {
+		group[f.name] = f.name
+	}
+	var find func(string) string
+	find = func(f string) string {
+		if group[f] != f {
+			group[f] = find(group[f])
+		}
+		return group[f]
+	}
+	for _, p := range u.pools {
+		for _, nc := range u.classesFor(p) {
+			a, b := find(p.doc.file), find(nc.doc.file)
+			if a != b {
+				group[max(a, b)] = min(a, b)
+			}
+		}
+	}
+	for f := range group {
+		group[f] = find(f)
+	}
+	return group
+}
+
+// resourceNames are the kind/name of every resource a file's unit
+// defines, once each.
+func (u *unit) resourceNames() []string {
+	var names []string
+	for _, c := range u.classes {
+		names = append(names, "EC2NodeClass/"+c.Name)
+	}
+	for _, p := range u.pools {
+		names = append(names, "NodePool/"+p.Name)
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }
 
 // read decodes one document into u.
@@ -197,7 +259,7 @@ func (m *manifests) readNodeClass(d document, u *unit, out *findings) {
 		if j, err := manifest.ToJSON(d.data); err == nil {
 			_ = json.Unmarshal(j, &head)
 		}
-		u.refused = append(u.refused, head.Metadata.Name)
+		u.refused = append(u.refused, ref{head.Metadata.Name, d.file})
 		var e *ec2nodeclass.Error
 		if !errors.As(err, &e) {
 			out.add(Finding{Severity: SevError, Code: codeRefused, Where: d.where(), Message: err.Error(), Fix: "correct the EC2NodeClass"})
@@ -284,7 +346,7 @@ func (m *manifests) readNodePool(d document, obj map[string]any, u *unit, out *f
 	decoded, err := weighting.DecodeNodePool(d.data)
 	if err != nil {
 		refused(d, name, err, out)
-		u.refusedRefs = append(u.refusedRefs, refName(obj))
+		u.refusedRefs = append(u.refusedRefs, ref{refName(obj), d.file})
 		return
 	}
 	np.NodePool = decoded
