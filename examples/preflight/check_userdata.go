@@ -264,15 +264,33 @@ func (c *checker) verdict(u *UserData, subject []string, nc *nodeClass, report u
 	})
 	switch {
 	case report.Verdict == userdata.Unresolved && !otherErrors:
-		c.out.add(Finding{Severity: SevWarning, Code: codeUnresolved, Where: nc.userDataAt(report.Line), Subjects: subject,
-			Message: "preflight cannot tell whether the node joins, or which taints it registers: " + report.Reason,
-			Fix:     "check this userData on a test node, or write it so the analysis can follow it (no command substitution, eval or other interpreters on the way to the boot agent)"})
+		c.unresolved(subject, nc, report)
 	case report.Verdict != userdata.Joins && !report.HasErrors():
 		c.out.add(Finding{Severity: SevError, Code: codeUserData, Problem: 3, Where: nc.at, Subjects: subject,
 			Message: fmt.Sprintf("the node %s: %s", report.Verdict, report.Reason),
 			Fix:     "make spec.userData's boot path one the analysis can follow, or let the AMI family's own userData join the node"})
 	}
 	return u
+}
+
+// unresolved reports userData whose effect preflight cannot follow: what
+// it cannot know is not a problem of the manifest, so it is a notice with
+// the reason, unless -strict-userdata makes it a warning, for CI that
+// wants every userData checked.
+func (c *checker) unresolved(subject []string, nc *nodeClass, report userdata.Report) {
+	sev, fix := SevNotice, "check this userData on a test node"
+	if c.opts.strictUserData {
+		sev = SevWarning
+	}
+	for _, p := range report.Problems {
+		if p.Code == userdata.CodeUnresolved && p.Fix != "" {
+			fix = "to let preflight follow it, " + p.Fix + "; or " + fix
+			break
+		}
+	}
+	c.out.add(Finding{Severity: sev, Code: codeUnresolved, Where: nc.userDataAt(report.Line), Subjects: subject,
+		Message: "preflight cannot tell whether the node joins, or which taints it registers: " + report.Reason,
+		Fix:     fix})
 }
 
 // arisesOn reports whether a problem scoped to some AMIs of the family

@@ -124,7 +124,7 @@ func TestManifests(t *testing.T) {
 			// The catalog records the release, for other Kubernetes
 			// versions: amazon-eks-ami 81fec2e8 CHANGELOG.md lists
 			// v20250715's AMIs for 1.29 to 1.33 only.
-			"notice [catalog-cannot-know]: EC2NodeClass pinned: the embedded catalog records al2023 release v20250715 for Kubernetes 1.29 to 1.33, not 1.36 (-k8s)",
+			"notice [catalog-cannot-know]: EC2NodeClass pinned: the embedded catalog records al2023 release v20250715 for Kubernetes 1.29 to 1.33, not Kubernetes 1.36 (assumed: -k8s was not given",
 			"fix: give -k8s the cluster's version, or run with -live",
 		}},
 		// Pinned releases resolve offline (the catalog's full history);

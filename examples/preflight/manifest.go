@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -27,6 +26,8 @@ type nodeClass struct {
 	// userDataLine is the file line of spec.userData's first line when it
 	// is a block scalar, else 0.
 	userDataLine int
+	// filled is what filling its placeholders did, if it has any.
+	filled filled
 }
 
 // nodePool is a decoded NodePool, or the wildcard values Karpenter would
@@ -40,6 +41,8 @@ type nodePool struct {
 	// when it decodes, to build the weighted NodePools that replace it.
 	base   *weighting.NodePool
 	values []string
+	// filled is what filling its placeholders did, if it has any.
+	filled filled
 }
 
 func (p *nodePool) groupKind() string {
@@ -251,37 +254,22 @@ func (m *manifests) read(d document, in input, u *unit, out *findings) {
 }
 
 func (m *manifests) readNodeClass(d document, u *unit, out *findings) {
-	c, err := ec2nodeclass.Decode(d.data)
+	c, f, rest, err := decodeFilled(d.data, ec2nodeclass.Decode, classProblems)
+	name := c.Name
+	if name == "" {
+		name = nameOf(objectOf(d))
+	}
+	subject := []string{"EC2NodeClass " + name}
+	placeholderFinding(d, subject, f, out)
 	if err != nil {
-		var head struct {
-			Metadata struct{ Name string } `json:"metadata"`
-		}
-		if j, err := manifest.ToJSON(d.data); err == nil {
-			_ = json.Unmarshal(j, &head)
-		}
-		u.refused = append(u.refused, ref{head.Metadata.Name, d.file})
-		var e *ec2nodeclass.Error
-		if !errors.As(err, &e) {
+		u.refused = append(u.refused, ref{name, d.file})
+		if _, ok := classProblems(err); !ok {
 			out.add(Finding{Severity: SevError, Code: codeRefused, Where: d.where(), Message: err.Error(), Fix: "correct the EC2NodeClass"})
 			return
 		}
-		subject := []string{"EC2NodeClass " + e.Name}
-		var problems, placeholders []string
-		firstPath := ""
-		for _, p := range e.Problems {
-			if placeholder(p.Problem) {
-				placeholders = append(placeholders, p.Error())
-				continue
-			}
-			if firstPath == "" {
-				firstPath = p.Path
-			}
-			problems = append(problems, p.Error())
-		}
-		placeholderFinding(d, subject, placeholders, out)
-		if len(problems) > 0 {
-			out.add(Finding{Severity: SevError, Code: codeRefused, Where: d.at(lineOfPath(d, firstPath)), Subjects: subject,
-				Message: fmt.Sprintf("kubectl apply is refused (or Karpenter v1.14.1 cannot use it): %s", strings.Join(problems, "; ")),
+		if len(rest) > 0 {
+			out.add(Finding{Severity: SevError, Code: codeRefused, Where: d.at(lineOfPath(d, rest[0].path)), Subjects: subject,
+				Message: fmt.Sprintf("kubectl apply is refused (or Karpenter v1.14.1 cannot use it)%s: %s", stillRefused(f), problemTexts(rest)),
 				Fix:     "correct the EC2NodeClass as each problem says"})
 		}
 		return
@@ -293,7 +281,7 @@ func (m *manifests) readNodeClass(d document, u *unit, out *findings) {
 			break
 		}
 	}
-	nc := &nodeClass{EC2NodeClass: c, doc: d, at: d.where()}
+	nc := &nodeClass{EC2NodeClass: c, doc: d, at: d.where(), filled: f}
 	// A block scalar's first line is the line after "userData: |".
 	if i := d.lineOf(hasPrefix("userData:")); strings.HasPrefix(strings.TrimSpace(strings.Split(string(d.data), "\n")[i]), "userData:") {
 		nc.userDataLine = d.line + i + 1
@@ -335,21 +323,23 @@ func (m *manifests) readNodePool(d document, obj map[string]any, u *unit, out *f
 	np.Name = name
 	if wild, values, rest := wildcards(d, obj); len(wild) > 0 {
 		np.wildcards, np.values = wild, values
-		if base, err := weighting.DecodeNodePool(rest); err == nil {
+		if base, f, left, err := decodeFilled(rest, weighting.DecodeNodePool, poolProblems); err == nil {
 			np.base = &base
 		} else {
-			refused(d, name, err, out)
+			placeholderFinding(d, []string{"NodePool " + name}, f, out)
+			refusedPool(d, name, err, left, f, out)
 		}
 		u.pools = append(u.pools, np)
 		return
 	}
-	decoded, err := weighting.DecodeNodePool(d.data)
+	decoded, f, rest, err := decodeFilled(d.data, weighting.DecodeNodePool, poolProblems)
+	placeholderFinding(d, []string{"NodePool " + name}, f, out)
 	if err != nil {
-		refused(d, name, err, out)
+		refusedPool(d, name, err, rest, f, out)
 		u.refusedRefs = append(u.refusedRefs, ref{refName(obj), d.file})
 		return
 	}
-	np.NodePool = decoded
+	np.NodePool, np.filled = decoded, f
 	for _, prev := range u.pools {
 		if prev.Name == np.Name {
 			definedTwice(d, "NodePool", np.Name, prev.at, out)
@@ -376,58 +366,55 @@ func nameOf(obj map[string]any) string {
 	return name
 }
 
-// refused reports a NodePool weighting refuses: the v1beta1 kubelet field
-// apart, since its fix is its own, and the other problems together.
-func refused(d document, name string, err error, out *findings) {
+// refusedPool reports a NodePool weighting refuses for the problems
+// rest: the v1beta1 kubelet field apart, since its fix is its own, and the
+// other problems together. An error that lists no problems is reported
+// as it is.
+func refusedPool(d document, name string, err error, rest []problem, f filled, out *findings) {
 	subject := []string{"NodePool " + name}
-	var ve *weighting.ValidationError
-	if !errors.As(err, &ve) {
+	if _, ok := poolProblems(err); !ok {
 		out.add(Finding{Severity: SevError, Code: codeRefused, Where: d.where(), Subjects: subject, Message: err.Error(), Fix: "correct the NodePool"})
 		return
 	}
-	var rest, placeholders []string
-	firstPath := ""
-	for _, p := range ve.Problems {
-		if placeholder(p.Message) {
-			placeholders = append(placeholders, p.String())
-			continue
-		}
-		if p.Path == "spec.template.spec.kubelet" {
-			out.add(Finding{Severity: SevError, Code: codeKubelet, Where: d.at(lineOfPath(d, p.Path)), Subjects: subject,
+	var others []problem
+	for _, p := range rest {
+		if p.path == "spec.template.spec.kubelet" {
+			out.add(Finding{Severity: SevError, Code: codeKubelet, Where: d.at(lineOfPath(d, p.path)), Subjects: subject,
 				Message: "spec.template.spec.kubelet is where karpenter.sh/v1beta1 kept kubelet settings; the v1 NodePool has no such field, so kubectl apply refuses the NodePool (strict field validation, its default), and with --validate=false the API server drops the field and its settings never apply",
 				Fix:     "move the settings to spec.kubelet of the EC2NodeClass the NodePool names (Karpenter v1 moved them there)"})
 			continue
 		}
-		if firstPath == "" {
-			firstPath = p.Path
-		}
-		rest = append(rest, p.String())
+		others = append(others, p)
 	}
-	placeholderFinding(d, subject, placeholders, out)
-	if len(rest) == 0 {
+	if len(others) == 0 {
 		return
 	}
-	out.add(Finding{Severity: SevError, Code: codeRefused, Where: d.at(lineOfPath(d, firstPath)), Subjects: subject,
-		Message: fmt.Sprintf("kubectl apply is refused, or Karpenter v1.14.1 marks the NodePool not ready: %s", strings.Join(rest, "; ")),
+	out.add(Finding{Severity: SevError, Code: codeRefused, Where: d.at(lineOfPath(d, others[0].path)), Subjects: subject,
+		Message: fmt.Sprintf("kubectl apply is refused, or Karpenter v1.14.1 marks the NodePool not ready%s: %s", stillRefused(f), problemTexts(others)),
 		Fix:     "correct the NodePool as each problem says"})
 }
 
-// placeholder reports whether a problem is about a value left for the
-// reader to fill in, written <<LIKE_THIS>> as published examples do.
-func placeholder(problem string) bool {
-	return strings.Contains(problem, `"<<`) && strings.Contains(problem, `>>"`)
+// stillRefused says, for a manifest with placeholders, that the refusal
+// stands once they are filled in.
+func stillRefused(f filled) string {
+	if len(f.asWritten) == 0 {
+		return ""
+	}
+	return ", even with its placeholders filled in"
 }
 
-// placeholderFinding reports the placeholders of a manifest, once: as
-// written the manifest is refused, which is by design until they are
-// filled in.
-func placeholderFinding(d document, subject, problems []string, out *findings) {
-	if len(problems) == 0 {
-		return
+func problemTexts(ps []problem) string {
+	texts := make([]string, len(ps))
+	for i, p := range ps {
+		texts[i] = p.text
 	}
-	out.add(Finding{Severity: SevNotice, Code: codePlaceholder, Where: d.where(), Subjects: subject,
-		Message: fmt.Sprintf("the manifest holds placeholders to fill in; as written it is refused: %s", strings.Join(problems, "; ")),
-		Fix:     "replace each <<...>> with your value before applying"})
+	return strings.Join(texts, "; ")
+}
+
+// objectOf reads a document into JSON values, or nil.
+func objectOf(d document) map[string]any {
+	doc, _ := jsonDocument(d.data)
+	return doc
 }
 
 // wildcards finds requirement values with a wildcard, which Karpenter has
