@@ -93,7 +93,7 @@ func (c *checker) unit(ctx context.Context, u *unit) error {
 		}
 		gk := np.groupKind()
 		byController[gk] = append(byController[gk], np)
-		allowed[np] = c.allowed(np.NodePool)
+		allowed[np] = c.allowed(np.known())
 		subject := []string{"NodePool " + np.Name}
 		switch gk {
 		case groupKindEC2NodeClass:
@@ -124,7 +124,11 @@ func (c *checker) unit(ctx context.Context, u *unit) error {
 			if err != nil {
 				return err
 			}
-			c.report.Pairs = append(c.report.Pairs, c.pair(np, nc, cc, allowed[np]))
+			p := c.pair(np, nc, cc, allowed[np])
+			if len(classes) > 1 {
+				p.Alternative = nc.at
+			}
+			c.report.Pairs = append(c.report.Pairs, p)
 		}
 	}
 	for _, nc := range u.classes {

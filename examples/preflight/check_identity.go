@@ -16,16 +16,20 @@ import (
 // Reference, error codes).
 var ec2ImageID = regexp.MustCompile(`^ami-([0-9a-f]{8}|[0-9a-f]{17})$`)
 
-// roleARN is an IAM role's ARN, in any partition: arn:aws:iam::<account>:
-// role/<path/><name>.
-var roleARN = regexp.MustCompile(`^arn:aws[a-z-]*:iam::[0-9]{12}:role/(?:.*/)?([^/]+)$`)
+// roleARN and profileARN are an IAM role's and an instance profile's ARN,
+// in any partition: arn:aws:iam::<account>:role/<path/><name>.
+var (
+	roleARN    = regexp.MustCompile(`^arn:aws[a-z-]*:iam::[0-9]{12}:role/(?:.*/)?([^/]+)$`)
+	profileARN = regexp.MustCompile(`^arn:aws[a-z-]*:iam::[0-9]{12}:instance-profile/(?:.*/)?([^/]+)$`)
+)
 
 // identities reports what the CRD takes in an EC2NodeClass but the AWS
-// names in it cannot be: AMI IDs EC2 never issues, and a role given as an
-// ARN.
+// names in it cannot be: AMI IDs EC2 never issues, and a role or an
+// instance profile given as an ARN.
 func (c *checker) identities(nc *nodeClass) {
 	c.imageIDs(nc)
 	c.roleName(nc)
+	c.profileName(nc)
 }
 
 // imageIDs warns of ID terms EC2 cannot have issued. The CRD's pattern,
@@ -46,14 +50,14 @@ func (c *checker) imageIDs(nc *nodeClass) {
 	}
 	ids, what := "ids %s are not IDs", "these terms select nothing"
 	if len(bad) == 1 {
-		ids, what = "id %s is not an ID", "this term selects nothing"
+		ids, what = "id %s is not an ID", "the term selects nothing"
 	}
 	if len(selectable(nc)) == 0 {
 		what += ", and with no other term the EC2NodeClass selects no AMI: no NodePool that uses it launches a node"
 	}
 	line := nc.doc.lineOf(func(l string) bool { return strings.Contains(l, "id:") && strings.Contains(l, bad[0]) })
 	c.out.add(Finding{Severity: SevWarning, Code: codeMalformedAMIID, Where: nc.doc.at(line), Subjects: []string{"EC2NodeClass " + nc.Name},
-		Message: fmt.Sprintf("spec.amiSelectorTerms "+ids+" EC2 can have issued (\"ami-\" and 8 or 17 hexadecimal digits; asked for one, EC2 answers InvalidAMIID.Malformed): the CRD's pattern takes them, and Karpenter looks them up in an image-id filter that no image matches, so %s", quotedList(bad), what),
+		Message: fmt.Sprintf("spec.amiSelectorTerms "+ids+" EC2 can have issued (\"ami-\" and 8 or 17 hexadecimal digits; asked for such an ID, EC2 answers InvalidAMIID.Malformed): the CRD's pattern ami-[0-9a-z]+ takes it, and Karpenter looks it up in an image-id filter, which no image matches, so %s", quotedList(bad), what),
 		Fix:     "write each AMI's full ID, such as ami-0123456789abcdef0, as aws ec2 describe-images shows it"})
 }
 
@@ -92,6 +96,23 @@ func (c *checker) roleName(nc *nodeClass) {
 	c.out.add(Finding{Severity: SevWarning, Code: codeRoleARN, Where: nc.doc.at(line), Subjects: []string{"EC2NodeClass " + nc.Name},
 		Message: fmt.Sprintf("spec.role is an IAM role ARN, %q, and Karpenter takes spec.role as a role name: it attaches the role %q to the instance profile it makes, but then compares the role IAM reports on the profile, %q, with spec.role, which never match, so every 15 minutes (when its cache of the profile expires) it makes a new instance profile, and new launch templates for it", nc.Role, m[1], m[1]),
 		Fix:     fmt.Sprintf("write the role's name: role: %s", m[1])})
+}
+
+// profileName reports spec.instanceProfile written as an ARN: Karpenter
+// v1.14.1 gives it to EC2 as the instance profile's name in every launch
+// template (aws/karpenter-provider-aws bde00654,
+// pkg/providers/launchtemplate/types.go L113-115), and EC2 refuses an ARN
+// there, so every launch fails, while the EC2NodeClass reports the profile
+// ready (karpenter-provider-aws #8312).
+func (c *checker) profileName(nc *nodeClass) {
+	m := profileARN.FindStringSubmatch(nc.InstanceProfile)
+	if m == nil || placeholderToken.MatchString(nc.InstanceProfile) {
+		return
+	}
+	line := nc.doc.lineOf(hasPrefix("instanceProfile:"))
+	c.out.add(Finding{Severity: SevError, Code: codeProfileARN, Where: nc.doc.at(line), Subjects: []string{"EC2NodeClass " + nc.Name},
+		Message: fmt.Sprintf("spec.instanceProfile is an instance profile ARN, %q: Karpenter gives it to EC2 as the profile's name in every launch template, and EC2 refuses an ARN there, so no node launches (the EC2NodeClass still reports its instance profile ready: karpenter-provider-aws #8312)", nc.InstanceProfile),
+		Fix:     fmt.Sprintf("write the instance profile's name: instanceProfile: %s", m[1])})
 }
 
 func quotedList(ss []string) string {

@@ -23,6 +23,9 @@ import (
 // OS is what its name says (amiselect); a custom AMI's is unknown, and
 // not judged. It returns whether it reported a mismatch.
 func (c *checker) amiFamily(nc *nodeClass, sel amiselect.Selection) (mismatch bool) {
+	if nc.familyFilled() {
+		return false
+	}
 	family := nc.Family()
 	for _, a := range sel.AMIs {
 		if a.Family == "" || a.Family == compat.Custom || sameOS(a.Family, family) {
@@ -114,6 +117,9 @@ func al2Recipe(ud string) string {
 // selected AMI.
 func (c *checker) userData(np *nodePool, nc *nodeClass, cc *classCheck, booted []amiselect.AMI) *UserData {
 	family := lintFamily(nc, cc.sel.AMIs)
+	if nc.familyFilled() {
+		return &UserData{Family: "", Verdict: "not checked", Reason: "spec.amiFamily is a placeholder, and its value decides which userData Karpenter writes"}
+	}
 	where := nc.at
 	subject := []string{"EC2NodeClass " + nc.Name}
 	if np != nil {

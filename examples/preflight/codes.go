@@ -29,7 +29,8 @@ const (
 	codeMalformedAMIID = "malformed-ami-id"    // warning: an id term EC2 cannot have issued (not ami- and 8 or 17 hex digits)
 
 	// Identities.
-	codeRoleARN = "role-arn" // warning: spec.role is an IAM role ARN, which Karpenter takes as a name
+	codeRoleARN    = "role-arn"             // warning: spec.role is an IAM role ARN, which Karpenter takes as a name
+	codeProfileARN = "instance-profile-arn" // error: spec.instanceProfile is an ARN, which EC2 refuses as the profile's name
 
 	// Instance types.
 	codeNothingLaunches = "nothing-launches" // error: no type the NodePool allows runs a selected AMI

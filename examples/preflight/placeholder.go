@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/internal/ec2nodeclass"
 	"github.com/ec2select/ec2select/internal/manifest"
 	"github.com/ec2select/ec2select/weighting"
@@ -135,7 +136,7 @@ func (f *filled) fillAt(doc map[string]any, p problem) bool {
 		switch v := v.(type) {
 		case string:
 			if placeholderToken.MatchString(v) && strings.Contains(p.text, strconv.Quote(v)) {
-				set(f.value(v, p.path, field))
+				set(f.value(v, p, field))
 				done = true
 			}
 		case map[string]any:
@@ -153,22 +154,41 @@ func (f *filled) fillAt(doc map[string]any, p problem) bool {
 	return done
 }
 
-// value is what fills the placeholders of s: an ID of the form EC2 issues
-// where the CRD asks for one (every placeholder of an ID field stands for
-// the whole ID), else each placeholder's name as a label value (lower
-// case letters, digits and dashes), valid as a name, a tag and a label.
-func (f *filled) value(s, path, field string) string {
+// value is what fills the placeholders of s, refused for p: the first
+// value of an enum the refusal lists, an ID of the form EC2 issues where
+// the CRD asks for one (every placeholder of such a field stands for the
+// whole value), else each placeholder's name as a label value (lower case
+// letters, digits and dashes), valid as a name, a tag and a label.
+func (f *filled) value(s string, p problem, field string) string {
 	for _, t := range placeholderToken.FindAllString(s, -1) {
 		if !slices.Contains(f.tokens, t) {
 			f.tokens = append(f.tokens, t)
 		}
 	}
-	v, ok := idValue(path, field)
+	v, ok := enumValue(p.text)
+	if !ok {
+		v, ok = idValue(p.path, field)
+	}
 	if !ok {
 		v = placeholderToken.ReplaceAllStringFunc(s, labelValue)
 	}
 	f.values[v] = true
 	return v
+}
+
+// enumValue is the first value a refusal for a value outside an enum
+// lists (internal/schema writes `"x" is not one of "A", "B"`).
+func enumValue(text string) (string, bool) {
+	_, rest, ok := strings.Cut(text, " is not one of ")
+	if !ok {
+		return "", false
+	}
+	v, err := strconv.QuotedPrefix(rest)
+	if err != nil {
+		return "", false
+	}
+	v, err = strconv.Unquote(v)
+	return v, err == nil
 }
 
 // idPrefixes are the selector-term lists of an EC2NodeClass whose id the
@@ -360,3 +380,18 @@ func placeholderFinding(d document, subject []string, f filled, out *findings) {
 		Message: fmt.Sprintf("the manifest holds placeholders to fill in (%s); as written it is refused: %s; preflight checks the rest as if each were filled with a valid value", strings.Join(f.tokens, ", "), strings.Join(f.asWritten, "; ")),
 		Fix:     "replace each placeholder with your value before applying"})
 }
+
+// known is the NodePool without the requirements whose values are
+// placeholders filled in: the instance types it allows are those the real
+// values would narrow, and preflight does not guess them.
+func (p *nodePool) known() weighting.NodePool {
+	np := p.NodePool
+	np.Requirements = slices.DeleteFunc(slices.Clone(np.Requirements), func(r compat.Requirement) bool {
+		return slices.ContainsFunc(r.Values, p.filled.has)
+	})
+	return np
+}
+
+// familyFilled reports whether spec.amiFamily is a placeholder filled in:
+// which userData Karpenter writes is then the real value's to decide.
+func (nc *nodeClass) familyFilled() bool { return nc.filled.has(nc.AMIFamily) }
