@@ -232,7 +232,11 @@ func (l *linter) opaque(s *script, r shell.Result, target string) boot {
 	o := r.Opaque[0]
 	i := slices.IndexFunc(r.Calls, func(c shell.Call) bool { return c.Seq < o.Seq && !c.InString })
 	if i < 0 {
-		return l.unresolved(s.absLine(o.Line), "call "+target+" directly, with literal arguments, from the script itself",
+		fix := "call " + target + " directly, with literal arguments, from the script itself"
+		if target == nodeadm.Command {
+			fix = "write out the commands it runs, so the linter can follow them; nodeadm itself runs from its own systemd units, after the scripts"
+		}
+		return l.unresolved(s.absLine(o.Line), fix,
 			"%s: the linter cannot follow it, and it may call %s or start the kubelet", o.What, target)
 	}
 	fix := "make the " + target + " call the script's last command, after everything the linter must follow"

@@ -163,16 +163,16 @@ func (c *checker) userData(np *nodePool, nc *nodeClass, cc *classCheck, booted [
 	if err != nil && strings.Contains(err.Error(), "settings model does not have") {
 		// ec2select's model of Bottlerocket's settings is not complete
 		// yet (issue 23): what it does not know is not known to be wrong.
-		u.Verdict, u.Reason = "not checked", err.Error()
+		u.Verdict, u.Reason = "not checked", inManifestTerms(err)
 		c.out.add(Finding{Severity: SevNotice, Code: codeUnchecked, Where: where, Subjects: subject,
-			Message: "preflight's model of Bottlerocket's settings cannot check this userData: " + strings.TrimPrefix(err.Error(), "userdata: "),
+			Message: "preflight's model of Bottlerocket's settings cannot check this userData: " + inManifestTerms(err),
 			Fix:     "check the setting's name against Bottlerocket's settings reference for the release the AMIs run"})
 		return u
 	}
 	if err != nil {
-		u.Verdict, u.Reason = "not rendered", err.Error()
+		u.Verdict, u.Reason = "not rendered", inManifestTerms(err)
 		c.out.add(Finding{Severity: SevError, Code: codeUserData, Where: where, Subjects: subject,
-			Message: "Karpenter cannot write the node's userData: " + strings.TrimPrefix(err.Error(), "userdata: "),
+			Message: "Karpenter cannot write the node's userData: " + inManifestTerms(err),
 			Fix:     "correct spec.userData or spec.kubelet as the message says"})
 		return u
 	}
@@ -193,7 +193,7 @@ func renderAndLint(family compat.AMIFamily, cfg userdata.Config, required []user
 	case errors.As(err, &le):
 		return le.Report, nil
 	case err != nil && len(cfg.CustomUserData) > 0 && strings.Contains(err.Error(), "cannot tell"):
-		return userdata.Report{Verdict: userdata.Unresolved, Reason: strings.TrimPrefix(err.Error(), "userdata: ")}, nil
+		return userdata.Report{Verdict: userdata.Unresolved, Reason: inManifestTerms(err)}, nil
 	case err != nil:
 		return userdata.Report{}, err
 	}

@@ -228,6 +228,14 @@ func TestManifests(t *testing.T) {
 			"Findings: 1 error, 0 warnings, 0 notices",
 			"error [v1beta1-kubelet]",
 		}},
+		// Render's errors in the manifest's words; an AL2 script that runs
+		// bootstrap.sh itself registers the node before Karpenter's part,
+		// without karpenter.sh/unregistered (never Render's sentinel).
+		{"rendering", []string{"-k8s", "1.32", "testdata/rendering.yaml"}, 1, []string{
+			"EC2NodeClass bad-mime, NodePool general: Karpenter cannot write the node's userData: spec.userData looks like MIME but cannot be read",
+			"EC2NodeClass second-join, NodePool legacy: spec.userData line 3: required taint karpenter.sh/unregistered:NoExecute missing",
+			"notice [userdata-unresolved]: EC2NodeClass fetched, NodePool fetched: preflight cannot tell whether the node joins",
+		}},
 		{"malformed", []string{"testdata/nodepools-malformed.yaml"}, 1, []string{
 			"testdata/nodepools-malformed.yaml:14 error [unreadable]: kubectl cannot read this YAML (line 14: did not find expected '-' indicator)",
 		}},
