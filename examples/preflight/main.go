@@ -22,7 +22,15 @@
 //   - main.go: the command line, exit status and output;
 //   - input.go, manifest.go: reading files, directories and documents,
 //     and decoding them into units applied together;
+//   - placeholder.go: manifests with placeholders, checked as if filled;
 //   - check.go: each NodePool with its EC2NodeClass (AMIs, instance types);
+//   - check_refs.go: pairing NodePools with EC2NodeClasses, near names and
+//     alternative files;
+//   - check_identity.go: AMI IDs, roles and instance profiles as AWS names
+//     them;
+//   - check_zones.go: zones against the cluster's region, or each other;
+//   - check_assumptions.go: the Kubernetes version a finding assumed;
+//   - check_words.go: the library's errors in the manifest's words;
 //   - check_userdata.go: the userData, and version-specific bugs;
 //   - check_pools.go: the NodePools of one controller together;
 //   - check_capacity.go: what each NodePool's nodes hold (capacity);
@@ -78,16 +86,27 @@ there are none or for "-", and reports:
     time holds back, and for the images nodes run today, whether their
     nodes drift, why, and to what;
   - the order Karpenter tries the NodePools in, NodePools that take the
-    same pods at one weight, and a GPU NodePool that catches every pod.
+    same pods at one weight, a GPU NodePool that catches every pod, and
+    zones of another region than the cluster's (-region) or the other
+    NodePools';
+  - AMI IDs EC2 never issues, a role or instance profile given as an
+    ARN, and a nodeClassRef that names no EC2NodeClass but a near name.
 
-Files named together are applied together; under a directory, each
-directory's files are, unless they define a resource twice (alternatives,
-each checked alone). Findings are errors (kubectl or Karpenter refuses, or
-nothing works), warnings (it works, not as written) and notices (what
-preflight cannot check, or Karpenter does on purpose). Without -live the
-embedded catalog of the fake EC2 answers (package ec2fake): every EKS AMI
-release recorded in the projects' changelogs for Kubernetes 1.29 to 1.36,
-so pinned releases resolve; what only an account can say is a notice.
+Files named together are applied together, and so are each directory's
+files, but for files that define a resource twice between them: those are
+alternatives, never applied together, and a directory that holds some is a
+collection of examples, each file applied with the files its
+nodeClassRefs lead to and from. A manifest refused for its placeholders
+(<<NAME>>, ${NAME}) is checked as if each were filled in. A finding that
+rests on the Kubernetes version says when -k8s was assumed.
+
+Findings are errors (kubectl or Karpenter refuses, or nothing works),
+warnings (it works, not as written) and notices (what preflight cannot
+check, such as userData it cannot follow, or Karpenter does on purpose).
+Without -live the embedded catalog of the fake EC2 answers (package
+ec2fake): every EKS AMI release recorded in the projects' changelogs for
+Kubernetes 1.29 to 1.36, so pinned releases resolve; what only an account
+can say is a notice.
 
 Exit status: 0 when no finding is at least as severe as -fail-on, 1 when
 one is or AWS fails, 2 for a bad command line or a file that cannot be read.
