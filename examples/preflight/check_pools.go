@@ -32,19 +32,24 @@ func (c *checker) pools(u *unit, controller string, pools []*nodePool, allowed m
 	c.catchAll(u, ordered, allowed)
 }
 
-// order is pools in Karpenter's order (weighting.Order). Alternatives of
-// one name keep their order, which weighting.Order keeps.
+// order is pools in Karpenter's order (weighting.Order). NodePools of
+// one name (in alternative files) are told apart by weight, and those of
+// one name and weight keep their order, as weighting.Order keeps it.
 func order(pools []*nodePool) []*nodePool {
 	plain := make([]weighting.NodePool, len(pools))
-	byName := map[string][]*nodePool{}
 	for i, p := range pools {
 		plain[i] = p.NodePool
-		byName[p.Name] = append(byName[p.Name], p)
 	}
-	out := make([]*nodePool, len(pools))
-	for i, p := range weighting.Order(plain) {
-		out[i] = byName[p.Name][0]
-		byName[p.Name] = byName[p.Name][1:]
+	used := make([]bool, len(pools))
+	out := make([]*nodePool, 0, len(pools))
+	for _, p := range weighting.Order(plain) {
+		for i, q := range pools {
+			if !used[i] && q.Name == p.Name && q.Weight == p.Weight {
+				used[i] = true
+				out = append(out, q)
+				break
+			}
+		}
 	}
 	return out
 }
