@@ -27,8 +27,6 @@ func TestMessagesNameNoInternals(t *testing.T) {
 	n := 0
 	for _, args := range [][]string{
 		{"-o", "json", "testdata/corpus"},
-		{"-o", "json", "-k8s", "1.32", "testdata/corpus"},
-		{"-o", "json", "testdata"},
 		{"-o", "json", "-k8s", "1.32", "testdata"},
 		{"-o", "json", "-pod", "cpu=500,memory=1Gi", "-strict-userdata", "-region", "us-east-1", "-min-age", "168h", "-nodes", "ami-0b315b27118709bc2=4,ami-0000000000000dead=1", "testdata"},
 	} {
