@@ -75,7 +75,7 @@ func readSoakHistory(ctx context.Context, terms []Term, opts Options) (*soakHist
 	}
 	h := &soakHistory{}
 	for _, name := range aliasParameters(spec, opts.Query.KubernetesVersion) {
-		values, err := readHistory(ctx, client, name)
+		values, err := readHistory(ctx, client, name, opts.UntypedNotFound)
 		if err != nil {
 			return fail(err)
 		}
@@ -87,10 +87,11 @@ func readSoakHistory(ctx context.Context, terms []Term, opts Options) (*soakHist
 }
 
 // readHistory pages through one parameter's history and returns the
-// image ids it named, oldest first. A parameter SSM does not have has no
-// history, as readAliasParameters treats it; a version whose value is no
-// AMI id names no image and is skipped.
-func readHistory(ctx context.Context, client ssm.GetParameterHistoryAPIClient, name string) ([]string, error) {
+// image ids it named, oldest first. A parameter SSM does not have (by
+// notFound, untyped as Options.UntypedNotFound) has no history, as
+// readAliasParameters treats it; a version whose value is no AMI id names
+// no image and is skipped.
+func readHistory(ctx context.Context, client ssm.GetParameterHistoryAPIClient, name string, untyped bool) ([]string, error) {
 	in := &ssm.GetParameterHistoryInput{Name: aws.String(name), MaxResults: aws.Int32(maxHistoryResults)}
 	p := ssm.NewGetParameterHistoryPaginator(client, in, func(o *ssm.GetParameterHistoryPaginatorOptions) { o.StopOnDuplicateToken = true })
 	var versions []ssmtypes.ParameterHistory
@@ -99,7 +100,7 @@ func readHistory(ctx context.Context, client ssm.GetParameterHistoryAPIClient, n
 			return nil, err
 		}
 		out, err := p.NextPage(ctx)
-		if isParameterNotFound(err) {
+		if notFound(err, untyped) {
 			return nil, nil
 		}
 		if err != nil {
