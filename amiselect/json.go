@@ -167,7 +167,8 @@ func (s *Selection) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &w); err != nil {
 		return err
 	}
-	out := Selection{AMIs: w.AMIs, Rejected: w.Rejected, MissingParameters: w.MissingParameters}
+	// An empty list is written as none, so it reads as none (nil).
+	out := Selection{AMIs: nilIfEmpty(w.AMIs), Rejected: nilIfEmpty(w.Rejected), MissingParameters: nilIfEmpty(w.MissingParameters)}
 	if w.Alias != nil {
 		r, err := aliasFromJSON(*w.Alias)
 		if err != nil {
@@ -193,6 +194,13 @@ func (s *Selection) UnmarshalJSON(data []byte) error {
 	}
 	*s = out
 	return nil
+}
+
+func nilIfEmpty[T any](xs []T) []T {
+	if len(xs) == 0 {
+		return nil
+	}
+	return xs
 }
 
 func aliasFromJSON(a aliasJSON) (*resolution, error) {
