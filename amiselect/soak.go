@@ -113,8 +113,9 @@ func sortedBy[T any](xs []T, compare func(a, b *T) int) []T {
 type Change struct {
 	// At is the instant: Select judging at At selects To for the set.
 	At time.Time
-	// From is the set's AMI until At, To its AMI from At (each as Select
-	// judging then reports it, Deprecated included).
+	// From is the set's AMI until At, as Select reported it when it
+	// became the set's AMI; To its AMI from At, as Select judging at At
+	// reports it (Deprecated included).
 	From, To AMI
 }
 
