@@ -129,7 +129,11 @@ func TestCreateFleet(t *testing.T) {
 				return in
 			}(),
 			[]string{"launched 1 m5.large us-east-1a on-demand", "launched 1 m5.large us-east-1a spot", "error InsufficientInstanceCapacity m5.large us-east-1a spot"}, nil},
-		{"maintain fleets", none, func() *ec2.CreateFleetInput { in := fleetInput("spot", 1, inZone("m5.large", "us-east-1a")); in.Type = ""; return in }(),
+		{"maintain fleets", none, func() *ec2.CreateFleetInput {
+			in := fleetInput("spot", 1, inZone("m5.large", "us-east-1a"))
+			in.Type = ""
+			return in
+		}(),
 			nil, &errInfo{CodeUnsupported, `Fleet type "" is valid in EC2 but ec2fake serves only instant fleets (the default is maintain); set Type to instant.`, 400}},
 		{"unknown subnet", none, fleetInput("spot", 1, inSubnet("m5.large", "subnet-0ffffffffffffffff")),
 			nil, &errInfo{CodeInvalidSubnetIDNotFound, "The subnet ID 'subnet-0ffffffffffffffff' does not exist", 400}},

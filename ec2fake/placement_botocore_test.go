@@ -132,11 +132,15 @@ func awsCLI(t *testing.T, url string) {
 		}
 		return out
 	}
-	var zones struct{ AvailabilityZones []struct{ ZoneName, OptInStatus string } }
+	var zones struct {
+		AvailabilityZones []struct{ ZoneName, OptInStatus string }
+	}
 	if err := json.Unmarshal(run("describe-availability-zones"), &zones); err != nil || len(zones.AvailabilityZones) != 7 {
 		t.Errorf("aws ec2 describe-availability-zones: %d zones (%v), want the 7 the account may use", len(zones.AvailabilityZones), err)
 	}
-	var offerings struct{ InstanceTypeOfferings []struct{ InstanceType, Location string } }
+	var offerings struct {
+		InstanceTypeOfferings []struct{ InstanceType, Location string }
+	}
 	if err := json.Unmarshal(run("describe-instance-type-offerings", "--location-type", "availability-zone", "--page-size", "1000"), &offerings); err != nil ||
 		len(offerings.InstanceTypeOfferings) != 6298 {
 		t.Errorf("aws ec2 describe-instance-type-offerings: %d offerings (%v), want 6298", len(offerings.InstanceTypeOfferings), err)
