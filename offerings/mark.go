@@ -120,6 +120,9 @@ type scopeKey struct {
 }
 
 func (m Mark) key() scopeKey {
+	if m.Scope == ScopeSubnet { // the subnet ID alone names it; Zone only says where it is
+		return scopeKey{scope: ScopeSubnet, subnetID: m.SubnetID}
+	}
 	return scopeKey{m.Scope, m.InstanceType, m.Zone, m.CapacityType, m.ReservationID, m.SubnetID}
 }
 
@@ -146,7 +149,7 @@ func scopeFor(s Scope, o Offering, subnet string) scopeKey {
 		if subnet == "" {
 			return scopeKey{scope: ScopeZone, zone: o.Zone}
 		}
-		return scopeKey{scope: s, zone: o.Zone, subnetID: subnet}
+		return scopeKey{scope: s, subnetID: subnet}
 	case ScopeAccount:
 		return scopeKey{scope: s}
 	}

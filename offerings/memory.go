@@ -172,6 +172,9 @@ func (m *Memory) Observe(f Failure) (Mark, bool) {
 		ReservationID: key.reservationID, SubnetID: key.subnetID,
 		Code: f.Code, Class: c.Class, Message: f.Message, Failures: failures, Since: now, Deadline: now.Add(b.duration(failures)),
 	}
+	if key.scope == ScopeSubnet {
+		mark.Zone = f.Offering.Zone // where the subnet is, for the reader
+	}
 	m.entries.Add(key, mark)
 	return mark, true
 }
