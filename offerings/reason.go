@@ -49,7 +49,8 @@ const (
 	// the offering until its deadline.
 	ReasonMarked
 	// ReasonRequirements ("requirements"): the NodePool's requirements
-	// exclude the offering (Candidates only).
+	// exclude the offering (Candidates only, where it comes before every
+	// other reason: the NodePool does not ask for the offering at all).
 	ReasonRequirements
 	// ReasonPriceUnknown ("price-unknown"): no price is known and the
 	// caller chose to skip such offerings (Candidates only).

@@ -36,6 +36,7 @@ type checker struct {
 	// NodePools name it, in classOrder.
 	classes    map[*nodeClass]*classCheck
 	classOrder []*nodeClass
+	region     regionOfferings // -offerings
 }
 
 // classCheck is what the checks of one EC2NodeClass found.
@@ -113,7 +114,7 @@ func (c *checker) unit(ctx context.Context, u *unit) error {
 		if err != nil {
 			return err
 		}
-		c.report.Pairs = append(c.report.Pairs, c.pair(np, nc, cc, allowed[np]))
+		c.report.Pairs = append(c.report.Pairs, c.pair(ctx, np, nc, cc, allowed[np]))
 	}
 	for _, nc := range u.classes {
 		if used[nc] || u.named(nc) {
@@ -359,7 +360,7 @@ func (c *checker) refused(nc *nodeClass, sel amiselect.Selection) {
 	}
 }
 
-func (c *checker) pair(np *nodePool, nc *nodeClass, cc *classCheck, allowed []compat.InstanceType) Pair {
+func (c *checker) pair(ctx context.Context, np *nodePool, nc *nodeClass, cc *classCheck, allowed []compat.InstanceType) Pair {
 	p := Pair{NodePool: np.Name, NodeClass: nc.Name, InstanceTypes: len(allowed)}
 	for _, r := range cc.sel.Rejected {
 		p.Refused = append(p.Refused, Refused{r.ImageID, r.Name, r.Reason})
@@ -380,6 +381,7 @@ func (c *checker) pair(np *nodePool, nc *nodeClass, cc *classCheck, allowed []co
 	c.firstAMI(np, nc, cc.sel.AMIs, m)
 	p.UserData = c.userData(np, nc, cc, booted(m))
 	p.Capacity = c.capacity(np, nc, cc, m, p.UserData)
+	p.Offerings = c.offerings(ctx, np, m)
 	return p
 }
 

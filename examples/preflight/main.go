@@ -107,6 +107,7 @@ type options struct {
 	// the -daemons; podText and daemonsText are the flags as given.
 	fit                  capacity.FitRequest
 	podText, daemonsText string
+	offerings            bool // -offerings
 }
 
 func run(ctx context.Context, w io.Writer, args []string) error {
@@ -170,6 +171,9 @@ func parseFlags(w io.Writer, args []string) (opts options, help bool, err error)
 	fs.StringVar(&opts.daemonsText, "daemons", "", "what the DaemonSets' pods on every node request together, and how many they are: `requests` such as\n"+
 		"cpu=200m,memory=300Mi,pods=3 (default: nothing)")
 	opts.rollout.Register(fs)
+	fs.BoolVar(&opts.offerings, "offerings", false, "per NodePool, where its instance types can launch: per zone and capacity type it allows, how\n"+
+		"many offerings can launch now and why the others cannot (the region's zones, the types each zone\n"+
+		"offers, its capacity reservations); with -live it needs "+cli.OfferingsNeeds)
 	opts.live.Register(fs, "ec2:DescribeImages, ec2:DescribeInstanceTypes and, for ssmParameter terms, ssm:GetParameter")
 	// -o is read before parsing ends, so that a bad flag is JSON too.
 	for i, a := range args {

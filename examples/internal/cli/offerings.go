@@ -22,6 +22,9 @@ type Offerings struct {
 	Region        string          `json:"region"`
 	InstanceTypes int             `json:"instanceTypes"`
 	Zones         []ZoneOfferings `json:"zones"`
+	// Unknown, when set, says why the offerings could not be read (a
+	// -live account that may not describe them, say); the rest is empty.
+	Unknown string `json:"unknown,omitempty"`
 }
 
 // ZoneOfferings is one zone's row: a cell per capacity type the NodePool
