@@ -88,6 +88,9 @@ type Skipped struct {
 	Reason   Reason   `json:"reason"`
 }
 
+// Until is when the reason stops holding by itself; see Availability.Until.
+func (s Skipped) Until() time.Time { return until(s.Offering, s.Reason) }
+
 // CandidateList is the answer of Candidates: the offerings to try, best
 // first, and every other offering with its one reason.
 type CandidateList struct {

@@ -264,10 +264,10 @@ func untilOf(t *testing.T, l CandidateList, o string) time.Time {
 	t.Helper()
 	for _, s := range l.Skipped {
 		if s.Offering.String() == o {
-			if s.Reason.Code != ReasonMarked || !s.Reason.Until.After(t0) {
+			if s.Reason.Code != ReasonMarked || !s.Until().After(t0) {
 				t.Fatalf("%s skipped for %v", o, s.Reason)
 			}
-			return s.Reason.Until
+			return s.Until()
 		}
 	}
 	t.Fatalf("%s is neither a candidate nor skipped", o)
