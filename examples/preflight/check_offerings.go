@@ -8,6 +8,7 @@ import (
 
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/ec2fake"
 	"github.com/ec2select/ec2select/examples/internal/cli"
 	"github.com/ec2select/ec2select/offerings"
 )
@@ -33,7 +34,7 @@ func (c *checker) offerings(ctx context.Context, np *nodePool, m amiselect.Mappi
 	if err := c.loadRegion(ctx); err != nil {
 		return &cli.Offerings{Unknown: err.Error()}
 	}
-	r := c.region.region
+	r := c.offered.region
 	r.InstanceTypes = nil
 	for _, g := range m.Groups {
 		for _, it := range g.InstanceTypes {
@@ -56,20 +57,23 @@ func (c *checker) offerings(ctx context.Context, np *nodePool, m amiselect.Mappi
 }
 
 func (c *checker) loadRegion(ctx context.Context) error {
-	if c.region.loaded {
-		return c.region.err
+	if c.offered.loaded {
+		return c.offered.err
 	}
-	c.region.loaded = true
+	c.offered.loaded = true
 	api, ok := c.client.(offerings.RegionAPI)
 	if !ok {
-		c.region.err = fmt.Errorf("the EC2 client cannot describe zones, offerings and reservations")
-		return c.region.err
+		c.offered.err = fmt.Errorf("the EC2 client cannot describe zones, offerings and reservations")
+		return c.offered.err
 	}
 	r, err := offerings.Load(ctx, api, offerings.LoadOptions{})
 	if err == nil {
 		r.NoSpot, err = offerings.LoadNoSpot(ctx, c.client, nil)
 	}
-	c.region.region, c.region.err = r, err
+	if err == nil && !c.opts.live.Enabled && c.region != "" && r.Name != c.region {
+		err = fmt.Errorf("the embedded zone catalog has no region %s (it has %s); use -live", c.region, strings.Join(ec2fake.CatalogRegions(), ", "))
+	}
+	c.offered.region, c.offered.err = r, err
 	return err
 }
 

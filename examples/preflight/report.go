@@ -57,16 +57,22 @@ type Report struct {
 	Order       []Ordered          `json:"nodePoolOrder"`
 	Overlaps    []Overlap          `json:"overlaps"`
 	Findings    []Finding          `json:"findings"`
-	Skipped     []string           `json:"skipped"`
-	Errors      int                `json:"errors"`
-	Warnings    int                `json:"warnings"`
-	Notices     int                `json:"notices"`
+	// Migrations are the AL2 EC2NodeClasses' spec.userData moved to the
+	// -migrate-to family; empty without the flag.
+	Migrations []Migrated `json:"migrations"`
+	Skipped    []string   `json:"skipped"`
+	Errors     int        `json:"errors"`
+	Warnings   int        `json:"warnings"`
+	Notices    int        `json:"notices"`
 }
 
 // Pair is one NodePool with the EC2NodeClass its nodeClassRef names.
 type Pair struct {
-	NodePool      string         `json:"nodePool"`
-	NodeClass     string         `json:"nodeClass"`
+	NodePool  string `json:"nodePool"`
+	NodeClass string `json:"nodeClass"`
+	// Alternative is where the EC2NodeClass is, when the NodePool is
+	// paired with several of its name from alternative files.
+	Alternative   string         `json:"alternative,omitempty"`
 	AMIs          []AMIRow       `json:"amis"`
 	Refused       []Refused      `json:"refused"`
 	InstanceTypes int            `json:"instanceTypes"` // the NodePool allows
@@ -332,6 +338,9 @@ func (r *Report) nonNil() {
 	}
 	if r.Skipped == nil {
 		r.Skipped = []string{}
+	}
+	if r.Migrations == nil {
+		r.Migrations = []Migrated{}
 	}
 	if r.NodeClasses == nil {
 		r.NodeClasses = []NodeClassRollout{}
