@@ -120,9 +120,9 @@ func ExampleCalculator_MaxPods() {
 }
 
 // The CEL to write as an AL2023 NodeConfig's kubelet.maxPodsExpression.
-func ExampleMaxPodsExpression_String() {
-	fmt.Println(capacity.MaxPodsExpression{ReservedENIs: 1})
-	fmt.Println(capacity.MaxPodsExpression{PrefixDelegation: true, Cap: 110})
+func ExampleMaxPodsFormula_String() {
+	fmt.Println(capacity.MaxPodsFormula{ReservedENIs: 1})
+	fmt.Println(capacity.MaxPodsFormula{PrefixDelegation: true, Cap: 110})
 	// Output:
 	// ((default_enis - 1) * (ips_per_eni - 1)) + 2
 	// ((default_enis * ((ips_per_eni - 1) * 16)) + 2) < 110 ? ((default_enis * ((ips_per_eni - 1) * 16)) + 2) : 110

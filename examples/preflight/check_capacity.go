@@ -77,8 +77,8 @@ func (c *checker) capacity(np *nodePool, nc *nodeClass, cc *classCheck, m amisel
 	out.InstanceTypes, out.HoldNone = len(types), Examples{len(none), examples(none)}
 	out.Volume = volume(estimates)
 	for _, est := range estimates {
-		if len(est.Unresolved) > 0 && !slices.Contains(out.Assumes, est.Unresolved[0]) {
-			out.Assumes = append(out.Assumes, est.Unresolved[0])
+		if len(est.Assumptions) > 0 && !slices.Contains(out.Assumes, est.Assumptions[0]) {
+			out.Assumes = append(out.Assumes, est.Assumptions[0])
 		}
 	}
 	if len(judged) == 0 {
