@@ -45,7 +45,7 @@ func ExampleEstimator_Estimate() {
 
 // Max pods under each family, for a type every table lists and for one
 // newer than the tables, whose DescribeInstanceTypes facts it has.
-func ExampleEstimator_MaxPods() {
+func ExampleEstimator_Estimate_maxPods() {
 	future := exampleType
 	future.Name = "x9z.large" // a type no table lists yet
 	for _, f := range []compat.AMIFamily{compat.AL2, compat.AL2023, compat.Bottlerocket, compat.Windows2022} {
@@ -55,8 +55,8 @@ func ExampleEstimator_MaxPods() {
 			return
 		}
 		for _, it := range []compat.InstanceType{exampleType, future} {
-			mp := e.MaxPods(it)
-			fmt.Printf("%-12s %-9s pods %3d, kube-reserved memory from %3d pods: %s\n", f, it.Name, mp.Pods, mp.ReservationPods, mp.Term.Rule)
+			est := e.Estimate(it)
+			fmt.Printf("%-12s %-9s pods %3d, kube-reserved memory from %3d pods: %s\n", f, it.Name, est.Capacity.Pods, est.MaxPods.ReservationPods, est.MaxPods.Term.Rule)
 		}
 	}
 	// Output:

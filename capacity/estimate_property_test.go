@@ -172,8 +172,8 @@ func TestEstimateLaws(t *testing.T) {
 		if sums != want {
 			t.Fatalf("term sums %v, totals %v", sums, want)
 		}
-		if est.MaxPods.Unresolved != "" && est.Capacity.Pods != 0 {
-			t.Fatalf("unresolved max pods with pods %d", est.Capacity.Pods)
+		if _, known := est.Amount(capacity.KindCapacity, capacity.ResourcePods); !known && est.Capacity.Pods != 0 {
+			t.Fatalf("unknown max pods with pods %d", est.Capacity.Pods)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package capacity_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -224,29 +225,45 @@ func TestNewEstimatorErrors(t *testing.T) {
 	}
 }
 
-// TestUnresolved: what cannot be known is said, never guessed.
-func TestUnresolved(t *testing.T) {
+// TestUnknown: what cannot be known is said, as data, never guessed; what
+// is assumed is said apart from it, and does not fail Err.
+func TestUnknown(t *testing.T) {
 	unknown := compat.InstanceType{Name: "zz9.large", VCPU: 2, MemoryMiB: 8192, Hypervisor: "nitro"}
+	noFacts := "zz9.large has no interface facts (compat.InstanceType.Network from DescribeInstanceTypes) and nodeadm's instance-info.jsonl does not list it"
+	al2 := "eni-max-pods.txt does not list zz9.large, so bootstrap.sh asks DescribeInstanceTypes, and " + noFacts
+	fix := "load the type from DescribeInstanceTypes (compat.InstanceTypeFromEC2, or compat.InstanceTypeByName from the embedded catalog), set Launch.Kubelet.MaxPods, or give EstimateOptions.FallbackMaxPods"
+	both := func(detail string) []capacity.Unknown {
+		return []capacity.Unknown{
+			{Resource: capacity.ResourcePods, Kind: capacity.KindCapacity, Reason: capacity.ReasonNoInterfaceFacts, Input: "zz9.large", Detail: detail, Fix: fix},
+			{Resource: capacity.ResourceMemory, Kind: capacity.KindKubeReserved, Reason: capacity.ReasonNoInterfaceFacts, Input: "zz9.large", Detail: detail, Fix: fix},
+		}
+	}
 	for _, tc := range []struct {
-		f    compat.AMIFamily
-		want []string
+		f           compat.AMIFamily
+		unknown     []capacity.Unknown
+		assumptions []string
 	}{
-		{compat.AL2, []string{
-			"max pods: eni-max-pods.txt does not list zz9.large, so bootstrap.sh asks DescribeInstanceTypes, and zz9.large has no interface facts (compat.InstanceType.Network from DescribeInstanceTypes) and nodeadm's instance-info.jsonl does not list it",
-			"kube-reserved memory: eni-max-pods.txt does not list zz9.large, so bootstrap.sh asks DescribeInstanceTypes, and zz9.large has no interface facts (compat.InstanceType.Network from DescribeInstanceTypes) and nodeadm's instance-info.jsonl does not list it",
-		}},
-		{compat.AL2023, []string{
-			"max pods: zz9.large has no interface facts (compat.InstanceType.Network from DescribeInstanceTypes) and nodeadm's instance-info.jsonl does not list it",
-			"kube-reserved memory: zz9.large has no interface facts (compat.InstanceType.Network from DescribeInstanceTypes) and nodeadm's instance-info.jsonl does not list it",
-		}},
+		{compat.AL2, both(al2), nil},
+		{compat.AL2023, both(noFacts), nil},
 		// Bottlerocket needs no interface facts: pluto's table decides.
-		{compat.Bottlerocket, nil},
-		{compat.Windows2022, []string{"Start-EKSBootstrap.ps1 is not published: this assumes it sets no maxPods, kubeReserved or evictionHard, as aws/containers-roadmap#1245 says"}},
+		{compat.Bottlerocket, nil, nil},
+		{compat.Windows2022, nil, []string{"Start-EKSBootstrap.ps1 is not published: this assumes it sets no maxPods, kubeReserved or evictionHard, as aws/containers-roadmap#1245 says"}},
 	} {
 		t.Run(string(tc.f), func(t *testing.T) {
 			est := mustEstimator(t, capacity.Launch{Family: tc.f}, capacity.EstimateOptions{}).Estimate(unknown)
-			if diff := cmp.Diff(tc.want, est.Unresolved); diff != "" {
-				t.Errorf("(-want +got)\n%s", diff)
+			if diff := cmp.Diff(tc.unknown, est.Unknown); diff != "" {
+				t.Errorf("Unknown (-want +got)\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.assumptions, est.Assumptions); diff != "" {
+				t.Errorf("Assumptions (-want +got)\n%s", diff)
+			}
+			err := est.Err()
+			var u capacity.Unknown
+			if (err != nil) != (len(tc.unknown) > 0) || err != nil && (!errors.As(err, &u) || u != tc.unknown[0]) {
+				t.Errorf("Err() = %v; want the unknowns, the first found by errors.As", err)
+			}
+			if _, known := est.Amount(capacity.KindCapacity, capacity.ResourcePods); known == (len(tc.unknown) > 0) {
+				t.Errorf("Amount(capacity, pods) known = %v with unknowns %v", known, est.Unknown)
 			}
 		})
 	}

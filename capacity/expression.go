@@ -3,6 +3,7 @@ package capacity
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"sync"
 
 	"github.com/google/cel-go/cel"
@@ -10,6 +11,7 @@ import (
 	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/interpreter"
 )
 
 // Citations of the two CEL dialects, read at these commits.
@@ -60,6 +62,7 @@ func (d dialect) String() string {
 // Expression is immutable and safe for concurrent use.
 type Expression struct {
 	text    string
+	quoted  string // strconv.Quote(text), for rules
 	dialect dialect
 	prg     cel.Program
 	info    *celast.SourceInfo
@@ -101,7 +104,7 @@ func compile(text string, d dialect) (Expression, error) {
 		first := issues.Errors()[0]
 		return Expression{}, newExpressionError(text, d, first.Location, first.Message)
 	}
-	x := Expression{text: text, dialect: d, info: ast.NativeRep().SourceInfo(), root: ast.NativeRep().Expr().ID()}
+	x := Expression{text: text, quoted: strconv.Quote(text), dialect: d, info: ast.NativeRep().SourceInfo(), root: ast.NativeRep().Expr().ID()}
 	if d == dialectKarpenter {
 		// environment.go:219-225: only int and double results.
 		if t := ast.OutputType(); t != cel.IntType && t != cel.DoubleType {
@@ -207,15 +210,14 @@ func (x Expression) Eval(v Variables) (int64, error) {
 // evalNodeadm is eni_max_pods.go:99-113, step by step: the evaluation's
 // error is ignored and the value converted, as nodeadm does.
 func (x Expression) evalNodeadm(v Variables) (int64, error) {
-	raw, _, _ := x.prg.Eval(map[string]any{
-		"default_enis": v.DefaultENIs,
-		"ips_per_eni":  v.IPsPerENI,
-		"max_pods":     v.MaxPods,
-	})
+	raw, _, _ := x.prg.Eval(&activation{v})
 	if raw == nil {
 		// cel-go returns no value only when evaluation panics; nodeadm's
 		// rawVal.ConvertToType would then panic too.
 		return 0, x.errorAt(x.root, "cel-go failed inside its evaluation; nodeadm would crash on this expression")
+	}
+	if types.IsError(raw) {
+		return 0, x.errorAt(x.nodeOf(raw), fmt.Sprint(raw.Value()))
 	}
 	cast := raw.ConvertToType(cel.IntType)
 	if types.IsError(cast) {
@@ -233,14 +235,7 @@ func (x Expression) evalNodeadm(v Variables) (int64, error) {
 
 // evalKarpenter is EvaluateExpression (environment.go:238-277).
 func (x Expression) evalKarpenter(v Variables) (int64, error) {
-	out, _, err := x.prg.Eval(map[string]any{
-		"vcpus":         v.VCPUs,
-		"memory_mib":    v.MemoryMiB,
-		"default_enis":  v.DefaultENIs,
-		"ips_per_eni":   v.IPsPerENI,
-		"max_pods":      v.MaxPods,
-		"instance_type": v.InstanceType,
-	})
+	out, _, err := x.prg.Eval(&activation{v})
 	if err != nil {
 		return 0, x.errorAt(x.nodeOf(out), err.Error())
 	}
@@ -255,6 +250,32 @@ func (x Expression) evalKarpenter(v Variables) (int64, error) {
 	}
 	return 0, x.errorAt(x.root, fmt.Sprintf("the result %v is of type %T, not a number", out.Value(), out.Value()))
 }
+
+// activation binds the variables by name for cel-go, as the maps nodeadm
+// and Karpenter pass do (the same values; a variable the environment does
+// not declare cannot be referenced, so binding all six is harmless), without
+// building a map per evaluation.
+type activation struct{ v Variables }
+
+func (a *activation) ResolveName(name string) (any, bool) {
+	switch name {
+	case "default_enis":
+		return types.Int(a.v.DefaultENIs), true
+	case "ips_per_eni":
+		return types.Int(a.v.IPsPerENI), true
+	case "max_pods":
+		return types.Int(a.v.MaxPods), true
+	case "vcpus":
+		return types.Int(a.v.VCPUs), true
+	case "memory_mib":
+		return types.Int(a.v.MemoryMiB), true
+	case "instance_type":
+		return types.String(a.v.InstanceType), true
+	}
+	return nil, false
+}
+
+func (a *activation) Parent() interpreter.Activation { return nil }
 
 // nodeOf is the node an evaluation error was raised at, else the root.
 func (x Expression) nodeOf(v ref.Val) int64 {

@@ -251,8 +251,10 @@ func al2023Base(it compat.InstanceType, x Expression) maxPodsBase {
 		b.warning = fmt.Sprintf("%s: nodeadm logs \"Failed to evaluate custom expression, using standard max pods value\" (%d): %v", it.Name, std, err)
 		return b
 	}
+	// Concatenated, not formatted: this runs once per type per estimate.
 	b.pods = v
-	b.rule = fmt.Sprintf("nodeadm: maxPodsExpression %q with default_enis %d, ips_per_eni %d, max_pods %d (from %s)", x.String(), enis, ipv4, std, from)
+	b.rule = "nodeadm: maxPodsExpression " + x.quoted + " with default_enis " + strconv.FormatInt(enis, 10) + ", ips_per_eni " + strconv.FormatInt(ipv4, 10) +
+		", max_pods " + strconv.FormatInt(std, 10) + " (from " + from + ")"
 	return b
 }
 

@@ -348,8 +348,8 @@ func TestAL2AWKPrefix(t *testing.T) {
 	e := mustEstimator(t, capacity.Launch{Family: compat.AL2}, capacity.EstimateOptions{})
 	it := compat.InstanceType{Name: "c7i.metal", Family: "c7i", Arch: compat.ArchAMD64, VCPU: 96, MemoryMiB: 196608}
 	est := e.Estimate(it)
-	if est.MaxPods.Unresolved == "" || !strings.Contains(est.MaxPods.Unresolved, "matches 2 lines") {
-		t.Errorf("MaxPods.Unresolved = %q; want the awk ambiguity", est.MaxPods.Unresolved)
+	if len(est.Unknown) == 0 || est.Unknown[0].Reason != capacity.ReasonAmbiguousTable || !strings.Contains(est.Unknown[0].Detail, "matches 2 lines") {
+		t.Errorf("Unknown = %+v; want the awk ambiguity", est.Unknown)
 	}
 	if _, ok := termOf(est, capacity.ResourceMemory, capacity.KindKubeReserved); ok {
 		t.Errorf("kube-reserved memory estimated although bootstrap.sh cannot compute it")
@@ -558,7 +558,7 @@ func TestPodsPerCore(t *testing.T) {
 			e := mustEstimator(t, capacity.Launch{Family: f, Kubelet: userdata.KubeletConfig{PodsPerCore: ptr[int32](5)}}, capacity.EstimateOptions{})
 			// kubernetes pkg/kubelet/nodestatus/setters.go:235-241:
 			// min(podsPerCore × cores, maxPods).
-			if got := e.MaxPods(it).Pods; got != 10 {
+			if got := e.Estimate(it).Capacity.Pods; got != 10 {
 				t.Errorf("pods %d, want 5 × 2 = 10", got)
 			}
 		})
@@ -582,10 +582,10 @@ func TestMaxPodsZero(t *testing.T) {
 		{compat.Bottlerocket, 110},
 	} {
 		e := mustEstimator(t, capacity.Launch{Family: tc.f, Kubelet: userdata.KubeletConfig{MaxPods: ptr[int32](0)}}, capacity.EstimateOptions{})
-		if got := e.MaxPods(it).Pods; got != tc.want {
+		if got := e.Estimate(it).Capacity.Pods; got != tc.want {
 			t.Errorf("%s: pods %d, want %d", tc.f, got, tc.want)
 		}
-		if tc.f == compat.Bottlerocket && e.MaxPods(it).ReservationPods != 0 {
+		if tc.f == compat.Bottlerocket && e.Estimate(it).MaxPods.ReservationPods != 0 {
 			t.Errorf("Bottlerocket: reserves memory for max-pods 0")
 		}
 	}
