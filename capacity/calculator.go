@@ -13,7 +13,7 @@ import (
 // the figure AWS's documentation has users pass as maxPods when they run
 // prefix delegation or custom networking, and what bootstrap.sh runs for a
 // type its table lacks. Every AMI family can take its answer as
-// [userdata.KubeletConfig].MaxPods.
+// [nodeclass.Kubelet].MaxPods.
 type Calculator struct {
 	// CNIVersion is --cni-version, the VPC CNI's version ("1.19.2");
 	// required. Prefix delegation needs 1.9.0 or later.

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/ec2select/ec2select/compat"
-	"github.com/ec2select/ec2select/userdata"
+	"github.com/ec2select/ec2select/nodeclass"
 )
 
 // Launch is how nodes launch: everything besides the instance type that
@@ -20,7 +20,7 @@ type Launch struct {
 	// Kubelet is the kubelet configuration userdata.Render writes
 	// (EC2NodeClass spec.kubelet). Each family passes it to the kubelet
 	// its own way, which decides what it replaces: see [Estimator].
-	Kubelet userdata.KubeletConfig
+	Kubelet nodeclass.Kubelet
 	// Network is how the VPC CNI addresses pods.
 	Network Network
 	// MaxPodsExpression is the spec.kubelet.maxPodsExpression of an AL2023
@@ -49,7 +49,7 @@ type Launch struct {
 	RootVolumeBytes int64
 	// InstanceStorePolicy RAID0 puts ephemeral storage on a RAID0 of the
 	// instance-store volumes, on types that have them.
-	InstanceStorePolicy userdata.InstanceStorePolicy
+	InstanceStorePolicy nodeclass.InstanceStorePolicy
 }
 
 // EstimateOptions tunes an [Estimator]. The zero value means the defaults.
@@ -82,7 +82,7 @@ type EstimateOptions struct {
 // is).
 //
 // How each family passes the kubelet configuration decides what a set
-// field replaces (userdata's KubeletConfig documents where each goes):
+// field replaces (nodeclass.Kubelet documents where each goes):
 //
 //   - AL2 and Windows take kubelet flags, and a map flag replaces the whole
 //     map of the config file (k8s.io/component-base cli/flag
@@ -109,7 +109,7 @@ type Estimator struct {
 
 // NewEstimator reads l and o. It fails, naming the field and the fix, when
 // the family is not one of compat's, the kubelet configuration is invalid
-// (userdata.KubeletConfig.Validate) or holds a value no estimate can use,
+// (nodeclass.Kubelet.Validate) or holds a value no estimate can use,
 // or a setting does not apply to the family.
 func NewEstimator(l Launch, o EstimateOptions) (*Estimator, error) {
 	if err := l.validate(o); err != nil {
@@ -155,8 +155,8 @@ func (l Launch) validate(o EstimateOptions) error {
 		return fmt.Errorf("capacity: Launch.MaxPodsCalculator and Launch.Kubelet.MaxPods both set maxPods; keep one")
 	case l.RootVolumeBytes < 0:
 		return fmt.Errorf("capacity: Launch.RootVolumeBytes is %d; give the volume's size in bytes, or 0 for the family's default", l.RootVolumeBytes)
-	case l.InstanceStorePolicy != "" && l.InstanceStorePolicy != userdata.RAID0:
-		return fmt.Errorf("capacity: Launch.InstanceStorePolicy %q is not a policy; use userdata.RAID0 or leave it empty", string(l.InstanceStorePolicy))
+	case l.InstanceStorePolicy != "" && l.InstanceStorePolicy != nodeclass.RAID0:
+		return fmt.Errorf("capacity: Launch.InstanceStorePolicy %q is not a policy; use nodeclass.RAID0 or leave it empty", string(l.InstanceStorePolicy))
 	case o.Memory > KarpenterOverhead:
 		return fmt.Errorf("capacity: EstimateOptions.Memory %v is not a model; use MeasuredOverhead or KarpenterOverhead", o.Memory)
 	case o.FallbackMaxPods < 0:
@@ -388,7 +388,7 @@ func (e *Estimator) familyAssumptions() []string {
 // model that.
 func (e *Estimator) storageTerm(it compat.InstanceType) Term {
 	t := Term{Resource: ResourceEphemeralStorage, Kind: KindCapacity, Source: SourceLaunch}
-	if e.launch.InstanceStorePolicy == userdata.RAID0 && it.InstanceStoreGB > 0 {
+	if e.launch.InstanceStorePolicy == nodeclass.RAID0 && it.InstanceStoreGB > 0 {
 		t.Amount = it.InstanceStoreGB * 1_000_000_000
 		t.Rule = fmt.Sprintf("RAID0 of the instance store: %d GB", it.InstanceStoreGB)
 		t.Citation = "EC2 DescribeInstanceTypes InstanceStorageInfo.TotalSizeInGB; Karpenter v1.14.1 pkg/providers/instancetype/types.go:371-375"
@@ -397,7 +397,7 @@ func (e *Estimator) storageTerm(it compat.InstanceType) Term {
 	if v := e.launch.RootVolumeBytes; v > 0 {
 		t.Amount = v
 		t.Rule = "the volume Launch.RootVolumeBytes gives"
-		if e.launch.InstanceStorePolicy == userdata.RAID0 {
+		if e.launch.InstanceStorePolicy == nodeclass.RAID0 {
 			t.Rule += fmt.Sprintf(" (%s has no instance store to RAID)", it.Name)
 		}
 		return t

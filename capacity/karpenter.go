@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/ec2select/ec2select/compat"
-	"github.com/ec2select/ec2select/userdata"
+	"github.com/ec2select/ec2select/nodeclass"
 )
 
 // KarpenterSettings are the karpenter-provider-aws controller settings its
@@ -207,7 +207,7 @@ func karpenterCPUReserve(vcpus int) int64 {
 func (e *Estimator) karpenterStorage(it compat.InstanceType) Term {
 	t := Term{Resource: ResourceEphemeralStorage, Kind: KindCapacity, Source: SourceKarpenter, Citation: citeKarpStorage}
 	switch {
-	case e.launch.InstanceStorePolicy == userdata.RAID0 && it.InstanceStoreGB > 0:
+	case e.launch.InstanceStorePolicy == nodeclass.RAID0 && it.InstanceStoreGB > 0:
 		t.Amount, t.Rule = it.InstanceStoreGB*1_000_000_000, fmt.Sprintf("instance store %dG", it.InstanceStoreGB)
 	case e.launch.RootVolumeBytes > 0:
 		t.Amount, t.Rule = e.launch.RootVolumeBytes, "the root volume"

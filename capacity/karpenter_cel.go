@@ -8,7 +8,7 @@ import (
 
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/internal/quantity"
-	"github.com/ec2select/ec2select/userdata"
+	"github.com/ec2select/ec2select/nodeclass"
 )
 
 // This file follows an alpha feature: Karpenter's NodeClassCEL
@@ -26,7 +26,7 @@ var reservedMaps = [2]string{"KubeReserved", "SystemReserved"}
 // KubeReserved and SystemReserved replaced by "0" (so that Validate still
 // checks its key), and the expressions compiled, by map and key. Without
 // Launch.NodeClassCEL it returns l.Kubelet unchanged.
-func splitExpressions(l Launch) (userdata.KubeletConfig, [2]map[string]Expression, error) {
+func splitExpressions(l Launch) (nodeclass.Kubelet, [2]map[string]Expression, error) {
 	var exprs [2]map[string]Expression
 	k := l.Kubelet
 	if !l.NodeClassCEL {

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/ec2select/ec2select/compat"
-	"github.com/ec2select/ec2select/userdata"
+	"github.com/ec2select/ec2select/nodeclass"
 )
 
 // Citations of the reservation rules.
@@ -75,7 +75,7 @@ func (t threshold) resolve(capacity int64) int64 {
 }
 
 // readKubelet reads k, which Validate accepted, into amounts.
-func readKubelet(k userdata.KubeletConfig) (userKubelet, error) {
+func readKubelet(k nodeclass.Kubelet) (userKubelet, error) {
 	var u userKubelet
 	if k.MaxPods != nil {
 		v := int64(*k.MaxPods)
