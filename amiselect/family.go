@@ -175,7 +175,7 @@ func recognizeEKSName(rest, arch string) recognized {
 
 // recognizeBottlerocket reads the rest of a "bottlerocket-aws-k8s-" name:
 //
-//	{k8s}[-nvidia|-fips]-{x86_64|aarch64}-v{X.Y.Z}-{commit}
+//	{k8s}[-nvidia|-fips|-nvidia-fips]-{x86_64|aarch64}-v{X.Y.Z}-{commit}
 //
 // The x86_64 standard image also serves Neuron devices. The FIPS flavour
 // is standard: it has no GPU drivers. (Aliases never select it.)
@@ -186,6 +186,8 @@ func recognizeBottlerocket(rest, arch string) recognized {
 	}
 	nvidia, fips := false, false
 	switch {
+	case strings.HasPrefix(rest, "nvidia-fips-"): // aws-k8s-X.Y-nvidia-fips, from 1.35 (bottlerocket #4737)
+		nvidia, fips, rest = true, true, rest[len("nvidia-fips-"):]
 	case strings.HasPrefix(rest, "nvidia-"):
 		nvidia, rest = true, rest[len("nvidia-"):]
 	case strings.HasPrefix(rest, "fips-"):
