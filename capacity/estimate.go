@@ -294,7 +294,7 @@ func (e *Estimator) EstimateGiven(it compat.InstanceType, g Given) (Estimate, er
 	terms = e.kubeReservedTerms(terms, it, int(capacity.CPU/1000), mp, &est)
 	terms = e.systemReservedTerms(terms, it, &est)
 	terms = e.evictionTerms(terms, capacity)
-	terms = e.limitTerms(terms, it, mp)
+	terms = e.limitTerms(terms, it, capacity.Pods, mp, &est)
 	if w := e.addressWarning(it, mp); w != "" {
 		est.Warnings = append(est.Warnings, w)
 	}

@@ -247,7 +247,10 @@ func TestUnknown(t *testing.T) {
 		{compat.AL2023, both(noFacts), nil},
 		// Bottlerocket needs no interface facts: pluto's table decides.
 		{compat.Bottlerocket, nil, nil},
-		{compat.Windows2022, nil, []string{"Start-EKSBootstrap.ps1 is not published: this assumes it sets no maxPods, kubeReserved or evictionHard, as aws/containers-roadmap#1245 says"}},
+		{compat.Windows2022, []capacity.Unknown{{Resource: capacity.ResourcePods, Kind: capacity.KindLimit, Reason: capacity.ReasonNoInterfaceFacts, Input: "zz9.large",
+			Detail: "the VPC resource controller offers Windows pods IPv4 addresses per interface − 1, and " + noFacts,
+			Fix:    "load the type from DescribeInstanceTypes (compat.InstanceTypeFromEC2, or compat.InstanceTypeByName from the embedded catalog)"}},
+			[]string{"Start-EKSBootstrap.ps1 is not published: this assumes it sets no maxPods, kubeReserved or evictionHard, as aws/containers-roadmap#1245 says"}},
 	} {
 		t.Run(string(tc.f), func(t *testing.T) {
 			est := mustEstimator(t, capacity.Launch{Family: tc.f}, capacity.EstimateOptions{}).Estimate(unknown)
@@ -262,7 +265,7 @@ func TestUnknown(t *testing.T) {
 			if (err != nil) != (len(tc.unknown) > 0) || err != nil && (!errors.As(err, &u) || u != tc.unknown[0]) {
 				t.Errorf("Err() = %v; want the unknowns, the first found by errors.As", err)
 			}
-			if _, known := est.Amount(capacity.KindCapacity, capacity.ResourcePods); known == (len(tc.unknown) > 0) {
+			if _, known := est.Amount(capacity.KindCapacity, capacity.ResourcePods); known == (len(tc.unknown) > 0 && tc.unknown[0].Kind == capacity.KindCapacity) {
 				t.Errorf("Amount(capacity, pods) known = %v with unknowns %v", known, est.Unknown)
 			}
 		})

@@ -199,7 +199,10 @@ func noFacts(it compat.InstanceType) string {
 	return fmt.Sprintf("%s has no interface facts (compat.InstanceType.Network from DescribeInstanceTypes) and nodeadm's instance-info.jsonl does not list it", it.Name)
 }
 
-// fixFacts is how to make a type's interface facts known.
+// fixFactsOnly and fixFacts are how to make a type's interface facts,
+// or the figure that needs them, known.
+const fixFactsOnly = "load the type from DescribeInstanceTypes (compat.InstanceTypeFromEC2, or compat.InstanceTypeByName from the embedded catalog)"
+
 const fixFacts = "load the type from DescribeInstanceTypes (compat.InstanceTypeFromEC2, or compat.InstanceTypeByName from the embedded catalog), set Launch.Kubelet.MaxPods, or give EstimateOptions.FallbackMaxPods"
 
 // unknownPods is the pods capacity of it unknown for want of interface

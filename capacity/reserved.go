@@ -461,11 +461,21 @@ func thresholdRule(signal string, t threshold) string {
 // limitTerms appends Windows' pod address cap: each Windows pod takes one
 // vpc.amazonaws.com/PrivateIPv4Address, of which the VPC resource
 // controller offers IPv4 addresses per interface − 1.
-func (e *Estimator) limitTerms(terms []Term, it compat.InstanceType, mp MaxPods) []Term {
-	if !e.launch.Family.IsWindows() || mp.Addresses <= 0 || mp.Pods <= mp.Addresses {
+//
+// Without the type's interface facts the cap is unknown.
+func (e *Estimator) limitTerms(terms []Term, it compat.InstanceType, pods int64, mp MaxPods, est *Estimate) []Term {
+	if !e.launch.Family.IsWindows() {
 		return terms
 	}
-	return append(terms, Term{Resource: ResourcePods, Kind: KindLimit, Amount: mp.Pods - mp.Addresses, Source: SourceFamily,
+	if mp.Addresses == 0 {
+		est.Unknown = append(est.Unknown, Unknown{Resource: ResourcePods, Kind: KindLimit, Reason: ReasonNoInterfaceFacts, Input: it.Name,
+			Detail: "the VPC resource controller offers Windows pods IPv4 addresses per interface − 1, and " + noFacts(it), Fix: fixFactsOnly})
+		return terms
+	}
+	if pods <= mp.Addresses {
+		return terms
+	}
+	return append(terms, Term{Resource: ResourcePods, Kind: KindLimit, Amount: pods - mp.Addresses, Source: SourceFamily,
 		Rule:     fmt.Sprintf("vpc.amazonaws.com/PrivateIPv4Address: %s takes %d addresses per interface, so %d pods", it.Name, mp.Addresses+1, mp.Addresses),
 		Citation: citeWindowsIPs})
 }
