@@ -15,6 +15,9 @@
 //     that gets none.
 //   - [github.com/ec2select/ec2select/capacity]: the memory a node really
 //     reports, learned per (instance type, AMI) in a bounded LRU cache.
+//   - [github.com/ec2select/ec2select/nodeclass]: the EC2NodeClass settings
+//     userdata renders and capacity estimates with: the kubelet
+//     configuration and the instance-store policy.
 //   - [github.com/ec2select/ec2select/userdata]: startup taints, labels and
 //     kubelet flags rendered into each AMI family's userData without any
 //     possibility of injection, and a linter for user-written userData.
