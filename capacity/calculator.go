@@ -65,13 +65,13 @@ func (c MaxPodsCalculator) calculator(n Network) Calculator {
 // for.
 func (c MaxPodsCalculator) validate(n Network) error {
 	if _, _, err := cniVersion(c.CNIVersion); err != nil {
-		return fmt.Errorf("capacity: Launch.MaxPodsCalculator.CNIVersion %q is not a VPC CNI version; write it like \"1.19.2\" (max-pods-calculator.sh --cni-version)", c.CNIVersion)
+		return &InputError{Field: "Launch.MaxPodsCalculator.CNIVersion", Reason: strconv.Quote(c.CNIVersion) + " is not a VPC CNI version", Fix: `write it like "1.19.2" (max-pods-calculator.sh --cni-version)`}
 	}
 	if c.MaxENI < 0 {
-		return fmt.Errorf("capacity: Launch.MaxPodsCalculator.MaxENI is %d; give the most interfaces to use, or 0 for all", c.MaxENI)
+		return &InputError{Field: "Launch.MaxPodsCalculator.MaxENI", Reason: fmt.Sprintf("is %d", c.MaxENI), Fix: "give the most interfaces to use, or 0 for all"}
 	}
 	if n.ReservedENIs > 1 {
-		return fmt.Errorf("capacity: Launch.Network.ReservedENIs is %d, but max-pods-calculator.sh reserves one interface (--cni-custom-networking-enabled) or none; use 0 or 1 with Launch.MaxPodsCalculator", n.ReservedENIs)
+		return &InputError{Field: "Launch.Network.ReservedENIs", Reason: fmt.Sprintf("is %d, but max-pods-calculator.sh reserves one interface (--cni-custom-networking-enabled) or none", n.ReservedENIs), Fix: "use 0 or 1 with Launch.MaxPodsCalculator"}
 	}
 	return nil
 }

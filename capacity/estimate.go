@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/ec2select/ec2select/compat"
@@ -121,9 +122,9 @@ func NewEstimator(l Launch, o EstimateOptions) (*Estimator, error) {
 	}
 	if err := kubelet.Validate(); err != nil {
 		if l.NodeClassCEL {
-			return nil, fmt.Errorf("capacity: Launch.Kubelet: %w", err)
+			return nil, &InputError{Field: "Launch.Kubelet", Err: err}
 		}
-		return nil, fmt.Errorf("capacity: Launch.Kubelet: %w (a Karpenter NodeClassCEL expression needs Launch.NodeClassCEL)", err)
+		return nil, &InputError{Field: "Launch.Kubelet", Err: err, Fix: "a Karpenter NodeClassCEL expression needs Launch.NodeClassCEL"}
 	}
 	x, err := ParseMaxPodsExpression(l.MaxPodsExpression)
 	if err != nil {
@@ -146,21 +147,21 @@ func NewEstimator(l Launch, o EstimateOptions) (*Estimator, error) {
 func (l Launch) validate(o EstimateOptions) error {
 	switch {
 	case !l.Family.Valid():
-		return fmt.Errorf("capacity: Launch.Family %q is not an AMI family; use one of compat.AMIFamilies()", string(l.Family))
+		return &InputError{Field: "Launch.Family", Reason: strconv.Quote(string(l.Family)) + " is not an AMI family", Fix: "use one of compat.AMIFamilies()"}
 	case l.Family == compat.Bottlerocket && l.Kubelet.PodsPerCore != nil:
-		return fmt.Errorf("capacity: Launch.Kubelet.PodsPerCore is set, but Bottlerocket has no pods-per-core setting (userdata.Render refuses it); leave it nil or cap pods with MaxPods")
+		return &InputError{Field: "Launch.Kubelet.PodsPerCore", Reason: "is set, but Bottlerocket has no pods-per-core setting (userdata.Render refuses it)", Fix: "leave it nil or cap pods with MaxPods"}
 	case l.MaxPodsExpression != "" && l.Family != compat.AL2023:
-		return fmt.Errorf("capacity: Launch.MaxPodsExpression is set for %s, but only AL2023's nodeadm reads a maxPodsExpression; set Launch.Kubelet.MaxPods instead", l.Family)
+		return &InputError{Field: "Launch.MaxPodsExpression", Reason: "is set for " + l.Family.String() + ", but only AL2023's nodeadm reads a maxPodsExpression", Fix: "set Launch.Kubelet.MaxPods instead"}
 	case l.MaxPodsCalculator != nil && l.Kubelet.MaxPods != nil:
-		return fmt.Errorf("capacity: Launch.MaxPodsCalculator and Launch.Kubelet.MaxPods both set maxPods; keep one")
+		return &InputError{Field: "Launch.MaxPodsCalculator", Reason: "and Launch.Kubelet.MaxPods both set maxPods", Fix: "keep one"}
 	case l.RootVolumeBytes < 0:
-		return fmt.Errorf("capacity: Launch.RootVolumeBytes is %d; give the volume's size in bytes, or 0 for the family's default", l.RootVolumeBytes)
+		return &InputError{Field: "Launch.RootVolumeBytes", Reason: fmt.Sprintf("is %d", l.RootVolumeBytes), Fix: "give the volume's size in bytes, or 0 for the family's default"}
 	case l.InstanceStorePolicy != "" && l.InstanceStorePolicy != nodeclass.RAID0:
-		return fmt.Errorf("capacity: Launch.InstanceStorePolicy %q is not a policy; use nodeclass.RAID0 or leave it empty", string(l.InstanceStorePolicy))
+		return &InputError{Field: "Launch.InstanceStorePolicy", Reason: strconv.Quote(string(l.InstanceStorePolicy)) + " is not a policy", Fix: "use nodeclass.RAID0 or leave it empty"}
 	case o.Memory > KarpenterOverhead:
-		return fmt.Errorf("capacity: EstimateOptions.Memory %v is not a model; use MeasuredOverhead or KarpenterOverhead", o.Memory)
+		return &InputError{Field: "EstimateOptions.Memory", Reason: fmt.Sprintf("%v is not a model", o.Memory), Fix: "use MeasuredOverhead or KarpenterOverhead"}
 	case o.FallbackMaxPods < 0:
-		return fmt.Errorf("capacity: EstimateOptions.FallbackMaxPods is %d; give a max pods above 0, or 0 for no fallback", o.FallbackMaxPods)
+		return &InputError{Field: "EstimateOptions.FallbackMaxPods", Reason: fmt.Sprintf("is %d", o.FallbackMaxPods), Fix: "give a max pods above 0, or 0 for no fallback"}
 	}
 	if l.MaxPodsCalculator != nil {
 		if err := l.MaxPodsCalculator.validate(l.Network); err != nil {
@@ -267,7 +268,7 @@ func (e *Estimator) Estimate(it compat.InstanceType) Estimate {
 func (e *Estimator) EstimateGiven(it compat.InstanceType, g Given) (Estimate, error) {
 	for r := range numResources {
 		if v := g.get(r); v != nil && *v < 0 {
-			return Estimate{}, fmt.Errorf("capacity: Given.%s is %d; give an amount of 0 or more, or nil to estimate it", givenFields[r], *v)
+			return Estimate{}, &InputError{Field: "Given." + givenFields[r], Reason: fmt.Sprintf("is %d", *v), Fix: "give an amount of 0 or more, or nil to estimate it"}
 		}
 	}
 	est := Estimate{InstanceType: it.Name, Family: e.launch.Family}

@@ -221,6 +221,13 @@ func TestNewEstimatorErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("err = %v, want one containing %q", err, tc.err)
 			}
+			// Every refusal is typed: the field and fix, or the expression
+			// and where in it.
+			var in *capacity.InputError
+			var xe *capacity.ExpressionError
+			if !errors.As(err, &in) && !errors.As(err, &xe) || in != nil && in.Field == "" {
+				t.Errorf("err = %#v is neither an *InputError naming its field nor an *ExpressionError", err)
+			}
 		})
 	}
 }

@@ -41,7 +41,7 @@ func splitExpressions(l Launch) (nodeclass.Kubelet, [2]map[string]Expression, er
 			}
 			x, err := ParseKarpenterExpression(v)
 			if err != nil {
-				return k, exprs, fmt.Errorf("capacity: Launch.Kubelet.%s[%q]: %w", reservedMaps[i], key, err)
+				return k, exprs, &InputError{Field: fmt.Sprintf("Launch.Kubelet.%s[%q]", reservedMaps[i], key), Err: err}
 			}
 			if exprs[i] == nil {
 				exprs[i] = map[string]Expression{}

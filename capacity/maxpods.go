@@ -54,7 +54,7 @@ type Network struct {
 
 func (n Network) validate() error {
 	if n.ReservedENIs < 0 || n.EFAOnlyInterfaces < 0 {
-		return fmt.Errorf("capacity: Launch.Network has ReservedENIs %d and EFAOnlyInterfaces %d; interface counts are 0 or more", n.ReservedENIs, n.EFAOnlyInterfaces)
+		return &InputError{Field: "Launch.Network", Reason: fmt.Sprintf("has ReservedENIs %d and EFAOnlyInterfaces %d", n.ReservedENIs, n.EFAOnlyInterfaces), Fix: "give interface counts of 0 or more"}
 	}
 	return nil
 }

@@ -105,7 +105,7 @@ func readKubelet(k nodeclass.Kubelet) (userKubelet, error) {
 		}
 		t, err := readThreshold(r, text)
 		if err != nil {
-			return u, fmt.Errorf("capacity: Launch.Kubelet.EvictionHard[%q]: %w", signal, err)
+			return u, &InputError{Field: fmt.Sprintf("Launch.Kubelet.EvictionHard[%q]", signal), Err: err}
 		}
 		*dst = &t
 	}
@@ -121,7 +121,7 @@ func readReservation(field string, m map[string]string) (reservation, error) {
 		}
 		a, err := parseAmount(r, text)
 		if err != nil {
-			return res, fmt.Errorf("capacity: Launch.Kubelet.%s[%q]: %w", field, r.String(), err)
+			return res, &InputError{Field: fmt.Sprintf("Launch.Kubelet.%s[%q]", field, r.String()), Err: err}
 		}
 		v := a.floor
 		res.amounts[r], res.text[r] = &v, text

@@ -90,3 +90,30 @@ func (e *UnknownError) Unwrap() []error {
 	}
 	return out
 }
+
+// InputError is a setting [NewEstimator] or [Estimator.EstimateGiven]
+// refuses: the field, what is wrong with it, and the fix; or, when Err is
+// set, the error the field's own validation gave (nodeclass.Kubelet's, a
+// quantity's, a NodeClassCEL expression's), which errors.As also finds.
+type InputError struct {
+	// Field is the setting, as a Go selector: "Launch.Kubelet.MaxPods",
+	// `Launch.Kubelet.KubeReserved["memory"]`, "Given.CPU".
+	Field  string
+	Reason string
+	Fix    string
+	Err    error
+}
+
+func (e *InputError) Error() string {
+	if e.Err != nil {
+		msg := "capacity: " + e.Field + ": " + e.Err.Error()
+		if e.Fix != "" {
+			msg += " (" + e.Fix + ")"
+		}
+		return msg
+	}
+	return "capacity: " + e.Field + " " + e.Reason + "; " + e.Fix
+}
+
+// Unwrap returns the field's own validation error, if any.
+func (e *InputError) Unwrap() error { return e.Err }
