@@ -71,7 +71,8 @@ func (p *plan) checkMergedNodeConfig(custom [][]byte, out []byte) error {
 		_, err := validateKubelet(p.cfg.Kubelet)
 		return err
 	}
-	return p.checkMergedKubelet(compat.AL2023, out)
+	_, err := p.checkMergedKubelet(compat.AL2023, out)
+	return err
 }
 
 // isNodeConfigPart reports whether a MIME part is a NodeConfig part.
