@@ -37,12 +37,14 @@
 //	[]compat.InstanceType ──► weighting.Policy.Rank / NodePools
 //	taints, labels, cluster ──► userdata.Render / userdata.Lint
 //
-// Dependencies run one way: compat ← amiselect ← capacity; compat ←
-// nodeclass ← userdata ← weighting, and nodeclass ← capacity
+// Dependencies run one way: compat ← amiselect/amimap ← amiselect, and
+// amimap ← capacity; compat ← nodeclass ← userdata ← weighting, and
+// nodeclass ← capacity
 // (compat.AMIFamily, userdata.Taint and nodeclass.Kubelet are the one
 // family type, the one taint type and the one kubelet configuration type);
 // ec2fake stands alone. Estimating capacity links no package of userdata's
-// linter: capacity reads the kubelet configuration from nodeclass. No package imports
+// linter and no SSM client: capacity reads the kubelet configuration from
+// nodeclass, and the AMI type and mapping rule from amimap. No package imports
 // Kubernetes modules: the small value types here mirror Kubernetes field
 // names, and examples/karpenter (a module of its own) is the compile-checked
 // adapter to Karpenter's types.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ec2select/ec2select/amiselect"
+	"github.com/ec2select/ec2select/amiselect/amimap"
 	"github.com/ec2select/ec2select/capacity"
 	"github.com/ec2select/ec2select/compat"
 )
@@ -63,8 +63,8 @@ func TestClusterAutoscalerTypes(t *testing.T) {
 	for _, f := range refFile(t, "bottlerocket-eni-max-pods.txt") {
 		br[f[0]], _ = strconv.ParseInt(f[1], 10, 64)
 	}
-	for _, amiType := range amiselect.AMITypes() {
-		id := amiselect.IdentifyAMIType(amiType)
+	for _, amiType := range amimap.AMITypes() {
+		id := amimap.IdentifyAMIType(amiType)
 		if id.Unknown != "" {
 			continue // CUSTOM: the launch template's image decides
 		}

@@ -34,4 +34,5 @@ func TestLightImport(t *testing.T) {
 
 var forbiddenDeps = []string{
 	"github.com/ec2select/ec2select/userdata",
+	"github.com/aws/aws-sdk-go-v2/service/ssm",
 }

@@ -20,7 +20,7 @@
 // that the node ran a different image, and so never recorded anything. Observe
 // builds the node's requirements from its labels ([compat.FromNodeLabels]:
 // no GPU label means no GPU) and files the figure only under the AMI
-// [amiselect.Choose] picks for them, the rule [amiselect.Map] applies to
+// [amimap.Choose] picks for them, the rule [amimap.Map] applies to
 // instance types. Karpenter also keys its cache by a hash of the whole AMI
 // list, so any change to the list forgets everything, and keeps it in
 // memory, so a restart forgets too and each replica learns alone; this

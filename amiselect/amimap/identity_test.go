@@ -1,4 +1,4 @@
-package amiselect_test
+package amimap_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ec2select/ec2select/amiselect"
+	"github.com/ec2select/ec2select/amiselect/amimap"
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/ec2fake"
 )
@@ -29,7 +30,7 @@ var eksAMITypes = []string{
 // each says what the SSM parameter EKS resolves it from says (the
 // recommended parameter of each family, ec2fake's public parameters).
 func TestIdentifyAMIType(t *testing.T) {
-	if diff := cmp.Diff(slices.Sorted(slices.Values(eksAMITypes)), amiselect.AMITypes()); diff != "" {
+	if diff := cmp.Diff(slices.Sorted(slices.Values(eksAMITypes)), amimap.AMITypes()); diff != "" {
 		t.Errorf("AMITypes() (-EKS's +ours)\n%s", diff)
 	}
 	// The parameter each type's image comes from (Kubernetes 1.32).
@@ -52,7 +53,7 @@ func TestIdentifyAMIType(t *testing.T) {
 		"WINDOWS_FULL_2025_x86_64": "/aws/service/ami-windows-latest/Windows_Server-2025-English-Full-EKS_Optimized-1.32/image_id",
 	}
 	for _, typ := range eksAMITypes {
-		id := amiselect.IdentifyAMIType(typ)
+		id := amimap.IdentifyAMIType(typ)
 		if typ == "CUSTOM" {
 			if id.Unknown == "" || id.Family != "" {
 				t.Errorf("CUSTOM: %+v; want unknown", id)
@@ -63,13 +64,13 @@ func TestIdentifyAMIType(t *testing.T) {
 			t.Errorf("%s: %+v", typ, id)
 			continue
 		}
-		want := amiselect.IdentifySSMParameter("resolve:ssm:" + params[typ])
+		want := amimap.IdentifySSMParameter("resolve:ssm:" + params[typ])
 		want.KubernetesVersion = ""
 		if diff := cmp.Diff(want, id); diff != "" {
 			t.Errorf("%s: against its parameter (-parameter +amiType)\n%s", typ, diff)
 		}
 	}
-	if id := amiselect.IdentifyAMIType("AL2025_x86_64"); id.Unknown == "" {
+	if id := amimap.IdentifyAMIType("AL2025_x86_64"); id.Unknown == "" {
 		t.Errorf("an unknown amiType is %+v", id)
 	}
 }
@@ -87,14 +88,14 @@ func TestIdentifyImageName(t *testing.T) {
 	}
 	checked := 0
 	for _, a := range all {
-		id := amiselect.IdentifyImageName(a.Name)
+		id := amimap.IdentifyImageName(a.Name)
 		if a.Family == compat.Custom {
 			if id.Unknown == "" {
 				t.Errorf("%s: custom for Select, %+v here", a.Name, id)
 			}
 			continue
 		}
-		if id.Family != a.Family || id.Arch != a.Arch || id.Release != a.Release || a.Variant != amiselect.Unspecified && !slices.Contains(id.Variants, a.Variant) {
+		if id.Family != a.Family || id.Arch != a.Arch || id.Release != a.Release || a.Variant != amimap.Unspecified && !slices.Contains(id.Variants, a.Variant) {
 			t.Errorf("%s: %+v; Select: %s %s %s %s", a.Name, id, a.Family, a.Arch, a.Release, a.Variant)
 		}
 		if id.KubernetesVersion == "" || !strings.Contains(a.Name, id.KubernetesVersion) {
@@ -133,8 +134,8 @@ func TestIdentifySSMParameter(t *testing.T) {
 			if !strings.HasSuffix(name, "/image_id") {
 				continue
 			}
-			want := amiselect.IdentifyImageName(names[aws.ToString(prm.Value)])
-			got := amiselect.IdentifySSMParameter("resolve:ssm:" + name + ":1")
+			want := amimap.IdentifyImageName(names[aws.ToString(prm.Value)])
+			got := amimap.IdentifySSMParameter("resolve:ssm:" + name + ":1")
 			if got.Family != want.Family || got.Arch != want.Arch || !slices.Equal(got.Variants, want.Variants) || got.KubernetesVersion != want.KubernetesVersion ||
 				got.Release != "" && got.Release != want.Release {
 				t.Errorf("%s: %+v; its image %s: %+v", name, got, names[aws.ToString(prm.Value)], want)
@@ -146,7 +147,7 @@ func TestIdentifySSMParameter(t *testing.T) {
 		t.Errorf("checked %d parameters", checked)
 	}
 	for _, own := range []string{"/team/ami/latest", "resolve:ssm:/aws/service/eks/optimized-ami/1.32/amazon-linux-2023/x86_64/bogus/recommended/image_id", "ami-0abc"} {
-		if id := amiselect.IdentifySSMParameter(own); id.Unknown == "" || id.Family != "" {
+		if id := amimap.IdentifySSMParameter(own); id.Unknown == "" || id.Family != "" {
 			t.Errorf("%s: %+v; want unknown", own, id)
 		}
 	}
@@ -161,7 +162,7 @@ func FuzzIdentify(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, id := range []amiselect.Identity{amiselect.IdentifyImageName(s), amiselect.IdentifyAMIType(s), amiselect.IdentifySSMParameter(s)} {
+		for _, id := range []amimap.Identity{amimap.IdentifyImageName(s), amimap.IdentifyAMIType(s), amimap.IdentifySSMParameter(s)} {
 			if (id.Unknown == "") == (id.Family == "") || id.Family != "" && id.Arch == "" {
 				t.Fatalf("%q: %+v", s, id)
 			}

@@ -1,9 +1,10 @@
-package amiselect
+package amimap
 
 import (
 	"slices"
 	"strings"
 
+	"github.com/ec2select/ec2select/amiselect/internal/eksname"
 	"github.com/ec2select/ec2select/compat"
 )
 
@@ -38,17 +39,28 @@ type Identity struct {
 // IdentifyImageName reads an AMI name as the families name their images
 // (the recognizer Select applies; the package documentation lists the
 // patterns), with the architecture the name states.
-func IdentifyImageName(name string) Identity {
+func IdentifyImageName(image string) Identity {
 	for _, arch := range []string{compat.ArchAMD64, compat.ArchARM64} {
-		if r := recognize(name, arch); r.family != compat.Custom {
-			var variants []Variant // nil, not empty, for Windows
-			if r.n > 0 {
-				variants = slices.Clone(r.variants[:r.n])
-			}
-			return Identity{Family: r.family, Variants: variants, Arch: arch, Release: r.release, KubernetesVersion: k8sVersionOf(name)}
+		if id := Recognize(image, arch); id.Unknown == "" {
+			return id
 		}
 	}
-	return Identity{Unknown: "the name " + quote(name) + " follows no EKS-optimized family's naming (a custom image)"}
+	return Identity{Unknown: "the name " + quote(image) + " follows no EKS-optimized family's naming (a custom image)"}
+}
+
+// Recognize reads the name of an image of architecture arch (kube name)
+// as Select does: Unknown when the name follows no family's naming or
+// states another architecture than the image's.
+func Recognize(image, arch string) Identity {
+	r := recognize(image, arch)
+	if r.family == compat.Custom {
+		return Identity{Unknown: "the name " + quote(image) + " of an " + arch + " image follows no EKS-optimized family's naming"}
+	}
+	var variants []Variant // nil, not empty, for Windows
+	if r.n > 0 {
+		variants = slices.Clone(r.variants[:r.n])
+	}
+	return Identity{Family: r.family, Variants: variants, Arch: arch, Release: r.release, KubernetesVersion: k8sVersionOf(image)}
 }
 
 // amiTypes are EKS's managed node group AMI types (aws-sdk-go-v2
@@ -143,7 +155,7 @@ func IdentifySSMParameter(name string) Identity {
 
 // eksParameter reads .../optimized-ami/K/{path}/{leaf}.
 func eksParameter(k8s string, rest []string) Identity {
-	if !isK8sVersion(k8s) {
+	if !eksname.IsK8sVersion(k8s) {
 		return Identity{}
 	}
 	id := Identity{KubernetesVersion: k8s}
@@ -196,7 +208,7 @@ func bottlerocketParameter(variant, arch, version string) Identity {
 	}
 	id := IdentifyImageName("bottlerocket-aws-k8s-" + k8s + "-" + flavour + nameArch + "-v0.0.0-0")
 	id.Release = ""
-	if v, _, _ := strings.Cut(version, "-"); isSemver(v) {
+	if v, _, _ := strings.Cut(version, "-"); eksname.IsSemver(v) {
 		id.Release = "v" + v
 	}
 	return id
@@ -204,9 +216,9 @@ func bottlerocketParameter(variant, arch, version string) Identity {
 
 // k8sVersionOf is the first dash-separated part of an image name that is
 // a Kubernetes minor version: every family names it before the release.
-func k8sVersionOf(name string) string {
-	for _, part := range strings.Split(name, "-") {
-		if isK8sVersion(part) {
+func k8sVersionOf(image string) string {
+	for _, part := range strings.Split(image, "-") {
+		if eksname.IsK8sVersion(part) {
 			return part
 		}
 	}
