@@ -199,6 +199,9 @@ type UserData struct {
 	// kubelet is the kubelet configuration the userData hands the
 	// kubelet, when the node joins: for the capacity estimate.
 	kubelet *userdata.KubeletConfig
+	// maxPodsExpression is AL2023's spec.kubelet.maxPodsExpression, for
+	// the capacity estimate.
+	maxPodsExpression string
 }
 
 // Ordered is one NodePool in the order its controller tries them.
