@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
+	"github.com/ec2select/ec2select/amiselect/internal/eksname"
 	"github.com/ec2select/ec2select/compat"
 )
 
@@ -592,13 +593,13 @@ func (pl *planner) roleAMI(arch string, rec recognized) (AMI, *role) {
 	k := setKey{arch: arch, build: rec.family.WindowsBuild()}
 	for v := 0; v < max(rec.n, 1); v++ {
 		k.variant = rec.variants[v]
-		if i := slices.IndexFunc(s.AMIs, func(a AMI) bool { return a.key() == k }); i >= 0 {
-			return s.AMIs[i], p.roleOf(s.AMIs[i].key())
+		if i := slices.IndexFunc(s.AMIs, func(a AMI) bool { return keyOf(&a) == k }); i >= 0 {
+			return s.AMIs[i], p.roleOf(keyOf(&s.AMIs[i]))
 		}
 	}
 	k.variant = rec.variants[0]
 	if i := Choose(requirementsFor(k), s.AMIs); i >= 0 {
-		return s.AMIs[i], p.roleOf(s.AMIs[i].key())
+		return s.AMIs[i], p.roleOf(keyOf(&s.AMIs[i]))
 	}
 	return AMI{}, nil
 }
@@ -664,7 +665,7 @@ func kubernetesVersionIn(name string, f compat.AMIFamily, release string) string
 		rest := strings.TrimSuffix(name, "-"+release)
 		k = rest[strings.LastIndexByte(rest, '-')+1:]
 	}
-	if !isK8sVersion(k) {
+	if !eksname.IsK8sVersion(k) {
 		return ""
 	}
 	return k

@@ -15,55 +15,7 @@ import (
 // JSON: a Selection and a DriftPlan marshal with everything they tell
 // (the reasons as sentences beside the data they are derived from), enums
 // as their names and zero times left out, and unmarshal back to values
-// that tell the same.
-
-// amiJSON is an AMI on the wire: its requirements as a list.
-type amiJSON struct {
-	ID              string
-	Name            string           `json:",omitempty"`
-	Arch            string           `json:",omitempty"`
-	Family          compat.AMIFamily `json:",omitempty"`
-	Variant         Variant
-	Release         string               `json:",omitempty"`
-	Created         time.Time            `json:",omitzero"`
-	CreationDate    string               `json:",omitempty"`
-	Deprecated      bool                 `json:",omitempty"`
-	DeprecationTime time.Time            `json:",omitzero"`
-	Requirements    []compat.Requirement `json:",omitempty"`
-}
-
-// MarshalJSON writes the AMI with its requirements as a list of
-// compat.Requirement and without zero times.
-func (a AMI) MarshalJSON() ([]byte, error) {
-	return json.Marshal(amiJSON{
-		ID: a.ID, Name: a.Name, Arch: a.Arch, Family: a.Family, Variant: a.Variant, Release: a.Release,
-		Created: a.Created, CreationDate: a.CreationDate, Deprecated: a.Deprecated, DeprecationTime: a.DeprecationTime,
-		Requirements: a.Requirements.List(),
-	})
-}
-
-// UnmarshalJSON reads what MarshalJSON writes; requirements are compiled
-// as compat.NewRequirements does, and an invalid one is an error.
-func (a *AMI) UnmarshalJSON(data []byte) error {
-	var w amiJSON
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	var reqs compat.Requirements
-	if len(w.Requirements) > 0 {
-		r, err := compat.NewRequirements(w.Requirements...)
-		if err != nil {
-			return fmt.Errorf("amiselect: AMI %s: %w", w.ID, err)
-		}
-		reqs = r
-	}
-	*a = AMI{
-		ID: w.ID, Name: w.Name, Arch: w.Arch, Family: w.Family, Variant: w.Variant, Release: w.Release,
-		Created: w.Created, CreationDate: w.CreationDate, Deprecated: w.Deprecated, DeprecationTime: w.DeprecationTime,
-		Requirements: reqs,
-	}
-	return nil
-}
+// that tell the same. An AMI's own encoding is amimap's.
 
 // supersededJSON is a Superseded on the wire; Reason is written, and
 // derived again when read.
@@ -234,7 +186,7 @@ func imagesOf(w selectionJSON) []ec2types.Image {
 	var order []imageIdentity
 	add := func(a *AMI) {
 		who := imageIdentity{id: a.ID, name: a.Name, arch: a.Arch, date: a.CreationDate, deprecates: a.DeprecationTime}
-		k := inRole{who, a.key()}
+		k := inRole{who, keyOf(a)}
 		counts[k]++
 		if _, seen := copies[who]; !seen {
 			order = append(order, who)
@@ -278,6 +230,6 @@ func ec2Arch(kube string) ec2types.ArchitectureValues {
 // roles and order.
 func sameAMIs(a, b []AMI) bool {
 	return slices.EqualFunc(a, b, func(x, y AMI) bool {
-		return x.ID == y.ID && x.Name == y.Name && x.key() == y.key() && x.Created.Equal(y.Created) && x.Deprecated == y.Deprecated
+		return x.ID == y.ID && x.Name == y.Name && keyOf(&x) == keyOf(&y) && x.Created.Equal(y.Created) && x.Deprecated == y.Deprecated
 	})
 }

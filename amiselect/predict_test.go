@@ -122,14 +122,14 @@ func selectAt(images []ec2types.Image, t time.Time, minAge time.Duration) Select
 func roleAMIs(s Selection) map[setKey]AMI {
 	out := map[setKey]AMI{}
 	for _, a := range s.AMIs {
-		out[a.key()] = a
+		out[keyOf(&a)] = a
 	}
 	return out
 }
 
 // sameImage reports whether two AMIs are one image in one role.
 func sameImage(a, b AMI) bool {
-	return a.ID == b.ID && a.Name == b.Name && a.key() == b.key()
+	return a.ID == b.ID && a.Name == b.Name && keyOf(&a) == keyOf(&b)
 }
 
 // instantsOf lists every instant after now where Select's answer on
@@ -204,8 +204,8 @@ func TestChangesAreSelectsAnswers(t *testing.T) {
 
 		var told []observed
 		for _, c := range sel.Changes() {
-			told = append(told, observed{c.At.UTC(), fmt.Sprint(c.To.key()), c.From.ID, c.To.ID})
-			if got := roleAMIs(selectAt(images, c.At, minAge))[c.To.key()]; !cmp.Equal(c.To, got, equalRequirements) {
+			told = append(told, observed{c.At.UTC(), fmt.Sprint(keyOf(&c.To)), c.From.ID, c.To.ID})
+			if got := roleAMIs(selectAt(images, c.At, minAge))[keyOf(&c.To)]; !cmp.Equal(c.To, got, equalRequirements) {
 				t.Fatalf("change at %v names %s; Select then gives %s", c.At, c.To, got)
 			}
 		}
@@ -215,7 +215,7 @@ func TestChangesAreSelectsAnswers(t *testing.T) {
 		for _, h := range sel.HeldBack() {
 			first := time.Time{}
 			for _, at := range instantsOf(images, predictNow, minAge) {
-				if sameImage(roleAMIs(selectAt(images, at, minAge))[h.AMI.key()], h.AMI) {
+				if sameImage(roleAMIs(selectAt(images, at, minAge))[keyOf(&h.AMI)], h.AMI) {
 					first = at
 					break
 				}
@@ -254,7 +254,7 @@ func TestPlanMovesAreSelectsAnswers(t *testing.T) {
 		}
 		for _, d := range plan.Images {
 			for _, m := range d.Moves {
-				if got := roleAMIs(selectAt(images, m.At, minAge))[m.To.key()]; !sameImage(got, m.To) {
+				if got := roleAMIs(selectAt(images, m.At, minAge))[keyOf(&m.To)]; !sameImage(got, m.To) {
 					t.Fatalf("%s moves to %s at %v; Select then gives %s", d.ImageID, m.To, m.At, got)
 				}
 			}
@@ -290,10 +290,10 @@ func runningAll(images []ec2types.Image) []Running {
 // checkEveryMove: nodes that drift now go to their role's AMI now, then
 // through every change of that role.
 func checkEveryMove(t *rapid.T, sel Selection, d ImageDrift) {
-	role := d.Moves[0].To.key()
+	role := keyOf(&d.Moves[0].To)
 	var want []string
 	for _, c := range sel.Changes() {
-		if c.To.key() == role {
+		if keyOf(&c.To) == role {
 			want = append(want, c.To.ID+" at "+c.At.UTC().Format(time.RFC3339))
 		}
 	}
@@ -439,7 +439,7 @@ func TestMinAgeThroughSSMAsByName(t *testing.T) {
 func heldIn(s Selection, k setKey) []string {
 	var out []string
 	for _, h := range s.HeldBack() {
-		if h.AMI.key() == k {
+		if keyOf(&h.AMI) == k {
 			out = append(out, h.AMI.ID+" for "+h.Winner.ID+" until "+h.EligibleAt.Format(time.RFC3339))
 		}
 	}
@@ -449,7 +449,7 @@ func heldIn(s Selection, k setKey) []string {
 // nextIn is a role's next change, as instant and image.
 func nextIn(s Selection, k setKey) string {
 	for _, c := range s.Changes() {
-		if c.To.key() == k {
+		if keyOf(&c.To) == k {
 			return c.To.ID + " at " + c.At.Format(time.RFC3339)
 		}
 	}

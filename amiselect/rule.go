@@ -145,7 +145,7 @@ func (a judged) beats(b judged) bool {
 
 // same reports whether candidates i and j are the same image: copies of
 // one image (a caller's duplicate) are indistinguishable to the rule.
-func (p *pool) same(i, j int32) bool { return p.cands[i].key() == p.cands[j].key() }
+func (p *pool) same(i, j int32) bool { return p.cands[i].ident() == p.cands[j].ident() }
 
 // pool is every admitted image in the role of each requirement set it
 // serves, the instant Select judged at and its soak time. It is read-only
@@ -177,7 +177,7 @@ type imageKey struct {
 	created, deprecates stamp
 }
 
-func (c *cand) key() imageKey {
+func (c *cand) ident() imageKey {
 	return imageKey{id: c.id, name: c.name, date: c.date, created: c.created, deprecates: c.deprecates}
 }
 
@@ -192,8 +192,8 @@ func (p *pool) first(r *role) *firsts {
 		if _, seen := f.byID[w.id]; !seen {
 			f.byID[w.id] = c.at
 		}
-		if _, seen := f.byImage[w.key()]; !seen {
-			f.byImage[w.key()] = c.at
+		if _, seen := f.byImage[w.ident()]; !seen {
+			f.byImage[w.ident()] = c.at
 		}
 	}
 	if p.firsts == nil {

@@ -65,7 +65,7 @@ func (p *pool) heldBack() []HeldBack {
 	for i := range held {
 		l := &held[i]
 		loser, winner := p.amis(l)
-		out[i] = HeldBack{AMI: loser, Winner: winner, EligibleAt: l.eligibleAt, SelectedAt: p.first(l.role).byImage[p.cands[l.cand].key()]}
+		out[i] = HeldBack{AMI: loser, Winner: winner, EligibleAt: l.eligibleAt, SelectedAt: p.first(l.role).byImage[p.cands[l.cand].ident()]}
 	}
 	return sortedBy(out, func(a, b *HeldBack) int {
 		if c := a.EligibleAt.Compare(b.EligibleAt); c != 0 {

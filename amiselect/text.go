@@ -3,12 +3,13 @@ package amiselect
 import (
 	"encoding"
 	"fmt"
+
+	"github.com/ec2select/ec2select/amiselect/internal/enumtext"
 )
 
-// The package's enums are text on the wire: each marshals as the name its
-// String method gives and unmarshals from exactly that name, so JSON,
-// logs and flags read the same word. An unknown value does not marshal
-// (it has no name), and an unknown name does not unmarshal.
+// The package's enums are text on the wire (package internal/enumtext):
+// each marshals as the name its String method gives and unmarshals from
+// exactly that name. [Variant]'s methods are amimap's.
 
 var (
 	_ encoding.TextMarshaler   = Variant(0)
@@ -21,70 +22,40 @@ var (
 	_ encoding.TextUnmarshaler = (*AliasSource)(nil)
 )
 
-// enum is one of the package's named enums.
-type enum interface {
-	~uint8
-	String() string
-}
-
-// marshalEnum returns v's name, or an error for a value without one.
-func marshalEnum[E enum](v E, last E, what string) ([]byte, error) {
-	if v > last {
-		return nil, fmt.Errorf("amiselect: %s %d has no name; use one of the package's constants", what, uint8(v))
-	}
-	return []byte(v.String()), nil
-}
-
-// unmarshalEnum sets *v to the value named text among first..last, or
-// returns an error naming text and the names accepted.
-func unmarshalEnum[E enum](v *E, text []byte, first, last E, what string) error {
-	var names []string
-	for e := first; e <= last; e++ {
-		if e.String() == string(text) {
-			*v = e
-			return nil
-		}
-		names = append(names, fmt.Sprintf("%q", e.String()))
-	}
-	return fmt.Errorf("amiselect: %q is not a %s; use one of %v", text, what, names)
-}
-
-// MarshalText returns the variant's name: "standard", "nvidia", "neuron"
-// or "unspecified".
-func (v Variant) MarshalText() ([]byte, error) { return marshalEnum(v, Neuron, "Variant") }
-
-// UnmarshalText sets v from a name MarshalText gives.
-func (v *Variant) UnmarshalText(text []byte) error {
-	return unmarshalEnum(v, text, Unspecified, Neuron, "variant")
-}
-
 // MarshalText returns the reason's name, such as "held-back".
 func (r DriftReason) MarshalText() ([]byte, error) {
-	return marshalEnum(r, DriftDeregistered, "DriftReason")
+	return enumtext.Marshal(r, NoDrift, DriftDeregistered, "amiselect: DriftReason")
 }
 
 // UnmarshalText sets r from a name MarshalText gives.
 func (r *DriftReason) UnmarshalText(text []byte) error {
-	return unmarshalEnum(r, text, NoDrift, DriftDeregistered, "drift reason")
+	return prefixed(enumtext.Unmarshal(r, text, NoDrift, DriftDeregistered, "drift reason"))
 }
 
 // MarshalText returns the kind's name, such as "not-available".
 func (k RejectionKind) MarshalText() ([]byte, error) {
-	if k == 0 {
-		return nil, fmt.Errorf("amiselect: RejectionKind 0 has no name; use one of the package's constants")
-	}
-	return marshalEnum(k, InvalidDeprecationTime, "RejectionKind")
+	return enumtext.Marshal(k, MissingID, InvalidDeprecationTime, "amiselect: RejectionKind")
 }
 
 // UnmarshalText sets k from a name MarshalText gives.
 func (k *RejectionKind) UnmarshalText(text []byte) error {
-	return unmarshalEnum(k, text, MissingID, InvalidDeprecationTime, "rejection kind")
+	return prefixed(enumtext.Unmarshal(k, text, MissingID, InvalidDeprecationTime, "rejection kind"))
 }
 
 // MarshalText returns "by-name" or "by-ssm".
-func (s AliasSource) MarshalText() ([]byte, error) { return marshalEnum(s, AliasBySSM, "AliasSource") }
+func (s AliasSource) MarshalText() ([]byte, error) {
+	return enumtext.Marshal(s, AliasByName, AliasBySSM, "amiselect: AliasSource")
+}
 
 // UnmarshalText sets s from a name MarshalText gives.
 func (s *AliasSource) UnmarshalText(text []byte) error {
-	return unmarshalEnum(s, text, AliasByName, AliasBySSM, "alias source")
+	return prefixed(enumtext.Unmarshal(s, text, AliasByName, AliasBySSM, "alias source"))
+}
+
+// prefixed names the package in an error.
+func prefixed(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("amiselect: %w", err)
 }

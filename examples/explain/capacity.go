@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -146,11 +147,20 @@ func capacityRows(estimates []capacity.Estimate) []capacityRow {
 func assumptions(estimates []capacity.Estimate) []string {
 	var out []string
 	for _, e := range estimates {
-		for _, u := range e.Unresolved {
+		for _, u := range append(unknowns(e), e.Assumptions...) {
 			if !slices.Contains(out, u) {
 				out = append(out, u)
 			}
 		}
+	}
+	return out
+}
+
+// unknowns says what each figure the estimate cannot know is, and why.
+func unknowns(e capacity.Estimate) []string {
+	var out []string
+	for _, u := range e.Unknown {
+		out = append(out, fmt.Sprintf("%s %s unknown (%s): %s", u.Resource, u.Kind, u.Reason, u.Detail))
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -70,9 +71,19 @@ func explain(ctx context.Context, out io.Writer, client ec2API, source string, o
 	if err != nil {
 		return err
 	}
+	var offered cli.Offerings
+	if opts.offerings {
+		at := opts.rollout.Now // -now, else the clock
+		if at.IsZero() {
+			at = time.Now()
+		}
+		if offered, err = offeringsOf(ctx, client, m, at); err != nil {
+			return err
+		}
+	}
 
 	if opts.format == "json" {
-		return writeJSON(out, source, opts, sel, passedOver, plan, types, skipped, m, estimates)
+		return writeJSON(out, source, opts, sel, passedOver, plan, types, skipped, m, estimates, offered)
 	}
 	r := &report{w: out}
 	r.printf("Source: %s\n", source)
@@ -87,6 +98,9 @@ func explain(ctx context.Context, out io.Writer, client ec2API, source string, o
 	r.instanceTypes(opts, types, skipped)
 	r.mapping(m, sel.AMIs)
 	r.capacity(opts, estimates)
+	if opts.offerings {
+		r.offerings(offered)
+	}
 	return r.err
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/capacity"
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/examples/internal/cli"
 )
 
 // explanation is -o json: what the table output says, as data. The
@@ -33,6 +34,8 @@ type explanation struct {
 	Assumes     []string      `json:"assumes,omitempty"`
 	// Explain is -explain TYPE's estimate, term by term.
 	Explain string `json:"explain,omitempty"`
+	// Offerings is -offerings' table.
+	Offerings *cli.Offerings `json:"offerings,omitempty"`
 }
 
 // notSelectedRow is an image the terms find but do not select, in any
@@ -67,7 +70,7 @@ type unmappedRow struct {
 }
 
 func writeJSON(out io.Writer, source string, opts options, sel amiselect.Selection, passed []notSelected, plan amiselect.DriftPlan,
-	types []compat.InstanceType, skipped []compat.SkippedType, m amiselect.Mapping, estimates []capacity.Estimate) error {
+	types []compat.InstanceType, skipped []compat.SkippedType, m amiselect.Mapping, estimates []capacity.Estimate, offered cli.Offerings) error {
 	x := explanation{Source: source, Selection: sel, InstanceTypes: len(types) + len(skipped), Mapping: []groupRow{}, NotSelected: []notSelectedRow{}}
 	for _, t := range opts.terms {
 		x.Terms = append(x.Terms, describeTerm(t))
@@ -102,6 +105,9 @@ func writeJSON(out io.Writer, source string, opts options, sel amiselect.Selecti
 	}
 	if opts.capacity || opts.types != nil {
 		x.Capacity, x.Assumes = capacityRows(estimates), assumptions(estimates)
+	}
+	if opts.offerings {
+		x.Offerings = &offered
 	}
 	if i := slices.IndexFunc(estimates, func(e capacity.Estimate) bool { return e.InstanceType == opts.explainType }); i >= 0 {
 		x.Explain = estimates[i].Explain()

@@ -51,6 +51,7 @@ type options struct {
 	estimate    launchOptions
 	capacity    bool
 	explainType string
+	offerings   bool // -offerings
 	live        cli.Live
 	// format is -o: "table" (the default) or "json".
 	format string
@@ -112,6 +113,8 @@ func parseFlags(out io.Writer, args []string) (opts options, help bool, err erro
 		"blockDeviceMappings, instanceStorePolicy and amiFamily (its terms are read with -terms)")
 	capacityTable := fs.Bool("capacity", false, "print the capacity table for every mapped type (default: only when -types or -types-file names them)")
 	explainType := fs.String("explain", "", "explain the capacity estimate of instance `type` term by term, with each term's source and citation")
+	offeringsFlag := fs.Bool("offerings", false, "print the mapped types' offerings per zone and capacity type (the region's zones, the types each\n"+
+		"zone offers, its capacity reservations) and why any cannot launch; with -live it needs\n"+cli.OfferingsNeeds)
 	var rollout cli.Rollout
 	rollout.Register(fs)
 	var live cli.Live
@@ -124,7 +127,7 @@ func parseFlags(out io.Writer, args []string) (opts options, help bool, err erro
 	}
 	set := cli.Set(fs)
 
-	opts = options{k8s: *k8s, live: live, rollout: rollout, capacity: *capacityTable, explainType: *explainType, format: *format}
+	opts = options{k8s: *k8s, live: live, rollout: rollout, capacity: *capacityTable, explainType: *explainType, offerings: *offeringsFlag, format: *format}
 	if opts.format != "table" && opts.format != "json" {
 		return options{}, false, cli.Usagef("-o %q: use table or json", opts.format)
 	}
