@@ -1,0 +1,282 @@
+package offerings
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ec2select/ec2select/internal/pricedata"
+)
+
+// PriceBook prices offerings from one or more [PriceSnapshot]s: the
+// embedded one, your own, live ones. It is immutable and safe for
+// concurrent use. The zero PriceBook knows no price.
+type PriceBook struct {
+	sources  map[string]pricedata.Source // by region
+	onDemand map[listKey]listEntry
+	spot     map[spotKey][]spotEntry // by (zone, type, product), oldest first
+	regions  []string                // regions with a source, sorted
+}
+
+type listKey struct {
+	region, instanceType, os, license, tenancy, family string
+}
+
+type listEntry struct {
+	value  float64
+	source pricedata.Source
+}
+
+type spotKey struct {
+	zone, instanceType, product string
+}
+
+type spotEntry struct {
+	value  float64
+	at     time.Time
+	source string
+}
+
+// NewPriceBook merges snapshots into a book. For each region the source
+// read last (by as-of time; on a tie, the later argument) supplies all of
+// the region's on-demand prices: a newer snapshot of a region replaces an
+// older one rather than mixing with it. Spot histories are merged entry by
+// entry (an entry at the same instant from a later argument wins).
+func NewPriceBook(snapshots ...*PriceSnapshot) *PriceBook {
+	b := &PriceBook{sources: map[string]pricedata.Source{}, onDemand: map[listKey]listEntry{}, spot: map[spotKey][]spotEntry{}}
+	chosen := map[string]int{} // region -> index of the snapshot whose on-demand prices it takes
+	for i, s := range snapshots {
+		if s == nil {
+			continue
+		}
+		for _, src := range s.t.Sources {
+			if cur, ok := b.sources[src.Region]; !ok || !src.AsOf.Before(cur.AsOf) {
+				b.sources[src.Region], chosen[src.Region] = src, i
+			}
+		}
+	}
+	for i, s := range snapshots {
+		if s == nil {
+			continue
+		}
+		for _, o := range s.t.OnDemand {
+			if chosen[o.Region] == i {
+				b.onDemand[listKey{o.Region, o.InstanceType, o.OS, o.License, o.Tenancy, o.Family}] = listEntry{value: o.Value, source: b.sources[o.Region]}
+			}
+		}
+		for _, sp := range s.t.Spot {
+			k := spotKey{sp.Zone, sp.InstanceType, sp.Product}
+			b.spot[k] = append(b.spot[k], spotEntry{value: sp.Value, at: sp.Timestamp, source: s.spotSource(sp.Region)})
+		}
+	}
+	for k, h := range b.spot {
+		slices.SortStableFunc(h, func(x, y spotEntry) int { return x.at.Compare(y.at) })
+		b.spot[k] = slices.CompactFunc(h, func(x, y spotEntry) bool { return x.at.Equal(y.at) })
+	}
+	for r := range b.sources {
+		b.regions = append(b.regions, r)
+	}
+	slices.Sort(b.regions)
+	return b
+}
+
+// PriceOptions says what to price and how. The zero value prices Linux on
+// default tenancy with no discount, in the region the zone's name names.
+type PriceOptions struct {
+	OS OS
+	// Tenancy is "default" (shared hardware; also "" ) or "dedicated"
+	// (compat.TenancyDefault, compat.TenancyDedicated).
+	Tenancy string
+	// Region overrides the region read from the offering's zone name
+	// (us-east-1a → us-east-1).
+	Region string
+	// Discounts are applied after the base price; see [Discounts].
+	Discounts Discounts
+	// SpotWindow, when positive, asks for spot statistics over the window
+	// ending at At (see [SpotStats]).
+	SpotWindow time.Duration
+	At         time.Time
+}
+
+// Price prices one offering. Bad options (invalid discounts, an unknown
+// tenancy) are an error; a price no source has is not: it is an unknown
+// [Price] with the reason.
+func (b *PriceBook) Price(o Offering, opts PriceOptions) (Price, error) {
+	if err := opts.validate(); err != nil {
+		return Price{}, err
+	}
+	return b.price(o, &opts), nil
+}
+
+// PriceAll prices each offering with the same options, in order.
+func (b *PriceBook) PriceAll(os []Offering, opts PriceOptions) ([]Price, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	out := make([]Price, len(os))
+	for i := range os {
+		out[i] = b.price(os[i], &opts)
+	}
+	return out, nil
+}
+
+func (o *PriceOptions) validate() error {
+	switch o.Tenancy {
+	case "", "default", "dedicated":
+	default:
+		return fmt.Errorf("offerings: tenancy %q: want default or dedicated", o.Tenancy)
+	}
+	if o.OS > Windows {
+		return fmt.Errorf("offerings: %s is not an operating system; use Linux or Windows", o.OS)
+	}
+	if o.SpotWindow < 0 || (o.SpotWindow > 0 && o.At.IsZero()) {
+		return fmt.Errorf("offerings: spot window %v: give a positive window and the instant At it ends", o.SpotWindow)
+	}
+	return o.Discounts.Validate()
+}
+
+func (b *PriceBook) price(o Offering, opts *PriceOptions) Price {
+	p := Price{Offering: o, OS: opts.OS, Region: opts.Region}
+	if p.Region == "" {
+		p.Region = RegionOfZone(o.Zone)
+	}
+	if p.Region == "" {
+		p.Reason = fmt.Sprintf("zone %q names no region; set PriceOptions.Region", o.Zone)
+		return p
+	}
+	if b != nil {
+		p.Currency = b.sources[p.Region].Currency
+	}
+	switch o.CapacityType {
+	case Reserved:
+		b.priceReservation(&p)
+	case Spot:
+		b.priceSpot(&p, opts)
+	case OnDemand:
+		b.priceList(&p, opts.Tenancy)
+	default:
+		p.Reason = fmt.Sprintf("capacity type %s is not on-demand, spot or reserved", o.CapacityType)
+	}
+	if p.Known {
+		opts.Discounts.apply(&p, familyOf(o.InstanceType))
+	}
+	return p
+}
+
+// priceReservation: a capacity reservation is billed whether an instance
+// uses it or not (an ODCR at the on-demand rate, a capacity block up
+// front), so launching into it costs nothing more. Karpenter instead
+// prices it at the on-demand price / 10,000,000 to sort it first
+// (karpenter-provider-aws v1.14.1
+// pkg/providers/instancetype/offering/reserved_capacity_resolver.go:79),
+// which needs an on-demand price; this needs none.
+func (b *PriceBook) priceReservation(p *Price) {
+	id := ""
+	if p.Offering.Reservation != nil {
+		id = p.Offering.Reservation.ID
+	}
+	p.Known = true
+	p.Terms = append(p.Terms, Term{Kind: TermReservation, Amount: 0, Price: 0, Applied: true, Source: "capacity reservation " + id,
+		Note: "paid for whether used or not: the marginal price of launching into it is 0"})
+}
+
+// priceList finds the on-demand list price. A type whose size is metal is
+// listed by the Price List as a bare-metal product on Dedicated tenancy
+// (Karpenter's second query, pricing.go:224-237), which prices it at any
+// tenancy.
+func (b *PriceBook) priceList(p *Price, tenancy string) {
+	osName, license := p.OS.priceListOS()
+	ten, family := "Shared", "Compute Instance"
+	if tenancy == "dedicated" {
+		ten = "Dedicated"
+	}
+	if isMetal(p.Offering.InstanceType) {
+		ten, family = "Dedicated", "Compute Instance (bare metal)"
+	}
+	var e listEntry
+	ok := false
+	if b != nil {
+		e, ok = b.onDemand[listKey{p.Region, p.Offering.InstanceType, osName, license, ten, family}]
+	}
+	if !ok {
+		p.Reason = b.missingList(p, osName, ten)
+		return
+	}
+	p.Known, p.Effective, p.Currency = true, e.value, e.source.Currency
+	p.Terms = append(p.Terms, Term{Kind: TermList, Amount: e.value, Price: e.value, Applied: true, Source: e.source.Description, AsOf: e.source.AsOf})
+}
+
+func (b *PriceBook) missingList(p *Price, osName, tenancy string) string {
+	what := fmt.Sprintf("no on-demand list price for %s in %s (%s, %s tenancy)", p.Offering.InstanceType, p.Region, osName, tenancy)
+	if b == nil || len(b.regions) == 0 {
+		return what + ": the price book is empty"
+	}
+	if _, ok := b.sources[p.Region]; !ok {
+		return fmt.Sprintf("%s: no snapshot covers %s (the book has %s); write one with LoadPriceSnapshot for %s", what, p.Region, strings.Join(b.regions, ", "), p.Region)
+	}
+	return fmt.Sprintf("%s: the %s snapshot (%s, as of %s) does not list it", what, p.Region, b.sources[p.Region].Description, b.sources[p.Region].AsOf.Format(time.RFC3339))
+}
+
+// priceSpot finds the latest spot price for the zone, type and OS, of any
+// of the OS's product descriptions.
+func (b *PriceBook) priceSpot(p *Price, opts *PriceOptions) {
+	var hist []spotEntry
+	product := ""
+	if b != nil {
+		for _, prod := range p.OS.spotProducts() {
+			h := b.spot[spotKey{p.Offering.Zone, p.Offering.InstanceType, prod}]
+			if len(h) > 0 && (len(hist) == 0 || h[len(h)-1].at.After(hist[len(hist)-1].at)) {
+				hist, product = h, prod
+			}
+		}
+	}
+	if !opts.At.IsZero() {
+		hist = entriesUntil(hist, opts.At)
+	}
+	if len(hist) == 0 {
+		p.Reason = fmt.Sprintf("no spot price for %s in %s (%s) in any snapshot; load DescribeSpotPriceHistory with LoadPriceSnapshot", p.Offering.InstanceType, p.Offering.Zone, strings.Join(p.OS.spotProducts(), " or "))
+		return
+	}
+	last := hist[len(hist)-1]
+	p.Known, p.Effective = true, last.value
+	p.Terms = append(p.Terms, Term{Kind: TermSpot, Amount: last.value, Price: last.value, Applied: true, Source: last.source + " " + product, AsOf: last.at})
+	if opts.SpotWindow > 0 {
+		p.Spot = spotStats(hist, opts.At.Add(-opts.SpotWindow), opts.At)
+	}
+}
+
+// entriesUntil drops the entries after at.
+func entriesUntil(h []spotEntry, at time.Time) []spotEntry {
+	i, _ := slices.BinarySearchFunc(h, at, func(e spotEntry, t time.Time) int {
+		if e.at.After(t) {
+			return 1
+		}
+		return -1
+	})
+	return h[:i]
+}
+
+var zoneRegion = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+`)
+
+// RegionOfZone returns the region a zone's name belongs to: us-east-1 for
+// us-east-1a and for the Local Zone us-east-1-bos-1a; "" for a name that
+// is not a zone name.
+func RegionOfZone(zone string) string {
+	r := zoneRegion.FindString(zone)
+	if r == "" || r == zone {
+		return ""
+	}
+	return r
+}
+
+func familyOf(instanceType string) string {
+	f, _, _ := strings.Cut(instanceType, ".")
+	return f
+}
+
+func isMetal(instanceType string) bool {
+	_, size, _ := strings.Cut(instanceType, ".")
+	return strings.HasPrefix(size, "metal")
+}
