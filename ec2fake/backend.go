@@ -15,6 +15,8 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	"github.com/aws/smithy-go"
+
+	"github.com/ec2select/ec2select/internal/pricedata"
 )
 
 // DefaultAccountID is the account a Backend acts as when Options.AccountID
@@ -29,7 +31,7 @@ const (
 )
 
 // operations lists every operation a Backend answers, EC2's then SSM's.
-var operations = append([]string{OpDescribeImages, OpDescribeInstanceTypes, OpDisableImage}, ssmOperations...)
+var operations = slices.Concat([]string{OpDescribeImages, OpDescribeInstanceTypes, OpDisableImage, OpDescribeSpotPriceHistory}, ssmOperations, pricingOperations)
 
 func checkOperation(op string) error {
 	if op == "" || slices.Contains(operations, op) {
@@ -83,6 +85,9 @@ type Backend struct {
 	params     map[string]*customParameter // the account's parameters, by name
 	paramNames []string                    // their names, sorted
 	paramIndex *publicIndex                // nil: rebuild on the next SSM call
+
+	prices   *pricedata.Table // on-demand and spot prices (pricing.go)
+	priceIdx *priceIndex      // nil: rebuild on the next Price List call
 
 	ctl       sync.Mutex // faults, latency, call log, request IDs
 	faults    []*faultState
@@ -150,6 +155,7 @@ func NewWithCatalog(opts Options) *Backend {
 		// The catalog is embedded and checked by TestCatalogLoads.
 		panic(fmt.Sprintf("ec2fake: embedded catalog does not load: %v", err))
 	}
+	b.loadEmbeddedPrices()
 	return b
 }
 

@@ -285,21 +285,5 @@ func ComparePrices(a, b Price) int {
 		}
 		return 1
 	}
-	return compareKeys(a.Offering.Key(), b.Offering.Key())
-}
-
-func compareKeys(a, b Key) int {
-	if c := strings.Compare(a.InstanceType, b.InstanceType); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.Zone, b.Zone); c != 0 {
-		return c
-	}
-	if a.CapacityType != b.CapacityType {
-		if a.CapacityType < b.CapacityType {
-			return -1
-		}
-		return 1
-	}
-	return strings.Compare(a.ReservationID, b.ReservationID)
+	return Compare(a.Offering, b.Offering)
 }
