@@ -188,7 +188,7 @@ func newProduct(o pricedata.OnDemand, published time.Time) *product {
 	}
 	rate := id + "." + onDemandOfferTerm + "." + hourlyRateCode
 	doc := map[string]any{
-		"product": map[string]any{"productFamily": o.Family, "attributes": attrs, "sku": id},
+		"product":     map[string]any{"productFamily": o.Family, "attributes": attrs, "sku": id},
 		"serviceCode": ec2ServiceCode,
 		"terms": map[string]any{"OnDemand": map[string]any{id + "." + onDemandOfferTerm: map[string]any{
 			"priceDimensions": map[string]any{rate: map[string]any{
