@@ -2,6 +2,7 @@ package offerings
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -211,10 +212,11 @@ func (t Term) explain(currency string) string {
 	return b.String()
 }
 
-// formatAmount writes a price or percentage with the digits it has and no
-// exponent.
+// formatAmount writes a price or percentage to ten decimals at most (the
+// Price List's own precision), without trailing zeros or an exponent, so
+// that 0.096 × 0.8 reads 0.0768.
 func formatAmount(v float64) string {
-	return strconv.FormatFloat(v, 'f', -1, 64)
+	return strconv.FormatFloat(math.Round(v*1e10)/1e10, 'f', -1, 64)
 }
 
 // UnknownPolicy is what an unknown price means to the caller. The zero
