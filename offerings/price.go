@@ -289,3 +289,22 @@ func ComparePrices(a, b Price) int {
 	}
 	return Compare(a.Offering, b.Offering)
 }
+
+// CheapestByType returns, for ranking instance types (weighting's
+// RankOptions.Price), each type's cheapest known effective price among
+// prices, and false for a type none of whose prices is known.
+func CheapestByType(prices []Price) func(instanceType string) (float64, bool) {
+	cheapest := map[string]float64{}
+	for _, p := range prices {
+		if !p.Known {
+			continue
+		}
+		if v, ok := cheapest[p.Offering.InstanceType]; !ok || p.Effective < v {
+			cheapest[p.Offering.InstanceType] = p.Effective
+		}
+	}
+	return func(instanceType string) (float64, bool) {
+		v, ok := cheapest[instanceType]
+		return v, ok
+	}
+}
