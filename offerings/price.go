@@ -61,10 +61,15 @@ func (o OS) priceListOS() (operatingSystem, licenseModel string) {
 // order EC2 has introduced them; a book takes the latest entry of either.
 func (o OS) spotProducts() []string {
 	if o == Windows {
-		return []string{"Windows", "Windows (Amazon VPC)"}
+		return windowsSpotProducts[:]
 	}
-	return []string{"Linux/UNIX", "Linux/UNIX (Amazon VPC)"}
+	return linuxSpotProducts[:]
 }
+
+var (
+	linuxSpotProducts   = [...]string{"Linux/UNIX", "Linux/UNIX (Amazon VPC)"}
+	windowsSpotProducts = [...]string{"Windows", "Windows (Amazon VPC)"}
+)
 
 const licenseIncluded = "No License required"
 

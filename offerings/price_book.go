@@ -39,11 +39,13 @@ type spotEntry struct {
 	source string
 }
 
-// NewPriceBook merges snapshots into a book. For each region the source
-// read last (by as-of time; on a tie, the later argument) supplies all of
-// the region's on-demand prices: a newer snapshot of a region replaces an
-// older one rather than mixing with it. Spot histories are merged entry by
-// entry (an entry at the same instant from a later argument wins).
+// NewPriceBook merges snapshots into a book. For each region, the
+// snapshot with on-demand prices for it read last (by its source's as-of
+// time; on a tie, the later argument) supplies all of the region's
+// on-demand prices: a newer snapshot of a region replaces an older one
+// rather than mixing with it, and a snapshot of spot prices only leaves
+// them alone. Spot histories are merged entry by entry (an entry at the
+// same instant from a later argument wins).
 func NewPriceBook(snapshots ...*PriceSnapshot) *PriceBook {
 	b := &PriceBook{sources: map[string]pricedata.Source{}, onDemand: map[listKey]listEntry{}, spot: map[spotKey][]spotEntry{}}
 	chosen := map[string]int{} // region -> index of the snapshot whose on-demand prices it takes
@@ -51,9 +53,18 @@ func NewPriceBook(snapshots ...*PriceSnapshot) *PriceBook {
 		if s == nil {
 			continue
 		}
+		listed := map[string]bool{}
+		for _, o := range s.t.OnDemand {
+			listed[o.Region] = true
+		}
 		for _, src := range s.t.Sources {
-			if cur, ok := b.sources[src.Region]; !ok || !src.AsOf.Before(cur.AsOf) {
+			cur, seen := b.sources[src.Region]
+			_, hasList := chosen[src.Region]
+			switch {
+			case listed[src.Region] && (!hasList || !src.AsOf.Before(cur.AsOf)):
 				b.sources[src.Region], chosen[src.Region] = src, i
+			case !seen:
+				b.sources[src.Region] = src // currency and name, until a list arrives
 			}
 		}
 	}
@@ -62,18 +73,26 @@ func NewPriceBook(snapshots ...*PriceSnapshot) *PriceBook {
 			continue
 		}
 		for _, o := range s.t.OnDemand {
-			if chosen[o.Region] == i {
+			if c, ok := chosen[o.Region]; ok && c == i {
 				b.onDemand[listKey{o.Region, o.InstanceType, o.OS, o.License, o.Tenancy, o.Family}] = listEntry{value: o.Value, source: b.sources[o.Region]}
 			}
 		}
 		for _, sp := range s.t.Spot {
 			k := spotKey{sp.Zone, sp.InstanceType, sp.Product}
-			b.spot[k] = append(b.spot[k], spotEntry{value: sp.Value, at: sp.Timestamp, source: s.spotSource(sp.Region)})
+			b.spot[k] = append(b.spot[k], spotEntry{value: sp.Value, at: sp.Timestamp, source: s.spotSource(sp.Region) + " " + sp.Product})
 		}
 	}
 	for k, h := range b.spot {
+		// Stable, then keep the last of equal instants: the later argument.
 		slices.SortStableFunc(h, func(x, y spotEntry) int { return x.at.Compare(y.at) })
-		b.spot[k] = slices.CompactFunc(h, func(x, y spotEntry) bool { return x.at.Equal(y.at) })
+		out := h[:0]
+		for i, e := range h {
+			if i+1 < len(h) && h[i+1].at.Equal(e.at) {
+				continue
+			}
+			out = append(out, e)
+		}
+		b.spot[k] = out
 	}
 	for r := range b.sources {
 		b.regions = append(b.regions, r)
@@ -205,7 +224,7 @@ func (b *PriceBook) priceList(p *Price, tenancy string) {
 		return
 	}
 	p.Known, p.Effective, p.Currency = true, e.value, e.source.Currency
-	p.Terms = append(p.Terms, Term{Kind: TermList, Amount: e.value, Price: e.value, Applied: true, Source: e.source.Description, AsOf: e.source.AsOf})
+	p.Terms = append(make([]Term, 0, 3), Term{Kind: TermList, Amount: e.value, Price: e.value, Applied: true, Source: e.source.Description, AsOf: e.source.AsOf})
 }
 
 func (b *PriceBook) missingList(p *Price, osName, tenancy string) string {
@@ -223,12 +242,11 @@ func (b *PriceBook) missingList(p *Price, osName, tenancy string) string {
 // of the OS's product descriptions.
 func (b *PriceBook) priceSpot(p *Price, opts *PriceOptions) {
 	var hist []spotEntry
-	product := ""
 	if b != nil {
 		for _, prod := range p.OS.spotProducts() {
 			h := b.spot[spotKey{p.Offering.Zone, p.Offering.InstanceType, prod}]
 			if len(h) > 0 && (len(hist) == 0 || h[len(h)-1].at.After(hist[len(hist)-1].at)) {
-				hist, product = h, prod
+				hist = h
 			}
 		}
 	}
@@ -236,12 +254,13 @@ func (b *PriceBook) priceSpot(p *Price, opts *PriceOptions) {
 		hist = entriesUntil(hist, opts.At)
 	}
 	if len(hist) == 0 {
-		p.Reason = fmt.Sprintf("no spot price for %s in %s (%s) in any snapshot; load DescribeSpotPriceHistory with LoadPriceSnapshot", p.Offering.InstanceType, p.Offering.Zone, strings.Join(p.OS.spotProducts(), " or "))
+		products := p.OS.spotProducts()
+		p.Reason = "no spot price for " + p.Offering.InstanceType + " in " + p.Offering.Zone + " (" + products[0] + " or " + products[1] + ") in any snapshot; load DescribeSpotPriceHistory with LoadPriceSnapshot"
 		return
 	}
 	last := hist[len(hist)-1]
 	p.Known, p.Effective = true, last.value
-	p.Terms = append(p.Terms, Term{Kind: TermSpot, Amount: last.value, Price: last.value, Applied: true, Source: last.source + " " + product, AsOf: last.at})
+	p.Terms = append(make([]Term, 0, 3), Term{Kind: TermSpot, Amount: last.value, Price: last.value, Applied: true, Source: last.source, AsOf: last.at})
 	if opts.SpotWindow > 0 {
 		p.Spot = spotStats(hist, opts.At.Add(-opts.SpotWindow), opts.At)
 	}
