@@ -55,7 +55,7 @@ func BenchmarkPriceCatalog(b *testing.B) {
 // and, with reserved, as AWS serves them for a product with Reserved
 // Instance terms: twelve (1 and 3 years × three payment options ×
 // standard and convertible), which make a document several times larger.
-func priceListDocs(b *testing.B, n int, reserved bool) []string {
+func priceListDocs(b testing.TB, n int, reserved bool) []string {
 	fake := ec2fake.NewWithCatalog(ec2fake.Options{})
 	var docs []string
 	pages := pricing.NewGetProductsPaginator(fake, &pricing.GetProductsInput{ServiceCode: aws.String("AmazonEC2"), Filters: KarpenterPriceFilters("us-east-1", "Linux")})
@@ -111,3 +111,5 @@ func BenchmarkDecodePriceList(b *testing.B) {
 		})
 	}
 }
+
+func priceListDocsT(t *testing.T, n int, reserved bool) []string { return priceListDocs(t, n, reserved) }

@@ -50,7 +50,7 @@ type decodedPrice struct {
 // pricing.go:376). A document that is not JSON is an error.
 func decodePriceListItem(doc, currency string) (decodedPrice, bool, error) {
 	var it priceListItem
-	if err := json.Unmarshal([]byte(doc), &it); err != nil {
+	if err := decodeMembers(doc, &it); err != nil {
 		return decodedPrice{}, false, fmt.Errorf("offerings: a GetProducts PriceList entry is not a price list document: %w", err)
 	}
 	a := it.Product.Attributes
@@ -95,4 +95,34 @@ func currencyOf(region string) string {
 		return "CNY"
 	}
 	return "USD"
+}
+
+// decodeMembers fills it from doc. A document with Reserved Instance terms
+// is several times the size of the parts a list price needs (twelve RI
+// terms against one on-demand term), and a JSON decoder scans every byte
+// even of what it skips; so the two members needed are found by their keys
+// and decoded alone: "product": and "OnDemand":, which can only be keys,
+// since JSON escapes every quote inside a string. Each is decoded as one
+// complete JSON value (a json.Decoder stops after it). A document where
+// either key is missing is decoded whole, so that its error, if any, is
+// encoding/json's.
+func decodeMembers(doc string, it *priceListItem) error {
+	product, okP := memberValue(doc, `"product":`)
+	onDemand, okO := memberValue(doc, `"OnDemand":`)
+	if !okP || !okO {
+		return json.Unmarshal([]byte(doc), it)
+	}
+	if err := json.NewDecoder(strings.NewReader(product)).Decode(&it.Product); err != nil {
+		return err
+	}
+	return json.NewDecoder(strings.NewReader(onDemand)).Decode(&it.Terms.OnDemand)
+}
+
+// memberValue returns doc from the value of the member with key on.
+func memberValue(doc, key string) (string, bool) {
+	i := strings.Index(doc, key)
+	if i < 0 {
+		return "", false
+	}
+	return doc[i+len(key):], true
 }
