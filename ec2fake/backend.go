@@ -553,6 +553,9 @@ func cloneAny(v any) any {
 		c := clone(*in)
 		return &c
 	}
+	if c, ok := clonePriceInput(v); ok {
+		return c
+	}
 	return v
 }
 

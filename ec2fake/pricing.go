@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/pricing"
 	pricingtypes "github.com/aws/aws-sdk-go-v2/service/pricing/types"
 	"github.com/aws/smithy-go"
@@ -482,4 +483,24 @@ func paramRequired(op, context, member string) error {
 	ip := smithy.InvalidParamsError{Context: context}
 	ip.Add(smithy.NewErrParamRequired(member))
 	return &smithy.OperationError{ServiceID: servicePricing, OperationName: op, Err: ip}
+}
+
+// clonePriceInput copies the inputs of the price operations for the call
+// log.
+func clonePriceInput(v any) (any, bool) {
+	switch in := v.(type) {
+	case *pricing.GetProductsInput:
+		c := clone(*in)
+		return &c, true
+	case *pricing.DescribeServicesInput:
+		c := clone(*in)
+		return &c, true
+	case *pricing.GetAttributeValuesInput:
+		c := clone(*in)
+		return &c, true
+	case *ec2.DescribeSpotPriceHistoryInput:
+		c := clone(*in)
+		return &c, true
+	}
+	return nil, false
 }

@@ -112,4 +112,6 @@ func BenchmarkDecodePriceList(b *testing.B) {
 	}
 }
 
-func priceListDocsT(t *testing.T, n int, reserved bool) []string { return priceListDocs(t, n, reserved) }
+func priceListDocsT(t *testing.T, n int, reserved bool) []string {
+	return priceListDocs(t, n, reserved)
+}
