@@ -150,4 +150,3 @@ func equalPairs(a, b [][2]string) bool {
 	}
 	return true
 }
-
