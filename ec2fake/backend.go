@@ -31,7 +31,7 @@ const (
 )
 
 // operations lists every operation a Backend answers, EC2's then SSM's.
-var operations = slices.Concat([]string{OpDescribeImages, OpDescribeInstanceTypes, OpDisableImage, OpDescribeSpotPriceHistory}, ssmOperations, pricingOperations)
+var operations = slices.Concat([]string{OpDescribeImages, OpDescribeInstanceTypes, OpDisableImage, OpDescribeSpotPriceHistory}, ssmOperations, placementOperations, pricingOperations)
 
 func checkOperation(op string) error {
 	if op == "" || slices.Contains(operations, op) {
@@ -85,6 +85,8 @@ type Backend struct {
 	params     map[string]*customParameter // the account's parameters, by name
 	paramNames []string                    // their names, sorted
 	paramIndex *publicIndex                // nil: rebuild on the next SSM call
+
+	place placeState // zones, offerings, reservations, subnets, launches
 
 	prices   *pricedata.Table // on-demand and spot prices (pricing.go)
 	priceIdx *priceIndex      // nil: rebuild on the next Price List call
@@ -147,7 +149,9 @@ func (b *Backend) initLocked() {
 	}
 }
 
-// NewWithCatalog returns a Backend loaded with DefaultCatalog.
+// NewWithCatalog returns a Backend loaded with DefaultCatalog and the
+// ZoneCatalog of its region (Options.Region, default us-east-1), if the
+// zone catalog has that region.
 func NewWithCatalog(opts Options) *Backend {
 	b := New(opts)
 	images, types := DefaultCatalog()
@@ -155,6 +159,7 @@ func NewWithCatalog(opts Options) *Backend {
 		// The catalog is embedded and checked by TestCatalogLoads.
 		panic(fmt.Sprintf("ec2fake: embedded catalog does not load: %v", err))
 	}
+	b.loadZoneCatalog()
 	b.loadEmbeddedPrices()
 	return b
 }
@@ -556,7 +561,7 @@ func cloneAny(v any) any {
 	if c, ok := clonePriceInput(v); ok {
 		return c
 	}
-	return v
+	return clonePlacementInput(v)
 }
 
 func isThrottlingCode(code string) bool {

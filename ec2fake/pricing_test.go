@@ -202,7 +202,7 @@ func TestSpotPriceHistorySemantics(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range out.SpotPriceHistory {
-		if !strings.HasPrefix(string(s.InstanceType), "m5.") || aws.ToString(s.AvailabilityZone) != "us-east-1b" {
+		if !strings.HasPrefix(string(s.InstanceType), "m5.") || aws.ToString(s.AvailabilityZoneId) != "use1-az2" {
 			t.Fatalf("filters let through %s in %s", s.InstanceType, aws.ToString(s.AvailabilityZone))
 		}
 	}

@@ -126,8 +126,15 @@ func spotNow(t *testing.T, c *ec2.Client) [][2]string {
 	for _, s := range out.SpotPriceHistory {
 		pairs = append(pairs, [2]string{aws.ToString(s.AvailabilityZone), aws.ToString(s.SpotPrice)})
 	}
-	if len(pairs) != 3 {
-		t.Fatalf("m5.large spot now: %v; want one price per zone", pairs)
+	zones := map[string]bool{}
+	for _, p := range pairs {
+		if zones[p[0]] {
+			t.Fatalf("m5.large spot now: %v; want one price per zone", pairs)
+		}
+		zones[p[0]] = true
+	}
+	if len(zones) < 3 {
+		t.Fatalf("m5.large spot now in %d zones", len(zones))
 	}
 	return pairs
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"fmt"
 	"hash/fnv"
 	"math"
 	"net/http"
@@ -122,33 +121,25 @@ func (k *spotKey) history(from, to time.Time) []spotChange {
 	return out
 }
 
-// spotZones are the zones the fake's spot history covers in a region, by
-// name and ID. They stand in until the fake's zone catalog lists a
-// region's zones.
-func spotZones(region string) [][2]string {
-	abbrev := regionAbbrev(region)
-	out := make([][2]string, 0, 3)
-	for i, letter := range []string{"a", "b", "c"} {
-		out = append(out, [2]string{region + letter, fmt.Sprintf("%s-az%d", abbrev, i+1)})
-	}
-	return out
+// spotPlace is a zone the spot history covers and the types it offers.
+type spotPlace struct {
+	zone, zoneID string
+	offered      []string // sorted
 }
 
-// regionAbbrev is a zone ID's prefix: use1 for us-east-1.
-func regionAbbrev(region string) string {
-	parts := strings.Split(region, "-")
-	var b strings.Builder
-	for i, p := range parts {
-		switch {
-		case i == 0:
-			b.WriteString(p)
-		case i == len(parts)-1:
-			b.WriteString(p)
-		default:
-			b.WriteByte(p[0])
+// spotPlaces are the backend's zones in region (LoadZones, the zone
+// catalog) that are usable (available, not a zone the account has not
+// opted into), each with the instance types it offers. A region whose
+// zones the backend does not hold has no spot history. b.mu must be held.
+func (b *Backend) spotPlacesLocked(region string) []spotPlace {
+	var out []spotPlace
+	for _, z := range b.place.zones {
+		if aws.ToString(z.RegionName) != region || z.State != ec2types.AvailabilityZoneStateAvailable || z.OptInStatus == ec2types.AvailabilityZoneOptInStatusNotOptedIn {
+			continue
 		}
+		out = append(out, spotPlace{zone: aws.ToString(z.ZoneName), zoneID: aws.ToString(z.ZoneId), offered: b.place.offered[aws.ToString(z.ZoneName)]})
 	}
-	return b.String()
+	return out
 }
 
 // spotKeys lists the histories of a region, sorted.
@@ -161,6 +152,7 @@ func (b *Backend) spotKeys(region string) []spotKey {
 			noSpot[name] = true
 		}
 	}
+	places := b.spotPlacesLocked(region)
 	b.mu.RUnlock()
 	if t == nil {
 		return nil
@@ -174,8 +166,10 @@ func (b *Backend) spotKeys(region string) []spotKey {
 		if o.Tenancy == "Dedicated" && o.Family == "Compute Instance" {
 			continue // dedicated instances have no spot market of their own
 		}
-		for _, z := range spotZones(region) {
-			keys = append(keys, spotKey{region: region, zone: z[0], zoneID: z[1], instanceType: o.InstanceType, product: product, onDemand: o.Value})
+		for _, pl := range places {
+			if _, offered := slices.BinarySearch(pl.offered, o.InstanceType); offered {
+				keys = append(keys, spotKey{region: region, zone: pl.zone, zoneID: pl.zoneID, instanceType: o.InstanceType, product: product, onDemand: o.Value})
+			}
 		}
 	}
 	slices.SortFunc(keys, func(a, b spotKey) int {
@@ -481,11 +475,6 @@ func spotHistoryResponse(requestID string, out *ec2.DescribeSpotPriceHistoryOutp
 	return buf.Bytes()
 }
 
-func element(buf *bytes.Buffer, name, value string) {
-	open(buf, name)
-	text(buf, value)
-	closeTag(buf, name)
-}
 
 // ec2CredentialScope finds the region an EC2 request is signed for.
 var ec2CredentialScope = regexp.MustCompile(`Credential=[^/,\s]+/[0-9]{8}/([a-z0-9-]+)/ec2/aws4_request`)

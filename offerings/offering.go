@@ -2,8 +2,8 @@ package offerings
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ec2select/ec2select/compat"
@@ -223,13 +223,33 @@ func (o Offering) requirements() (compat.Requirements, error) {
 	return reqs, nil
 }
 
-var (
-	// instanceTypePattern is an EC2 instance type name, family.size.
-	instanceTypePattern = regexp.MustCompile(`^[a-z][a-z0-9-]*\.[a-z0-9-]+$`)
-	// reservationIDPattern is the ID Karpenter's EC2NodeClass status admits
-	// (karpenter-provider-aws v1.14.1 pkg/apis/v1/ec2nodeclass_status.go:92).
-	reservationIDPattern = regexp.MustCompile(`^cr-[0-9a-z]+$`)
-)
+// validInstanceType reports whether s is an EC2 instance type name,
+// family.size: ^[a-z][a-z0-9-]*\.[a-z0-9-]+$ (a loop rather than a
+// regexp: Region.Validate runs it for every type and reservation).
+func validInstanceType(s string) bool {
+	dot := strings.IndexByte(s, '.')
+	if dot < 1 || dot == len(s)-1 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	return lowerDigitsDashes(s[:dot]) && lowerDigitsDashes(s[dot+1:])
+}
+
+func lowerDigitsDashes(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// validReservationID reports whether s is a capacity reservation ID as
+// Karpenter's EC2NodeClass status admits it, ^cr-[0-9a-z]+$
+// (karpenter-provider-aws v1.14.1 pkg/apis/v1/ec2nodeclass_status.go:92).
+func validReservationID(s string) bool {
+	rest, ok := strings.CutPrefix(s, "cr-")
+	return ok && rest != "" && lowerDigitsDashes(rest) && !strings.Contains(rest, "-")
+}
 
 // Validate reports the first thing that makes o no offering, naming the
 // field and the fix: an instance type that is not family.size, a zone or
@@ -242,6 +262,11 @@ func (o Offering) Validate() error {
 	if err := o.validatePlace(); err != nil {
 		return err
 	}
+	return o.validateKind()
+}
+
+// validateKind checks the capacity type and the reservation.
+func (o Offering) validateKind() error {
 	switch {
 	case o.CapacityType < Reserved || o.CapacityType > OnDemand:
 		return fmt.Errorf("offerings: offering %s: capacity type %s is none of on-demand, spot or reserved", o, o.CapacityType)
@@ -257,7 +282,7 @@ func (o Offering) Validate() error {
 }
 
 func (o Offering) validatePlace() error {
-	if !instanceTypePattern.MatchString(o.InstanceType) {
+	if !validInstanceType(o.InstanceType) {
 		return fmt.Errorf("offerings: offering %s: instance type %q is not of the form family.size (e.g. m5.large)", o, o.InstanceType)
 	}
 	if o.Zone == "" {
@@ -274,7 +299,7 @@ func (o Offering) validatePlace() error {
 
 func (r *Reservation) validate(o Offering) error {
 	switch {
-	case !reservationIDPattern.MatchString(r.ID):
+	case !validReservationID(r.ID):
 		return fmt.Errorf("offerings: offering %s: reservation ID %q is not a capacity reservation ID (cr- and lowercase letters or digits)", o, r.ID)
 	case r.Type < ReservationDefault || r.Type > ReservationCapacityBlock:
 		return fmt.Errorf("offerings: offering %s: reservation type %s is neither default nor capacity-block", o, r.Type)

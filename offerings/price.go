@@ -224,58 +224,6 @@ func formatAmount(v float64) string {
 	return strconv.FormatFloat(math.Round(v*1e10)/1e10, 'f', -1, 64)
 }
 
-// UnknownPolicy is what an unknown price means to the caller. The zero
-// value ranks it last.
-type UnknownPolicy uint8
-
-const (
-	// UnknownLast keeps an offering whose price is unknown, after every
-	// offering with a known price.
-	UnknownLast UnknownPolicy = iota
-	// UnknownUnavailable treats an offering whose price is unknown as
-	// unavailable, as Karpenter does since #9249 (
-	// karpenter-provider-aws v1.14.1
-	// pkg/providers/instancetype/offering/base_resolver.go:135
-	// makes Available require a price).
-	UnknownUnavailable
-)
-
-var unknownText = [...]string{UnknownLast: "last", UnknownUnavailable: "unavailable"}
-
-// String returns "last" or "unavailable".
-func (u UnknownPolicy) String() string {
-	if int(u) < len(unknownText) {
-		return unknownText[u]
-	}
-	return "UnknownPolicy(" + strconv.Itoa(int(u)) + ")"
-}
-
-// MarshalText implements encoding.TextMarshaler.
-func (u UnknownPolicy) MarshalText() ([]byte, error) {
-	if int(u) >= len(unknownText) {
-		return nil, fmt.Errorf("offerings: cannot marshal %s", u)
-	}
-	return []byte(u.String()), nil
-}
-
-// UnmarshalText implements encoding.TextUnmarshaler.
-func (u *UnknownPolicy) UnmarshalText(b []byte) error {
-	for v, s := range unknownText {
-		if s == string(b) {
-			*u = UnknownPolicy(v)
-			return nil
-		}
-	}
-	return fmt.Errorf("offerings: unknown-price policy %q: want last or unavailable", b)
-}
-
-// Usable reports whether an offering with price p stays a candidate under
-// policy u: a known price always does, an unknown one only under
-// [UnknownLast].
-func (u UnknownPolicy) Usable(p Price) bool {
-	return p.Known || u == UnknownLast
-}
-
 // ComparePrices orders prices for ranking: known before unknown, cheaper
 // first, then by instance type, zone, capacity type and reservation ID, so
 // that the order is total and does not depend on the input's order.

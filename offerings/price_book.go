@@ -15,18 +15,27 @@ import (
 // concurrent use. The zero PriceBook knows no price.
 type PriceBook struct {
 	sources  map[string]pricedata.Source // by region
-	onDemand map[listKey]listEntry
-	spot     map[spotKey][]spotEntry // by (zone, type, product), oldest first
+	onDemand map[placeKey][]listEntry // by (region, type)
+	spot     map[placeKey][]spotHistory // by (zone, type)
 	regions  []string                // regions with a source, sorted
 }
 
-type listKey struct {
-	region, instanceType, os, license, tenancy, family string
+// placeKey indexes a book by where (a region or zone) and instance type:
+// two strings hash faster than the six of a listKey, and pricing a
+// catalog is a lookup per offering.
+type placeKey struct {
+	place, instanceType string
 }
 
 type listEntry struct {
-	value  float64
-	source pricedata.Source
+	os, license, tenancy, family string
+	value                        float64
+	source                       pricedata.Source
+}
+
+type spotHistory struct {
+	product string
+	entries []spotEntry // oldest first
 }
 
 type spotKey struct {
@@ -47,7 +56,8 @@ type spotEntry struct {
 // them alone. Spot histories are merged entry by entry (an entry at the
 // same instant from a later argument wins).
 func NewPriceBook(snapshots ...*PriceSnapshot) *PriceBook {
-	b := &PriceBook{sources: map[string]pricedata.Source{}, onDemand: map[listKey]listEntry{}, spot: map[spotKey][]spotEntry{}}
+	b := &PriceBook{sources: map[string]pricedata.Source{}, onDemand: map[placeKey][]listEntry{}, spot: map[placeKey][]spotHistory{}}
+	spot := map[spotKey][]spotEntry{}
 	chosen := map[string]int{} // region -> index of the snapshot whose on-demand prices it takes
 	for i, s := range snapshots {
 		if s == nil {
@@ -74,15 +84,16 @@ func NewPriceBook(snapshots ...*PriceSnapshot) *PriceBook {
 		}
 		for _, o := range s.t.OnDemand {
 			if c, ok := chosen[o.Region]; ok && c == i {
-				b.onDemand[listKey{o.Region, o.InstanceType, o.OS, o.License, o.Tenancy, o.Family}] = listEntry{value: o.Value, source: b.sources[o.Region]}
+				k := placeKey{o.Region, o.InstanceType}
+				b.onDemand[k] = append(b.onDemand[k], listEntry{os: o.OS, license: o.License, tenancy: o.Tenancy, family: o.Family, value: o.Value, source: b.sources[o.Region]})
 			}
 		}
 		for _, sp := range s.t.Spot {
 			k := spotKey{sp.Zone, sp.InstanceType, sp.Product}
-			b.spot[k] = append(b.spot[k], spotEntry{value: sp.Value, at: sp.Timestamp, source: s.spotSource(sp.Region) + " " + sp.Product})
+			spot[k] = append(spot[k], spotEntry{value: sp.Value, at: sp.Timestamp, source: s.spotSource(sp.Region) + " " + sp.Product})
 		}
 	}
-	for k, h := range b.spot {
+	for k, h := range spot {
 		// Stable, then keep the last of equal instants: the later argument.
 		slices.SortStableFunc(h, func(x, y spotEntry) int { return x.at.Compare(y.at) })
 		out := h[:0]
@@ -92,7 +103,8 @@ func NewPriceBook(snapshots ...*PriceSnapshot) *PriceBook {
 			}
 			out = append(out, e)
 		}
-		b.spot[k] = out
+		pk := placeKey{k.zone, k.instanceType}
+		b.spot[pk] = append(b.spot[pk], spotHistory{product: k.product, entries: out})
 	}
 	for r := range b.sources {
 		b.regions = append(b.regions, r)
@@ -117,6 +129,8 @@ type PriceOptions struct {
 	// ending at At (see [SpotStats]).
 	SpotWindow time.Duration
 	At         time.Time
+
+	terms []Term // where PriceAll has the terms of one price written
 }
 
 // Price prices one offering. Bad options (invalid discounts, an unknown
@@ -135,7 +149,19 @@ func (b *PriceBook) PriceAll(os []Offering, opts PriceOptions) ([]Price, error) 
 		return nil, err
 	}
 	out := make([]Price, len(os))
+	terms := make([]Term, 3*len(os)) // a base and two discounts each, in one allocation
+	regions := map[string]string{}   // a region of a catalog has a few zones
+	region := opts.Region
 	for i := range os {
+		opts.terms = terms[3*i : 3*i : 3*i+3]
+		if region == "" {
+			r, ok := regions[os[i].Zone]
+			if !ok {
+				r = RegionOfZone(os[i].Zone)
+				regions[os[i].Zone] = r
+			}
+			opts.Region = r
+		}
 		out[i] = b.price(os[i], &opts)
 	}
 	return out, nil
@@ -174,7 +200,7 @@ func (b *PriceBook) price(o Offering, opts *PriceOptions) Price {
 	case Spot:
 		b.priceSpot(&p, opts)
 	case OnDemand:
-		b.priceList(&p, opts.Tenancy)
+		b.priceList(&p, opts.Tenancy, opts.terms)
 	default:
 		p.Reason = fmt.Sprintf("capacity type %s is not on-demand, spot or reserved", o.CapacityType)
 	}
@@ -205,7 +231,7 @@ func (b *PriceBook) priceReservation(p *Price) {
 // listed by the Price List as a bare-metal product on Dedicated tenancy
 // (Karpenter's second query, pricing.go:224-237), which prices it at any
 // tenancy.
-func (b *PriceBook) priceList(p *Price, tenancy string) {
+func (b *PriceBook) priceList(p *Price, tenancy string, terms []Term) {
 	osName, license := p.OS.priceListOS()
 	ten, family := "Shared", "Compute Instance"
 	if tenancy == "dedicated" {
@@ -217,14 +243,19 @@ func (b *PriceBook) priceList(p *Price, tenancy string) {
 	var e listEntry
 	ok := false
 	if b != nil {
-		e, ok = b.onDemand[listKey{p.Region, p.Offering.InstanceType, osName, license, ten, family}]
+		for _, c := range b.onDemand[placeKey{p.Region, p.Offering.InstanceType}] {
+			if c.os == osName && c.license == license && c.tenancy == ten && c.family == family {
+				e, ok = c, true
+				break
+			}
+		}
 	}
 	if !ok {
 		p.Reason = b.missingList(p, osName, ten)
 		return
 	}
 	p.Known, p.Effective, p.Currency = true, e.value, e.source.Currency
-	p.Terms = append(make([]Term, 0, 3), Term{Kind: TermList, Amount: e.value, Price: e.value, Applied: true, Source: e.source.Description, AsOf: e.source.AsOf})
+	p.Terms = append(terms, Term{Kind: TermList, Amount: e.value, Price: e.value, Applied: true, Source: e.source.Description, AsOf: e.source.AsOf})
 }
 
 func (b *PriceBook) missingList(p *Price, osName, tenancy string) string {
@@ -243,9 +274,10 @@ func (b *PriceBook) missingList(p *Price, osName, tenancy string) string {
 func (b *PriceBook) priceSpot(p *Price, opts *PriceOptions) {
 	var hist []spotEntry
 	if b != nil {
-		for _, prod := range p.OS.spotProducts() {
-			h := b.spot[spotKey{p.Offering.Zone, p.Offering.InstanceType, prod}]
-			if len(h) > 0 && (len(hist) == 0 || h[len(h)-1].at.After(hist[len(hist)-1].at)) {
+		products := p.OS.spotProducts()
+		for _, sh := range b.spot[placeKey{p.Offering.Zone, p.Offering.InstanceType}] {
+			h := sh.entries
+			if (sh.product == products[0] || sh.product == products[1]) && len(h) > 0 && (len(hist) == 0 || h[len(h)-1].at.After(hist[len(hist)-1].at)) {
 				hist = h
 			}
 		}
@@ -260,7 +292,7 @@ func (b *PriceBook) priceSpot(p *Price, opts *PriceOptions) {
 	}
 	last := hist[len(hist)-1]
 	p.Known, p.Effective = true, last.value
-	p.Terms = append(make([]Term, 0, 3), Term{Kind: TermSpot, Amount: last.value, Price: last.value, Applied: true, Source: last.source, AsOf: last.at})
+	p.Terms = append(opts.terms, Term{Kind: TermSpot, Amount: last.value, Price: last.value, Applied: true, Source: last.source, AsOf: last.at})
 	if opts.SpotWindow > 0 {
 		p.Spot = spotStats(hist, opts.At.Add(-opts.SpotWindow), opts.At)
 	}
@@ -277,17 +309,42 @@ func entriesUntil(h []spotEntry, at time.Time) []spotEntry {
 	return h[:i]
 }
 
+// zoneRegion is a region name, the start of every zone name.
 var zoneRegion = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+`)
 
 // RegionOfZone returns the region a zone's name belongs to: us-east-1 for
 // us-east-1a and for the Local Zone us-east-1-bos-1a; "" for a name that
-// is not a zone name.
+// is not a zone name. It is zoneRegion's match, without the regexp, which
+// dominated pricing a catalog.
 func RegionOfZone(zone string) string {
-	r := zoneRegion.FindString(zone)
-	if r == "" || r == zone {
+	i := strings.IndexFunc(zone, func(r rune) bool { return r >= '0' && r <= '9' })
+	if i < 4 || zone[i-1] != '-' || !regionWords(zone[:i-1]) {
 		return ""
 	}
-	return r
+	j := i
+	for j < len(zone) && zone[j] >= '0' && zone[j] <= '9' {
+		j++
+	}
+	if j == len(zone) {
+		return ""
+	}
+	return zone[:j]
+}
+
+// regionWords reports whether s is two letters and one or more "-letters".
+func regionWords(s string) bool {
+	words, length := 1, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '-' && length > 0 && (words > 1 || length == 2):
+			words, length = words+1, 0
+		case c >= 'a' && c <= 'z':
+			length++
+		default:
+			return false
+		}
+	}
+	return words >= 2 && length > 0
 }
 
 func familyOf(instanceType string) string {
@@ -298,4 +355,18 @@ func familyOf(instanceType string) string {
 func isMetal(instanceType string) bool {
 	_, size, _ := strings.Cut(instanceType, ".")
 	return strings.HasPrefix(size, "metal")
+}
+
+// CandidatePrice is the price hook of [CandidateOptions]: each offering's
+// effective price under opts, in its region's currency (USD but in the
+// China regions), and whether it is known. Options that do not validate
+// give no known price; check them with [PriceBook.Price] first.
+func (b *PriceBook) CandidatePrice(opts PriceOptions) func(Offering) (float64, bool) {
+	if opts.validate() != nil {
+		return func(Offering) (float64, bool) { return 0, false }
+	}
+	return func(o Offering) (float64, bool) {
+		p := b.price(o, &opts)
+		return p.Effective, p.Known
+	}
 }

@@ -259,11 +259,26 @@ func TestPriceTerms(t *testing.T) {
 }
 
 func TestRegionOfZone(t *testing.T) {
-	for zone, want := range map[string]string{"us-east-1a": "us-east-1", "us-east-1-bos-1a": "us-east-1", "ap-southeast-2c": "ap-southeast-2", "us-gov-west-1b": "us-gov-west-1", "us-east-1": "", "": "", "zone": ""} {
+	for zone, want := range map[string]string{"us-east-1a": "us-east-1", "us-east-1-bos-1a": "us-east-1", "ap-southeast-2c": "ap-southeast-2", "us-gov-west-1b": "us-gov-west-1", "us-east-1": "", "": "", "zone": "", "u-east-1a": "", "us--1a": "", "US-east-1a": ""} {
 		if got := RegionOfZone(zone); got != want {
 			t.Errorf("RegionOfZone(%q) = %q; want %q", zone, got, want)
 		}
 	}
+}
+
+// RegionOfZone agrees with the region pattern it replaces.
+func TestRegionOfZoneMatchesPattern(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		zone := rapid.OneOf(rapid.StringMatching(`[a-zA-Z0-9-]{0,20}`),
+			rapid.StringMatching(`[a-z]{1,3}(-[a-z]{0,5}){0,3}-?[0-9]{0,2}[a-z0-9-]{0,6}`)).Draw(t, "zone")
+		want := zoneRegion.FindString(zone)
+		if want == zone {
+			want = ""
+		}
+		if got := RegionOfZone(zone); got != want {
+			t.Fatalf("RegionOfZone(%q) = %q; the pattern says %q", zone, got, want)
+		}
+	})
 }
 
 func TestSpotStats(t *testing.T) {

@@ -49,9 +49,9 @@ type PriceSources struct {
 	EC2     ec2.DescribeSpotPriceHistoryAPIClient
 }
 
-// LoadOptions tunes [LoadPriceSnapshot]. The zero value reads Linux
+// PriceLoadOptions tunes [LoadPriceSnapshot]. The zero value reads Linux
 // on-demand prices the way Karpenter does and the current spot prices.
-type LoadOptions struct {
+type PriceLoadOptions struct {
 	// OS lists the operating systems to read; empty means Linux.
 	OS []OS
 	// Dedicated also reads dedicated-tenancy prices of non-metal types.
@@ -81,7 +81,7 @@ type LoadOptions struct {
 //
 // A failed page fails the whole load: a snapshot is never partial. Errors
 // wrap the SDK's, so errors.As finds smithy.APIError.
-func LoadPriceSnapshot(ctx context.Context, src PriceSources, region string, opts LoadOptions) (*PriceSnapshot, error) {
+func LoadPriceSnapshot(ctx context.Context, src PriceSources, region string, opts PriceLoadOptions) (*PriceSnapshot, error) {
 	if pricedataRegion(region) != nil {
 		return nil, fmt.Errorf("offerings: LoadPriceSnapshot: %q is not a region name such as us-east-1", region)
 	}
@@ -131,6 +131,12 @@ func describeSources(src PriceSources, region string) string {
 		return "no live source"
 	}
 	return strings.Join(parts, "; ")
+}
+
+// listKey identifies a list price: a product's region, type and
+// Price List attributes.
+type listKey struct {
+	region, instanceType, os, license, tenancy, family string
 }
 
 // onDemandPass is one GetProducts query's extra filters.

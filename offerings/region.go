@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/ec2select/ec2select/internal/validation"
 )
 
 // Region is what EC2 says a region offers: its zones, the instance types
@@ -54,44 +56,67 @@ type Subnet struct {
 }
 
 // Validate reports the first inconsistency in r, naming it: a zone without
-// a name or an ID, or listed twice; an offered type in a zone r does not
-// list; an invalid reserved offering or one in an unknown zone; a
+// a name or an ID, one that is no label value, or one listed twice; an
+// instance type that is not family.size; an offered type in a zone r does
+// not list; an invalid reserved offering or one in an unknown zone; a
 // reservation ID used twice; a subnet in an unknown zone.
 func (r Region) Validate() error {
-	zones := map[string]bool{}
+	zones := map[string]string{} // name → ID
 	for _, z := range r.Zones {
 		switch {
 		case z.Name == "" || z.ID == "":
 			return fmt.Errorf("offerings: region %s: zone %q (ID %q) needs both a name and an ID", r.Name, z.Name, z.ID)
-		case zones[z.Name]:
+		case validation.LabelValue(z.Name) != nil || validation.LabelValue(z.ID) != nil:
+			return fmt.Errorf("offerings: region %s: zone %q (ID %q): a zone's name and ID are label values (letters, digits, '-', '_', '.'; at most 63)", r.Name, z.Name, z.ID)
+		case zones[z.Name] != "":
 			return fmt.Errorf("offerings: region %s: zone %s listed twice", r.Name, z.Name)
 		}
-		zones[z.Name] = true
+		zones[z.Name] = z.ID
+	}
+	for _, t := range r.InstanceTypes {
+		if !validInstanceType(t) {
+			return fmt.Errorf("offerings: region %s: instance type %q is not of the form family.size (e.g. m5.large)", r.Name, t)
+		}
 	}
 	for _, zone := range slices.Sorted(maps.Keys(r.Offered)) {
-		if !zones[zone] {
+		if zones[zone] == "" {
 			return fmt.Errorf("offerings: region %s: Offered names zone %s, which Zones does not list", r.Name, zone)
 		}
 	}
-	ids := map[string]bool{}
-	for _, o := range r.Reserved {
-		if err := o.Validate(); err != nil {
-			return err
+	if err := r.validateReserved(zones); err != nil {
+		return err
+	}
+	for _, s := range r.Subnets {
+		if zones[s.Zone] == "" {
+			return fmt.Errorf("offerings: region %s: subnet %s is in zone %q, which Zones does not list", r.Name, s.ID, s.Zone)
 		}
-		switch {
+	}
+	return nil
+}
+
+// validateReserved checks the reserved offerings against the zones (name
+// → ID), which Validate has checked are label values: a reserved
+// offering in one of them needs no label check of its own.
+func (r Region) validateReserved(zones map[string]string) error {
+	ids := make(map[string]bool, len(r.Reserved))
+	for _, o := range r.Reserved {
+		switch id := zones[o.Zone]; {
+		case id == "":
+			return fmt.Errorf("offerings: region %s: reserved offering %s is in zone %q, which Zones does not list", r.Name, o, o.Zone)
+		case o.ZoneID != "" && o.ZoneID != id:
+			return fmt.Errorf("offerings: region %s: reserved offering %s says zone %s is %s; Zones says %s", r.Name, o, o.Zone, o.ZoneID, id)
+		case !validInstanceType(o.InstanceType):
+			return fmt.Errorf("offerings: region %s: reserved offering %s: instance type %q is not of the form family.size (e.g. m5.large)", r.Name, o, o.InstanceType)
 		case o.CapacityType != Reserved:
 			return fmt.Errorf("offerings: region %s: Reserved holds %s, which is not reserved", r.Name, o)
-		case !zones[o.Zone]:
-			return fmt.Errorf("offerings: region %s: reserved offering %s is in zone %s, which Zones does not list", r.Name, o, o.Zone)
-		case ids[o.Reservation.ID]:
+		}
+		if err := o.validateKind(); err != nil {
+			return err
+		}
+		if ids[o.Reservation.ID] {
 			return fmt.Errorf("offerings: region %s: reservation %s listed twice", r.Name, o.Reservation.ID)
 		}
 		ids[o.Reservation.ID] = true
-	}
-	for _, s := range r.Subnets {
-		if !zones[s.Zone] {
-			return fmt.Errorf("offerings: region %s: subnet %s is in zone %q, which Zones does not list", r.Name, s.ID, s.Zone)
-		}
 	}
 	return nil
 }
@@ -101,44 +126,79 @@ func (r Region) Validate() error {
 // every reserved offering of those types (its ZoneID filled in from Zones
 // when empty). Whether each can launch is [Assess]'s question.
 func (r Region) Offerings() []Offering {
-	zones := slices.Clone(r.Zones)
-	slices.SortFunc(zones, func(a, b Zone) int { return strings.Compare(a.Name, b.Name) })
-	types := slices.Clone(r.InstanceTypes)
-	slices.Sort(types)
-	types = slices.Compact(types)
-	out := make([]Offering, 0, len(types)*len(zones)*2+len(r.Reserved))
-	for _, t := range types {
-		for _, z := range zones {
-			for _, ct := range []CapacityType{Spot, OnDemand} {
-				out = append(out, Offering{InstanceType: t, Zone: z.Name, ZoneID: z.ID, CapacityType: ct})
-			}
-		}
-	}
-	ids := make(map[string]string, len(zones))
-	for _, z := range zones {
-		ids[z.Name] = z.ID
-	}
-	for _, o := range r.Reserved {
-		if _, ok := slices.BinarySearch(types, o.InstanceType); ok {
-			if o.ZoneID == "" {
-				o.ZoneID = ids[o.Zone]
-			}
-			out = append(out, o)
-		}
-	}
-	slices.SortFunc(out, Compare)
+	g := r.grid()
+	out := make([]Offering, 0, g.size())
+	g.walk(func(o Offering, _, _ int) { out = append(out, o) })
 	return out
+}
+
+// grid is a region's offerings laid out by instance type and zone, both
+// sorted: what Offerings lists and Assess judges, walked in one order.
+type grid struct {
+	types    []string
+	zones    []Zone
+	reserved []Offering // in Compare's order
+}
+
+func (r Region) grid() grid {
+	g := grid{zones: slices.Clone(r.Zones), types: slices.Clone(r.InstanceTypes)}
+	slices.SortFunc(g.zones, func(a, b Zone) int { return strings.Compare(a.Name, b.Name) })
+	slices.Sort(g.types)
+	g.types = slices.Compact(g.types)
+	g.reserved = r.Reserved
+	if !slices.IsSortedFunc(g.reserved, Compare) { // Load sorts them; a hand-written region may not
+		g.reserved = slices.SortedFunc(slices.Values(r.Reserved), Compare)
+	}
+	return g
+}
+
+// size bounds the number of offerings: those of the reservations of
+// other types are passed over.
+func (g grid) size() int { return len(g.types)*len(g.zones)*2 + len(g.reserved) }
+
+// walk calls f with every offering, in Compare's order (within a type and
+// zone: reserved by ID, spot, on-demand), and the indices of its type and
+// zone in g. Reserved offerings of types the grid lacks are passed over.
+func (g grid) walk(f func(o Offering, ti, zi int)) {
+	res := g.reserved
+	for ti, t := range g.types {
+		for len(res) > 0 && res[0].InstanceType < t {
+			res = res[1:]
+		}
+		for zi, z := range g.zones {
+			for len(res) > 0 && res[0].InstanceType == t && res[0].Zone == z.Name {
+				o := res[0]
+				if o.ZoneID == "" {
+					o.ZoneID = z.ID
+				}
+				f(o, ti, zi)
+				res = res[1:]
+			}
+			f(Offering{InstanceType: t, Zone: z.Name, ZoneID: z.ID, CapacityType: Spot}, ti, zi)
+			f(Offering{InstanceType: t, Zone: z.Name, ZoneID: z.ID, CapacityType: OnDemand}, ti, zi)
+		}
+	}
 }
 
 // Compare orders offerings by instance type, zone, capacity type (reserved,
 // spot, on-demand) and reservation ID: the identity [Key] holds, so
 // distinct offerings never compare equal.
 func Compare(a, b Offering) int {
-	ka, kb := a.Key(), b.Key()
-	return cmp.Or(
-		strings.Compare(ka.InstanceType, kb.InstanceType),
-		strings.Compare(ka.Zone, kb.Zone),
-		cmp.Compare(ka.CapacityType, kb.CapacityType),
-		strings.Compare(ka.ReservationID, kb.ReservationID),
-	)
+	if c := strings.Compare(a.InstanceType, b.InstanceType); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Zone, b.Zone); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.CapacityType, b.CapacityType); c != 0 {
+		return c
+	}
+	return strings.Compare(a.reservationID(), b.reservationID())
+}
+
+func (o *Offering) reservationID() string {
+	if o.Reservation == nil {
+		return ""
+	}
+	return o.Reservation.ID
 }

@@ -176,7 +176,7 @@ func TestNodeOverlayValidate(t *testing.T) {
 }
 
 // Rank by effective price; an unknown price ranks last, or, under
-// UnknownUnavailable, leaves the tiers for Ranking.Unpriced.
+// UnknownPriceSkip, leaves the tiers for Ranking.Unpriced.
 func TestRankUnknownPrices(t *testing.T) {
 	types := []compat.InstanceType{{Name: "m5.large", Family: "m5"}, {Name: "m5.xlarge", Family: "m5"}, {Name: "m5.2xlarge", Family: "m5"}}
 	price := func(name string) (float64, bool) {
@@ -198,7 +198,7 @@ func TestRankUnknownPrices(t *testing.T) {
 	if diff := cmp.Diff([]string{"m5.2xlarge", "m5.xlarge", "m5.large"}, names(r.Tiers[0].InstanceTypes)); diff != "" {
 		t.Errorf("unknown last (-want +got):\n%s", diff)
 	}
-	r, err = policy.Rank(types, weighting.RankOptions{Price: price, Unknown: offerings.UnknownUnavailable})
+	r, err = policy.Rank(types, weighting.RankOptions{Price: price, Unknown: offerings.UnknownPriceSkip})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,10 +21,11 @@ type RankOptions struct {
 	// non-negative price, and is called once per type.
 	Price func(instanceType string) (float64, bool)
 	// Unknown says what a type whose price the function does not know
-	// means: ranked last in its tier (the zero value), or unavailable, as
-	// Karpenter treats an offering without a price since #9249: such a
-	// type then goes to Ranking.Unpriced instead of a tier.
-	Unknown offerings.UnknownPolicy
+	// means: ranked last in its tier (offerings.UnknownPriceLast, the zero
+	// value), or not a candidate (offerings.UnknownPriceSkip), as Karpenter
+	// treats an offering without a price since #9249: such a type then
+	// goes to Ranking.Unpriced instead of a tier.
+	Unknown offerings.UnknownPrice
 }
 
 // RankedTier is one tier of a [Ranking] and the instance types in it, in
@@ -45,7 +46,7 @@ type Ranking struct {
 	// Unranked holds the types that no tier admits, by name.
 	Unranked []compat.InstanceType
 	// Unpriced holds, by name, the types a tier admits whose price is
-	// unknown, when RankOptions.Unknown is offerings.UnknownUnavailable.
+	// unknown, when RankOptions.Unknown is offerings.UnknownPriceSkip.
 	Unpriced []compat.InstanceType
 
 	policy *compiled
@@ -83,7 +84,7 @@ func (p Policy) Rank(types []compat.InstanceType, opts RankOptions) (Ranking, er
 				return Ranking{}, fmt.Errorf("weighting: the price of %s is %v; the price function must return a finite, non-negative price, or false when it does not know", it.Name, price)
 			}
 			k.price, k.known = price, ok
-			if !ok && opts.Unknown == offerings.UnknownUnavailable {
+			if !ok && opts.Unknown == offerings.UnknownPriceSkip {
 				k.tier = int32(len(c.tiers) + 1)
 			}
 		}
