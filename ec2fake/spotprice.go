@@ -475,7 +475,6 @@ func spotHistoryResponse(requestID string, out *ec2.DescribeSpotPriceHistoryOutp
 	return buf.Bytes()
 }
 
-
 // ec2CredentialScope finds the region an EC2 request is signed for.
 var ec2CredentialScope = regexp.MustCompile(`Credential=[^/,\s]+/[0-9]{8}/([a-z0-9-]+)/ec2/aws4_request`)
 

@@ -15,9 +15,9 @@ import (
 // concurrent use. The zero PriceBook knows no price.
 type PriceBook struct {
 	sources  map[string]pricedata.Source // by region
-	onDemand map[placeKey][]listEntry // by (region, type)
-	spot     map[placeKey][]spotHistory // by (zone, type)
-	regions  []string                // regions with a source, sorted
+	onDemand map[placeKey][]listEntry    // by (region, type)
+	spot     map[placeKey][]spotHistory  // by (zone, type)
+	regions  []string                    // regions with a source, sorted
 }
 
 // placeKey indexes a book by where (a region or zone) and instance type:
