@@ -14,6 +14,7 @@ import (
 
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/offerings"
 	"github.com/ec2select/ec2select/examples/internal/cli"
 	"github.com/ec2select/ec2select/weighting"
 )
@@ -36,6 +37,8 @@ type checker struct {
 	// NodePools name it, in classOrder.
 	classes    map[*nodeClass]*classCheck
 	classOrder []*nodeClass
+	// book prices the NodePools' types (check_prices.go), built once.
+	book *offerings.PriceBook
 }
 
 // classCheck is what the checks of one EC2NodeClass found.
