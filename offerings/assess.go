@@ -46,13 +46,15 @@ func Assess(r Region, marks []Mark, at time.Time) ([]Availability, error) {
 	}
 	g := r.grid()
 	a := newAssessor(r, g, marks, at)
-	out := make([]Availability, 0, g.size())
+	out := make([]Availability, g.size())
+	n := 0
 	g.walk(func(o Offering, ti, zi int) {
-		out = append(out, Availability{Offering: o})
-		av := &out[len(out)-1]
+		av := &out[n]
+		av.Offering = o
 		av.Available = !a.judge(av, ti, zi)
+		n++
 	})
-	return out, nil
+	return out[:n:n], nil
 }
 
 // assessor holds what Assess needs, indexed once per call by the grid's

@@ -75,8 +75,9 @@ func BenchmarkAssess(b *testing.B) {
 }
 
 // BenchmarkObserve records one capacity error in a memory holding 1,000
-// marks, each on another offering and later than the last (a fresh mark),
-// the common case; /same records it again on one offering while marked.
+// marks: /fresh on an offering whose mark has run out (a new mark is made
+// and stored: the clock moves on an hour each time), /same on one that is
+// still marked (the mark is returned as it is).
 func BenchmarkObserve(b *testing.B) {
 	r := benchRegion(b)
 	offerings := r.Offerings()
@@ -92,7 +93,8 @@ func BenchmarkObserve(b *testing.B) {
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			m.Observe(Failure{Offering: offerings[i%len(offerings)], Code: "InsufficientInstanceCapacity"})
+			now = now.Add(time.Hour)
+			m.Observe(Failure{Offering: offerings[i%1000], Code: "InsufficientInstanceCapacity"})
 			i++
 		}
 	})

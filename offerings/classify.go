@@ -129,6 +129,15 @@ func sortedCodes(cs []Classification) []Classification {
 	return cs
 }
 
+// codeIndex finds a code's row in launchCodes; built once, never written.
+var codeIndex = func() map[string]Classification {
+	m := make(map[string]Classification, len(launchCodes))
+	for _, c := range launchCodes {
+		m[c.Code] = c
+	}
+	return m
+}()
+
 // Classify says what an EC2 error code means for the next launch. It is
 // total: every string, known or not, gets exactly one class and one
 // scope. A code this package does not know is Unknown at the scope of the
@@ -136,8 +145,7 @@ func sortedCodes(cs []Classification) []Classification {
 // ("Client.", "Server.") are read through.
 func Classify(code string) Classification {
 	bare := strings.TrimPrefix(strings.TrimPrefix(code, "Client."), "Server.")
-	if i, ok := slices.BinarySearchFunc(launchCodes, bare, func(c Classification, code string) int { return strings.Compare(c.Code, code) }); ok {
-		c := launchCodes[i]
+	if c, ok := codeIndex[bare]; ok {
 		c.Code = code
 		return c
 	}

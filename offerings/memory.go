@@ -98,7 +98,7 @@ type Memory struct {
 	mu      sync.Mutex
 	entries *simplelru.LRU[scopeKey, Mark]
 	now     func() time.Time
-	backoff map[Class]Backoff
+	backoff [Unknown + 1]Backoff // by class
 	size    int
 }
 
@@ -107,7 +107,7 @@ func NewMemory(o MemoryOptions) (*Memory, error) {
 	if o.Size < 0 || o.Size > MaxMemorySize {
 		return nil, fmt.Errorf("offerings: MemoryOptions.Size is %d; use a size from 1 to %d, or 0 for the default of %d", o.Size, MaxMemorySize, DefaultMemorySize)
 	}
-	backoff := map[Class]Backoff{}
+	var backoff [Unknown + 1]Backoff
 	for c := OfferingUnavailable; c <= Unknown; c++ {
 		backoff[c] = DefaultBackoff(c)
 	}

@@ -99,13 +99,14 @@ func (r Region) Validate() error {
 // offering in one of them needs no label check of its own.
 func (r Region) validateReserved(zones map[string]string) error {
 	ids := make(map[string]bool, len(r.Reserved))
+	checked := "" // the last instance type checked: reservations usually come sorted by type
 	for _, o := range r.Reserved {
 		switch id := zones[o.Zone]; {
 		case id == "":
 			return fmt.Errorf("offerings: region %s: reserved offering %s is in zone %q, which Zones does not list", r.Name, o, o.Zone)
 		case o.ZoneID != "" && o.ZoneID != id:
 			return fmt.Errorf("offerings: region %s: reserved offering %s says zone %s is %s; Zones says %s", r.Name, o, o.Zone, o.ZoneID, id)
-		case !validInstanceType(o.InstanceType):
+		case o.InstanceType != checked && !validInstanceType(o.InstanceType):
 			return fmt.Errorf("offerings: region %s: reserved offering %s: instance type %q is not of the form family.size (e.g. m5.large)", r.Name, o, o.InstanceType)
 		case o.CapacityType != Reserved:
 			return fmt.Errorf("offerings: region %s: Reserved holds %s, which is not reserved", r.Name, o)
@@ -117,6 +118,7 @@ func (r Region) validateReserved(zones map[string]string) error {
 			return fmt.Errorf("offerings: region %s: reservation %s listed twice", r.Name, o.Reservation.ID)
 		}
 		ids[o.Reservation.ID] = true
+		checked = o.InstanceType
 	}
 	return nil
 }
