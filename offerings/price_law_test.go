@@ -291,3 +291,34 @@ func TestSpotStats(t *testing.T) {
 	}
 	_ = fmt.Sprint
 }
+
+// The price hook: Candidates ordered by the book's effective price, a
+// type the book cannot price last (or skipped), the reservation first.
+func TestCandidatePrice(t *testing.T) {
+	r := Region{Name: "us-east-1",
+		Zones:         []Zone{{Name: "us-east-1a", ID: "use1-az1", Type: AvailabilityZone, OptInStatus: OptInNotRequired, State: "available"}},
+		InstanceTypes: []string{"m5.large", "m5.xlarge", "x9.nonesuch"},
+		Offered:       map[string][]string{"us-east-1a": {"m5.large", "m5.xlarge", "x9.nonesuch"}},
+		NoSpot:        []string{"m5.large", "m5.xlarge", "x9.nonesuch"},
+	}
+	book := NewPriceBook(EmbeddedPriceSnapshot())
+	list, err := Candidates(r, nil, lawAsOf, CandidateOptions{Price: book.CandidatePrice(PriceOptions{Discounts: Discounts{EnterprisePercent: 10}})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range list.Candidates {
+		got = append(got, fmt.Sprintf("%s %v", c.Offering, c.PriceKnown))
+	}
+	want := []string{"m5.large us-east-1a on-demand true", "m5.xlarge us-east-1a on-demand true", "x9.nonesuch us-east-1a on-demand false"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if list.Candidates[0].Price != 0.096*0.9 {
+		t.Errorf("m5.large at %v; want the effective price %v", list.Candidates[0].Price, 0.096*0.9)
+	}
+	skipped, err := Candidates(r, nil, lawAsOf, CandidateOptions{Price: book.CandidatePrice(PriceOptions{}), UnknownPrice: UnknownPriceSkip})
+	if err != nil || len(skipped.Candidates) != 2 {
+		t.Errorf("UnknownPriceSkip: %v, %v", skipped.Candidates, err)
+	}
+}
