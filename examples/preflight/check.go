@@ -14,8 +14,8 @@ import (
 
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/compat"
-	"github.com/ec2select/ec2select/offerings"
 	"github.com/ec2select/ec2select/examples/internal/cli"
+	"github.com/ec2select/ec2select/offerings"
 	"github.com/ec2select/ec2select/weighting"
 )
 
