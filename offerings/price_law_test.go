@@ -322,3 +322,26 @@ func TestCandidatePrice(t *testing.T) {
 		t.Errorf("UnknownPriceSkip: %v, %v", skipped.Candidates, err)
 	}
 }
+
+func TestPriceEnumsText(t *testing.T) {
+	for _, o := range []OS{Linux, Windows} {
+		b, err := o.MarshalText()
+		var back OS
+		if err != nil || back.UnmarshalText(b) != nil || back != o {
+			t.Errorf("%v: %q %v", o, b, err)
+		}
+	}
+	for k := TermList; k <= TermEnterprise; k++ {
+		b, err := k.MarshalText()
+		var back TermKind
+		if err != nil || back.UnmarshalText(b) != nil || back != k {
+			t.Errorf("%v: %q %v", k, b, err)
+		}
+	}
+	if _, err := OS(7).MarshalText(); err == nil {
+		t.Error("OS(7) marshalled")
+	}
+	if err := new(TermKind).UnmarshalText([]byte("rebate")); err == nil {
+		t.Error("term kind rebate accepted")
+	}
+}

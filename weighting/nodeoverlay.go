@@ -245,6 +245,35 @@ const (
 	OverlayAdjustment
 )
 
+var overlayModeText = [...]string{OverlayPrice: "price", OverlayAdjustment: "adjustment"}
+
+// String returns "price" or "adjustment".
+func (m OverlayMode) String() string {
+	if int(m) < len(overlayModeText) {
+		return overlayModeText[m]
+	}
+	return "OverlayMode(" + strconv.Itoa(int(m)) + ")"
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (m OverlayMode) MarshalText() ([]byte, error) {
+	if int(m) >= len(overlayModeText) {
+		return nil, fmt.Errorf("weighting: cannot marshal %s", m)
+	}
+	return []byte(m.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (m *OverlayMode) UnmarshalText(b []byte) error {
+	for v, s := range overlayModeText {
+		if s == string(b) {
+			*m = OverlayMode(v)
+			return nil
+		}
+	}
+	return fmt.Errorf("weighting: overlay mode %q: want price or adjustment", b)
+}
+
 // OverlayOptions tunes [NodeOverlays]. The zero value writes prices,
 // weight 1, for every NodePool, named ec2select-price-N.
 type OverlayOptions struct {

@@ -212,3 +212,16 @@ func TestRankUnknownPrices(t *testing.T) {
 		t.Errorf("Explain = %q", got)
 	}
 }
+
+func TestOverlayModeText(t *testing.T) {
+	for _, m := range []weighting.OverlayMode{weighting.OverlayPrice, weighting.OverlayAdjustment} {
+		b, err := m.MarshalText()
+		var back weighting.OverlayMode
+		if err != nil || back.UnmarshalText(b) != nil || back != m {
+			t.Errorf("%v: %q, %v, %v", m, b, err, back)
+		}
+	}
+	if _, err := weighting.OverlayMode(9).MarshalText(); err == nil {
+		t.Error("OverlayMode(9) marshalled")
+	}
+}
