@@ -8,6 +8,7 @@ import (
 
 	"github.com/ec2select/ec2select/userdata/internal/cloudinit"
 	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
+	"github.com/ec2select/ec2select/userdata/internal/nodeadm"
 	"github.com/ec2select/ec2select/userdata/internal/shell"
 )
 
@@ -212,8 +213,7 @@ func (l *linter) walkScript(s *script, target string, files joinFiles) *boot {
 		l.add(CodeSyntax, s.absLine(se.Line), "fix the shell syntax", "bash stops at this syntax error: %v", err)
 	}
 	if len(r.Opaque) > 0 {
-		b := l.unresolved(s.absLine(r.Opaque[0].Line), "call "+target+" directly, with literal arguments, from the script itself",
-			"%s: the linter cannot follow it, and it may call %s or start the kubelet", r.Opaque[0].What, target)
+		b := l.opaque(s, r, target)
 		return &b
 	}
 	if r.SkipsTarget && l.stop.line == 0 {
@@ -221,6 +221,31 @@ func (l *linter) walkScript(s *script, target string, files joinFiles) *boot {
 	}
 	s.walk = r
 	return nil
+}
+
+// opaque makes the verdict unresolved at the first construct of a walked
+// script that the linter cannot follow. When the script has already
+// called the target itself, the construct's own reason would hide that
+// call and advise calling the target directly, which the script does: the
+// reason names the call, and the fix says where the call belongs.
+func (l *linter) opaque(s *script, r shell.Result, target string) boot {
+	o := r.Opaque[0]
+	i := slices.IndexFunc(r.Calls, func(c shell.Call) bool { return c.Seq < o.Seq && !c.InString })
+	if i < 0 {
+		fix := "call " + target + " directly, with literal arguments, from the script itself"
+		if target == nodeadm.Command {
+			fix = "write out the commands it runs, so the linter can follow them; nodeadm itself runs from its own systemd units, after the scripts"
+		}
+		return l.unresolved(s.absLine(o.Line), fix,
+			"%s: the linter cannot follow it, and it may call %s or start the kubelet", o.What, target)
+	}
+	fix := "make the " + target + " call the script's last command, after everything the linter must follow"
+	if target == nodeadm.Command {
+		fix = "remove the script's nodeadm calls; nodeadm runs from its own systemd units, after the scripts"
+	}
+	return l.unresolved(s.absLine(o.Line), fix,
+		"this script calls %s itself (its line %d), and then comes %s, which the linter cannot follow: which of its %s calls run, and what runs after them, cannot be told",
+		target, r.Calls[i].Line, o.What, target)
 }
 
 // allCalls returns the target's calls in run order. stop is set, after a

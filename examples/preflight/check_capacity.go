@@ -30,8 +30,8 @@ func (c *checker) capacity(np *nodePool, nc *nodeClass, cc *classCheck, m amisel
 	for _, g := range m.Groups {
 		types = append(types, g.InstanceTypes...)
 	}
-	if len(types) == 0 || cc.mismatch || neverJoins(ud) {
-		return nil // no node joins: the finding that says so is enough
+	if len(types) == 0 || cc.mismatch || neverJoins(ud) || nc.familyFilled() {
+		return nil // no node joins (its finding says so), or the family is a placeholder's to decide
 	}
 	family := lintFamily(nc, cc.sel.AMIs)
 	out := &Capacity{Family: string(family), Pod: formatResources(c.opts.fit.Pod, false), Daemons: formatResources(c.opts.fit.Daemons, true), Kubelet: "spec.kubelet"}

@@ -18,10 +18,12 @@ type PricedType struct {
 // Prices are a NodePool's cheapest instance types by on-demand list price.
 type Prices struct {
 	// Region and Source say where the prices come from: the embedded
-	// price snapshot (offerings.EmbeddedPriceSnapshot), for the -region
-	// given with -live, else us-east-1.
-	Region string `json:"region"`
-	Source string `json:"source"`
+	// price snapshot (offerings.EmbeddedPriceSnapshot), for the region
+	// preflight knows (-region, or -live's), else us-east-1; RegionFrom
+	// says which.
+	Region     string `json:"region"`
+	RegionFrom string `json:"regionFrom"`
+	Source     string `json:"source"`
 	// Cheapest are up to three types, cheapest first (ties by name);
 	// Unpriced counts the types the snapshot has no price for (unknown,
 	// never another region's).
@@ -31,9 +33,9 @@ type Prices struct {
 
 // prices finds the cheapest of types on demand, with the OS of family.
 func (c *checker) prices(types []compat.InstanceType, family compat.AMIFamily) *Prices {
-	region := c.opts.live.Region
+	region, from := c.region, "from "+c.regionFrom
 	if region == "" {
-		region = "us-east-1"
+		region, from = "us-east-1", "assumed: no -region given"
 	}
 	if c.book == nil {
 		c.book = offerings.NewPriceBook(offerings.EmbeddedPriceSnapshot())
@@ -42,7 +44,7 @@ func (c *checker) prices(types []compat.InstanceType, family compat.AMIFamily) *
 	if family == compat.Windows2019 || family == compat.Windows2022 || family == compat.Windows2025 {
 		os = offerings.Windows
 	}
-	out := &Prices{Region: region, Source: "the embedded price snapshot", Cheapest: []PricedType{}}
+	out := &Prices{Region: region, RegionFrom: from, Source: "the embedded price snapshot", Cheapest: []PricedType{}}
 	var known []offerings.Price
 	for _, it := range types {
 		p, _ := c.book.Price(offerings.Offering{InstanceType: it.Name, Zone: region + "a", CapacityType: offerings.OnDemand}, offerings.PriceOptions{OS: os, Region: region})

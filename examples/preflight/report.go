@@ -64,8 +64,11 @@ type Report struct {
 
 // Pair is one NodePool with the EC2NodeClass its nodeClassRef names.
 type Pair struct {
-	NodePool      string         `json:"nodePool"`
-	NodeClass     string         `json:"nodeClass"`
+	NodePool  string `json:"nodePool"`
+	NodeClass string `json:"nodeClass"`
+	// Alternative is where the EC2NodeClass is, when the NodePool is
+	// paired with several of its name from alternative files.
+	Alternative   string         `json:"alternative,omitempty"`
 	AMIs          []AMIRow       `json:"amis"`
 	Refused       []Refused      `json:"refused"`
 	InstanceTypes int            `json:"instanceTypes"` // the NodePool allows

@@ -66,7 +66,11 @@ func writeTable(w io.Writer, r Report) error {
 }
 
 func writePair(b *strings.Builder, p Pair) {
-	fmt.Fprintf(b, "\nNodePool %s × EC2NodeClass %s: the NodePool allows %d instance types\n", p.NodePool, p.NodeClass, p.InstanceTypes)
+	class := p.NodeClass
+	if p.Alternative != "" {
+		class += " (the alternative at " + p.Alternative + ")"
+	}
+	fmt.Fprintf(b, "\nNodePool %s × EC2NodeClass %s: the NodePool allows %d instance types\n", p.NodePool, class, p.InstanceTypes)
 	rows := [][]string{{"  AMI", "NAME", "FAMILY", "ARCH", "VARIANT", "TYPES", "E.G."}}
 	for _, a := range p.AMIs {
 		rows = append(rows, []string{"  " + a.ID, a.Name, a.Family, a.Arch, a.Variant, fmt.Sprint(a.InstanceTypes), more(a.Examples, a.InstanceTypes)})
@@ -147,7 +151,7 @@ func writeCapacity(b *strings.Builder, c *Capacity) {
 		for i, t := range p.Cheapest {
 			names[i] = t.String()
 		}
-		fmt.Fprintf(b, "    cheapest on demand in %s (%s): %s", p.Region, p.Source, strings.Join(names, ", "))
+		fmt.Fprintf(b, "    cheapest on demand in %s (%s; %s): %s", p.Region, p.RegionFrom, p.Source, strings.Join(names, ", "))
 		if len(names) == 0 {
 			b.WriteString("none priced")
 		}
