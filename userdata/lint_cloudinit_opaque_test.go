@@ -15,7 +15,9 @@ import (
 // blueprints/dynamic-disk-ebs-volume/ebs-dynamic-resize.yaml) runs
 // "/usr/bin/nodeadm init" and then "exit 0" in a branch decided at boot:
 // its reason used to blame the exit alone and ask for a direct nodeadm
-// call. Without a call before it, the construct's reason is unchanged.
+// call (an exit no longer stops an AL2023 script's walk, since nodeadm's
+// own units run either way: the AL2023 case here uses eval). Without a
+// call before it, the construct's reason is unchanged.
 func TestOpaqueAfterOwnCall(t *testing.T) {
 	nodeConfigDoc := "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: my-cluster\n" +
 		"    apiServerEndpoint: https://ABCDEF0123456789.gr7.us-west-2.eks.amazonaws.com\n    certificateAuthority: " + testCA() + "\n    cidr: 10.100.0.0/16\n"
@@ -30,9 +32,9 @@ func TestOpaqueAfterOwnCall(t *testing.T) {
 		wantReason string
 		wantFix    string
 	}{
-		{"AL2023: nodeadm, then an exit in a branch", compat.AL2023,
-			al2023("#!/bin/bash\nif [ -e /dev/nvme1n1 ]; then\n  /usr/bin/nodeadm init\n  exit 0\nfi\n/usr/bin/nodeadm init\n"),
-			"this script calls nodeadm itself (its line 3), and then comes exit in a branch that may or may not run",
+		{"AL2023: nodeadm, then eval", compat.AL2023,
+			al2023("#!/bin/bash\nif [ -e /dev/nvme1n1 ]; then\n  /usr/bin/nodeadm init\nfi\neval \"$EXTRA\"\n"),
+			"this script calls nodeadm itself (its line 3), and then comes eval, source or '.'",
 			"remove the script's nodeadm calls; nodeadm runs from its own systemd units, after the scripts"},
 		{"AL2: bootstrap.sh, then eval", compat.AL2,
 			"#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster\neval \"$EXTRA\"\n",

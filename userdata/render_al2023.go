@@ -73,7 +73,8 @@ func (p *plan) checkMergedNodeConfig(custom [][]byte, out []byte) error {
 		}
 		return nil
 	}
-	return p.checkMergedKubelet(compat.AL2023, out)
+	_, err := p.checkMergedKubelet(compat.AL2023, out)
+	return err
 }
 
 // isNodeConfigPart reports whether a MIME part is a NodeConfig part.

@@ -281,11 +281,14 @@ func checkCustomNodeConfigs(f compat.AMIFamily, parts [][]byte) error {
 // decision: refused when they call the join or break the node; when Lint
 // cannot tell, refused unless the caller accepts that.
 func customVerdict(f compat.AMIFamily, r Report, join joinAt, allowUnresolved bool) error {
+	// A join Lint is certain of (it found Render's sentinel taint missing
+	// there) is a second join, even when Lint cannot follow what comes
+	// after it.
+	if f == compat.AL2 && (r.Verdict == Joins || join != (joinAt{})) {
+		return customError(r, join.part, join.line, "it calls bootstrap.sh; Render adds the bootstrap.sh call, and a second one would register the node untainted before it, so remove the call and put kubelet settings in Config")
+	}
 	if r.Verdict == Unresolved && !allowUnresolved {
 		return customError(r, r.Part, r.Line, "Render cannot tell that it neither starts the kubelet nor calls the join before Render's part: "+r.Reason+"; change it, or set Config.AllowUnresolved to accept userData Lint cannot follow")
-	}
-	if f == compat.AL2 && r.Verdict == Joins {
-		return customError(r, join.part, join.line, "it calls bootstrap.sh; Render adds the bootstrap.sh call, and a second one would register the node untainted before it, so remove the call and put kubelet settings in Config")
 	}
 	allowed := map[Code]bool{CodeNoBootstrap: true, CodeRequiredTaintMissing: true, CodeUnresolved: allowUnresolved}
 	if f == compat.AL2023 {

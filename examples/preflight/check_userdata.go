@@ -242,13 +242,13 @@ func (c *checker) verdict(u *UserData, subject []string, nc *nodeClass, report u
 	for _, t := range report.Taints {
 		u.Taints = append(u.Taints, fmt.Sprintf("%s (%s)", t.Taint, t.Source))
 	}
-	// An =-form bootstrap.sh option is why a taint it carries goes
-	// missing: one root cause, one finding (its fix restores the taint).
-	equalsForm := slices.ContainsFunc(report.Problems, func(p userdata.Problem) bool { return p.Code == userdata.CodeEqualsForm })
 	for _, p := range report.Problems {
 		u.Problems = append(u.Problems, p.String())
-		if p.Code == userdata.CodeUnresolved || equalsForm && p.Code == userdata.CodeRequiredTaintMissing {
-			continue // said once, below or by the =-form finding
+		if p.Code == userdata.CodeUnresolved || p.Cause != "" {
+			// Said once: below, or by the finding of its cause (an =-form
+			// option dropping the taint it carries, whose fix restores
+			// it). Every independent problem is a finding of its own.
+			continue
 		}
 		if !arisesOn(p.AMIs, booted) {
 			continue // a setting every image the nodes boot has

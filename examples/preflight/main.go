@@ -55,6 +55,7 @@ import (
 
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/capacity"
+	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/ec2fake"
 	"github.com/ec2select/ec2select/examples/internal/cli"
 )
@@ -129,6 +130,9 @@ type options struct {
 	// the -daemons; podText and daemonsText are the flags as given.
 	fit                  capacity.FitRequest
 	podText, daemonsText string
+	// migrateTo is the family -migrate-to names (AL2023 or Bottlerocket),
+	// or "" for none.
+	migrateTo compat.AMIFamily
 }
 
 func run(ctx context.Context, w io.Writer, args []string) error {
@@ -166,6 +170,11 @@ func preflight(ctx context.Context, stdin io.Reader, w io.Writer, opts options) 
 	if err != nil {
 		return err
 	}
+	if opts.migrateTo != "" {
+		if report.Migrations, err = migrations(m, opts.migrateTo); err != nil {
+			return err
+		}
+	}
 	for _, in := range inputs {
 		report.Files = append(report.Files, in.name)
 	}
@@ -191,6 +200,8 @@ func parseFlags(w io.Writer, args []string) (opts options, help bool, err error)
 		"says how many fit its smallest and largest instance types, and warns when none holds one")
 	fs.StringVar(&opts.daemonsText, "daemons", "", "what the DaemonSets' pods on every node request together, and how many they are: `requests` such as\n"+
 		"cpu=200m,memory=300Mi,pods=3 (default: nothing)")
+	migrateTo := fs.String("migrate-to", "", "write each AL2 EC2NodeClass's spec.userData for this `family`, al2023 or bottlerocket, with\n"+
+		"what moved where, what was dropped and what cannot move, proven by Lint on both sides (userdata.Migrate)")
 	fs.BoolVar(&opts.strictUserData, "strict-userdata", false, "report userData whose effect preflight cannot follow as a warning, not a notice\n(for CI that must check every userData: -fail-on warning then fails on it)")
 	opts.rollout.Register(fs)
 	opts.live.RegionOffline = "the cluster's region, which the zones NodePools require are checked against\n(default: none; the NodePools' zones are checked against each other's)"
@@ -214,6 +225,15 @@ func parseFlags(w io.Writer, args []string) (opts options, help bool, err error)
 		opts.failOn = ""
 	default:
 		return opts, false, cli.Usagef("-fail-on %q: use error, warning, notice or none", *failOn)
+	}
+	switch strings.ToLower(*migrateTo) {
+	case "":
+	case "al2023":
+		opts.migrateTo = compat.AL2023
+	case "bottlerocket":
+		opts.migrateTo = compat.Bottlerocket
+	default:
+		return opts, false, cli.Usagef("-migrate-to %q: use al2023 or bottlerocket", *migrateTo)
 	}
 	if opts.karpenter, err = parseVersion(*karpenter); err != nil {
 		return opts, false, cli.Usagef("-karpenter %q: %v", *karpenter, err)

@@ -362,7 +362,7 @@ func TestFailOn(t *testing.T) {
 // it; -strict-userdata makes it a warning that fails the run.
 func TestStrictUserData(t *testing.T) {
 	t.Parallel()
-	const file = "testdata/corpus/aws-samples/karpenter-blueprints/blueprints/dynamic-disk-ebs-volume/ebs-dynamic-resize.yaml"
+	const file = "testdata/corpus/aws-samples/eks-workshop-v2/manifests/modules/aiml/inferentia/nodepool/nodepool.yaml"
 	for _, tc := range []struct {
 		args []string
 		code int

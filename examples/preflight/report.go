@@ -56,10 +56,13 @@ type Report struct {
 	Order       []Ordered          `json:"nodePoolOrder"`
 	Overlaps    []Overlap          `json:"overlaps"`
 	Findings    []Finding          `json:"findings"`
-	Skipped     []string           `json:"skipped"`
-	Errors      int                `json:"errors"`
-	Warnings    int                `json:"warnings"`
-	Notices     int                `json:"notices"`
+	// Migrations are the AL2 EC2NodeClasses' spec.userData moved to the
+	// -migrate-to family; empty without the flag.
+	Migrations []Migrated `json:"migrations"`
+	Skipped    []string   `json:"skipped"`
+	Errors     int        `json:"errors"`
+	Warnings   int        `json:"warnings"`
+	Notices    int        `json:"notices"`
 }
 
 // Pair is one NodePool with the EC2NodeClass its nodeClassRef names.
@@ -335,6 +338,9 @@ func (r *Report) nonNil() {
 	}
 	if r.Skipped == nil {
 		r.Skipped = []string{}
+	}
+	if r.Migrations == nil {
+		r.Migrations = []Migrated{}
 	}
 	if r.NodeClasses == nil {
 		r.NodeClasses = []NodeClassRollout{}

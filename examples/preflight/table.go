@@ -46,6 +46,7 @@ func writeTable(w io.Writer, r Report) error {
 			fmt.Fprintf(&b, "  overlap: %s and %s can take the same pods on %d instance types; %s is tried first\n", o.NodePools[0], o.NodePools[1], o.InstanceTypes, o.First)
 		}
 	}
+	writeMigrations(&b, r.Migrations)
 	fmt.Fprintf(&b, "\nFindings: %s, %s, %s\n", cli.Count(r.Errors, "error"), cli.Count(r.Warnings, "warning"), cli.Count(r.Notices, "notice"))
 	for _, f := range r.Findings {
 		tag := string(f.Severity)
