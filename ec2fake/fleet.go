@@ -21,7 +21,6 @@ const (
 	CodeInsufficientInstanceCapacity      = "InsufficientInstanceCapacity"
 	CodeInsufficientFreeAddressesInSubnet = "InsufficientFreeAddressesInSubnet"
 	CodeReservationCapacityExceeded       = "ReservationCapacityExceeded"
-	CodeIdempotentParameterMismatch       = "IdempotentParameterMismatch"
 )
 
 // Capacity scripts what EC2 has left of one offering: the next Instances

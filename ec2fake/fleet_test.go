@@ -272,3 +272,20 @@ func postForm(t *testing.T, h http.Handler, body string) (string, string) {
 	}
 	return doc.Errors[0].Code, doc.Errors[0].Message
 }
+
+// Each instance takes an address of its subnet: describes show fewer free
+// addresses, and the next launch gets only what is left.
+func TestCreateFleetTakesAddresses(t *testing.T) {
+	b, _ := newPlacementFixture(t)
+	ctx := context.Background()
+	mustFleet(t, b, fleetInput("on-demand", 2, inSubnet("m5.large", subnetB)))
+	out, err := b.DescribeSubnets(ctx, &ec2.DescribeSubnetsInput{SubnetIds: []string{subnetB}})
+	if err != nil || aws.ToInt32(out.Subnets[0].AvailableIpAddressCount) != 1 {
+		t.Fatalf("subnet after two instances: %v, %v; want 1 free address", out, err)
+	}
+	got := fleetSummary(mustFleet(t, b, fleetInput("on-demand", 2, inSubnet("m5.large", subnetB))))
+	want := []string{"launched 1 m5.large us-east-1b on-demand", "error InsufficientFreeAddressesInSubnet m5.large us-east-1b on-demand"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("second fleet (-want +got):\n%s", diff)
+	}
+}

@@ -3,6 +3,7 @@ package ec2fake
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -395,4 +396,43 @@ func TestPlacementMutationsRefuseBadInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzPlacementHandler posts any body to the placement operations: every
+// answer is the operation's document or an EC2 error document, never a
+// panic.
+func FuzzPlacementHandler(f *testing.F) {
+	for _, seed := range []string{
+		"Action=DescribeAvailabilityZones&AllAvailabilityZones=true&Filter.1.Name=zone-type&Filter.1.Value.1=local-zone",
+		"Action=DescribeAvailabilityZones&ZoneName.1=us-east-1a&ZoneId.1=use1-az4",
+		"Action=DescribeInstanceTypeOfferings&LocationType=availability-zone-id&MaxResults=5&Filter.1.Name=instance-type&Filter.1.Value.1=m5.*",
+		"Action=DescribeInstanceTypeOfferings&NextToken=AQ",
+		"Action=DescribeCapacityReservations&CapacityReservationId.1=" + crOpen + "&Filter.1.Name=state&Filter.1.Value.1=active",
+		"Action=DescribeSubnets&SubnetId.1=" + subnetA + "&MaxResults=1000",
+		"Action=CreateFleet&Type=instant&TargetCapacitySpecification.TotalTargetCapacity=2&TargetCapacitySpecification.DefaultTargetCapacityType=spot" +
+			"&LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateName=lt&LaunchTemplateConfigs.1.Overrides.1.InstanceType=m5.large" +
+			"&LaunchTemplateConfigs.1.Overrides.1.SubnetId=" + subnetB + "&LaunchTemplateConfigs.1.Overrides.2.InstanceType=c5.large&LaunchTemplateConfigs.1.Overrides.2.AvailabilityZone=us-east-1a",
+		"Action=CreateFleet&LaunchTemplateConfigs.0.Overrides.1.InstanceType=x&TagSpecification.1.Tag.1.Key=k",
+	} {
+		f.Add(seed)
+	}
+	b, _ := newPlacementFixture(f)
+	h := b.Handler()
+	documents := []string{"DescribeAvailabilityZonesResponse", "DescribeInstanceTypeOfferingsResponse", "DescribeCapacityReservationsResponse",
+		"DescribeSubnetsResponse", "CreateFleetResponse", "DescribeImagesResponse", "DescribeInstanceTypesResponse", "DisableImageResponse"}
+	f.Fuzz(func(t *testing.T, body string) {
+		status, doc, raw := post(t, h, http.MethodPost, body)
+		switch {
+		case status == 200:
+			if !slices.Contains(documents, doc.XMLName.Local) || doc.RequestID == "" {
+				t.Fatalf("status 200 with document %q:\n%s", doc.XMLName.Local, raw)
+			}
+		case status >= 400 && status < 600:
+			if doc.XMLName.Local != "Response" || len(doc.Errors) != 1 || doc.Errors[0].Code == "" || doc.Errors[0].Message == "" {
+				t.Fatalf("status %d without an EC2 error document:\n%s", status, raw)
+			}
+		default:
+			t.Fatalf("status %d:\n%s", status, raw)
+		}
+	})
 }

@@ -16,6 +16,11 @@ type Availability struct {
 	Reason Reason `json:"reason,omitzero"`
 }
 
+// Until is when the offering's reason stops holding by itself (a mark's
+// deadline, a reservation's start); zero when it is available, or when
+// its reason holds until the region itself changes.
+func (a Availability) Until() time.Time { return until(a.Offering, a.Reason) }
+
 // Assess says, for every offering of r (Region.Offerings), whether it can
 // launch at instant at given marks, and for each that cannot, exactly one
 // reason: the first of these that holds (ReasonCode's order):
@@ -48,11 +53,8 @@ func Assess(r Region, marks []Mark, at time.Time) ([]Availability, error) {
 	a := newAssessor(r, g, marks, at)
 	out := make([]Availability, g.size())
 	n := 0
-	g.walk(func(o Offering, ti, zi int) {
-		av := &out[n]
-		av.Offering = o
-		av.Available = !a.judge(av, ti, zi)
-		n++
+	g.cells(func(ti, zi int, reserved []Offering) {
+		n += a.cell(out[n:], g, ti, zi, reserved)
 	})
 	return out[:n:n], nil
 }
@@ -159,6 +161,7 @@ type markIndex struct {
 	account  *Mark
 	subnets  map[string]*Mark
 	messages map[*Mark]string
+	wide     bool // a capacity-type, zone or account mark is live
 }
 
 func indexMarks(marks []Mark, at time.Time, zones []Zone) markIndex {
@@ -186,6 +189,8 @@ func indexMarks(marks []Mark, at time.Time, zones []Zone) markIndex {
 			ix.account = longer(ix.account, m)
 		}
 	}
+	ix.wide = ix.account != nil || slices.ContainsFunc(ix.byCT[:], func(m *Mark) bool { return m != nil }) ||
+		slices.ContainsFunc(ix.byZone, func(m *Mark) bool { return m != nil })
 	return ix
 }
 
@@ -201,34 +206,54 @@ func longer(a, b *Mark) *Mark {
 	return a
 }
 
-// judge sets av's reason, if it has one, and reports whether it does.
-func (a *assessor) judge(av *Availability, ti, zi int) bool {
-	if zv := &a.zones[zi]; zv.reason.Code != 0 {
-		av.Reason = zv.reason
-		return true
+// cell judges the offerings of one (type, zone) into out, in walk's
+// order (reserved, spot, on-demand), and returns how many it wrote. What
+// holds for the whole cell (the zone's verdict, whether the type is
+// offered there, whether any mark could cover it) is decided once.
+func (a *assessor) cell(out []Availability, g grid, ti, zi int, reserved []Offering) int {
+	t, z := g.types[ti], &g.zones[zi]
+	zv := &a.zones[zi]
+	if ti != a.curType {
+		a.curType, a.curMarks = ti, a.marks.byType[t]
 	}
-	var ok bool
-	if av.Reason, ok = a.sourceReason(&av.Offering, ti, zi); ok {
-		return true
+	marked := len(a.curMarks) > 0 || zv.subnets != nil || a.marks.wide
+	n := 0
+	for _, o := range reserved {
+		av := &out[n]
+		av.Offering = z.reserved(o)
+		switch r, ok := reservationReason(o.Reservation, a.at); {
+		case zv.reason.Code != 0:
+			av.Reason = zv.reason
+		case ok:
+			av.Reason = r
+		default:
+			av.Available = !(marked && a.markReason(av, zi, zv.subnets))
+		}
+		n++
 	}
-	av.Reason, ok = a.markReason(&av.Offering, ti, zi, a.zones[zi].subnets)
-	return ok
+	offered := a.offered[ti*a.nz+zi]
+	for _, ct := range [...]CapacityType{Spot, OnDemand} {
+		av := &out[n]
+		av.Offering = Offering{InstanceType: t, Zone: z.Name, ZoneID: z.ID, CapacityType: ct}
+		switch {
+		case zv.reason.Code != 0:
+			av.Reason = zv.reason
+		case !offered:
+			av.Reason = Reason{Code: ReasonNotOffered, Message: notOffered}
+		case ct == Spot && a.noSpot[ti]:
+			av.Reason = Reason{Code: ReasonSpotNotOffered, Message: spotNotOffered}
+		default:
+			av.Available = !(marked && a.markReason(av, zi, zv.subnets))
+		}
+		n++
+	}
+	return n
 }
 
-// sourceReason is what the region's own facts say against o.
-func (a *assessor) sourceReason(o *Offering, ti, zi int) (Reason, bool) {
-	switch {
-	case o.CapacityType == Reserved:
-		return reservationReason(o.Reservation, a.at)
-	case !a.offered[ti*a.nz+zi]:
-		return Reason{Code: ReasonNotOffered, Message: notOffered}, true
-	case o.CapacityType == Spot && a.noSpot[ti]:
-		return Reason{Code: ReasonSpotNotOffered, Message: "EC2 does not sell the instance type as spot (its usage classes lack spot)"}, true
-	}
-	return Reason{}, false
-}
-
-const notOffered = "EC2 does not offer the instance type in the zone (DescribeInstanceTypeOfferings)"
+const (
+	notOffered     = "EC2 does not offer the instance type in the zone (DescribeInstanceTypeOfferings)"
+	spotNotOffered = "EC2 does not sell the instance type as spot (its usage classes lack spot)"
+)
 
 // capacityBlockLead is how long before its end Karpenter stops launching
 // into a capacity block (pkg/apis/v1/ec2nodeclass_status.go:238).
@@ -237,7 +262,7 @@ const capacityBlockLead = 40 * time.Minute
 func reservationReason(r *Reservation, at time.Time) (Reason, bool) {
 	switch {
 	case !r.Start.IsZero() && at.Before(r.Start):
-		return Reason{Code: ReasonReservationNotStarted, Message: fmt.Sprintf("reservation %s starts at %s", r.ID, r.Start.UTC().Format(time.RFC3339)), Until: r.Start}, true
+		return Reason{Code: ReasonReservationNotStarted, Message: fmt.Sprintf("reservation %s starts at %s", r.ID, r.Start.UTC().Format(time.RFC3339))}, true
 	case !r.End.IsZero() && !at.Before(r.End):
 		return Reason{Code: ReasonReservationEnded, Message: fmt.Sprintf("reservation %s ended at %s", r.ID, r.End.UTC().Format(time.RFC3339))}, true
 	case r.Type == ReservationCapacityBlock && !r.End.IsZero() && !at.Before(r.End.Add(-capacityBlockLead)):
@@ -248,11 +273,11 @@ func reservationReason(r *Reservation, at time.Time) (Reason, bool) {
 	return Reason{}, false
 }
 
-// markReason returns the covering mark that holds longest, if any.
-func (a *assessor) markReason(o *Offering, ti, zi int, subnets *Mark) (Reason, bool) {
-	if ti != a.curType {
-		a.curType, a.curMarks = ti, a.marks.byType[o.InstanceType]
-	}
+// markReason sets av's reason to the covering mark that holds longest,
+// if any, and reports whether there is one; a.curMarks are the marks of
+// av's instance type.
+func (a *assessor) markReason(av *Availability, zi int, subnets *Mark) bool {
+	o := &av.Offering
 	best := subnets
 	for _, m := range a.curMarks {
 		if m.covers(o) {
@@ -269,10 +294,11 @@ func (a *assessor) markReason(o *Offering, ti, zi int, subnets *Mark) (Reason, b
 		best = longer(best, a.marks.account)
 	}
 	if best == nil {
-		return Reason{}, false
+		return false
 	}
 	mark := *best
-	return Reason{Code: ReasonMarked, Message: a.marks.message(best), Mark: &mark, Until: best.Deadline}, true
+	av.Reason = Reason{Code: ReasonMarked, Message: a.marks.message(best), Mark: &mark}
+	return true
 }
 
 // message formats a mark once, however many offerings it covers.

@@ -100,7 +100,7 @@ func TestAssessReservationWindow(t *testing.T) {
 				if a.Available {
 					return "ok"
 				}
-				return a.Reason.Code.String() + " until " + a.Reason.Until.Format(time.Kitchen)
+				return a.Reason.Code.String() + " until " + a.Until().Format(time.Kitchen)
 			}
 		}
 		return "missing"
@@ -200,7 +200,7 @@ func TestAssessPicksTheLongestMark(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, a := range mustAssess(t, r, tc.marks, t0) {
 				if a.Offering.Zone == "us-east-1a" && a.Offering.CapacityType == Spot {
-					if a.Reason.Mark == nil || a.Reason.Mark.Code != tc.want || a.Reason.Until != a.Reason.Mark.Deadline {
+					if a.Reason.Mark == nil || a.Reason.Mark.Code != tc.want || a.Until() != a.Reason.Mark.Deadline {
 						t.Errorf("reason %+v, want the mark of %s", a.Reason, tc.want)
 					}
 					if !strings.HasPrefix(a.Reason.Message, "failed recently: "+tc.want) {

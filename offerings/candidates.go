@@ -88,6 +88,9 @@ type Skipped struct {
 	Reason   Reason   `json:"reason"`
 }
 
+// Until is when the reason stops holding by itself; see Availability.Until.
+func (s Skipped) Until() time.Time { return until(s.Offering, s.Reason) }
+
 // CandidateList is the answer of Candidates: the offerings to try, best
 // first, and every other offering with its one reason.
 type CandidateList struct {
@@ -107,8 +110,9 @@ type CandidateList struct {
 // ties broken by capacity type (reserved, spot, on-demand), then instance
 // type, zone and reservation ID, so the order is total and the same for
 // any order of r's lists and of marks. Every offering that is not a
-// candidate is in Skipped with its reason: Assess's, the requirement that
-// excludes it, or an unknown price. A spot offering marked out is skipped
+// candidate is in Skipped with one reason, the first of: the requirement
+// that excludes it (the NodePool does not ask for it), Assess's reason, an
+// unknown price. A spot offering marked out is skipped
 // and its on-demand sibling stays a candidate: the fallback
 // karpenter-provider-aws #9616 found missing happens because the rule
 // says so, not because a code path remembers to.
@@ -156,9 +160,6 @@ func offeringRequirements(reqs compat.Requirements) (compat.Requirements, error)
 
 // judge makes a candidate of a, or says why not.
 func judge(a Availability, pool compat.Requirements, opts CandidateOptions) (Candidate, Reason, error) {
-	if !a.Available {
-		return Candidate{}, a.Reason, nil
-	}
 	o := a.Offering
 	if len(pool.Keys()) > 0 {
 		reqs, err := o.requirements()
@@ -168,6 +169,9 @@ func judge(a Availability, pool compat.Requirements, opts CandidateOptions) (Can
 		if err := reqs.Compatible(pool); err != nil {
 			return Candidate{}, Reason{Code: ReasonRequirements, Message: "the NodePool's requirements exclude it: " + err.Error()}, nil
 		}
+	}
+	if !a.Available {
+		return Candidate{}, a.Reason, nil
 	}
 	c := Candidate{Offering: o}
 	if opts.Price != nil {

@@ -100,10 +100,10 @@ func TestCandidateSkipReasons(t *testing.T) {
 		"u-6tb1.metal us-east-1a on-demand":       "requirements",
 		"m5.large us-east-1b reserved cr-0b1":     "reservation-not-started",
 		"m5.large us-east-1-chi-2a on-demand":     "zone-not-opted-in",
-		"u-6tb1.metal us-east-1a spot":            "spot-not-offered",
+		"u-6tb1.metal us-east-1a spot":            "requirements", // excluded before it is judged: the NodePool does not ask for it
 		"c5.large us-east-1b on-demand":           "not-offered",
 		"m5.large us-east-1c spot":                "zone-unavailable",
-		"u-6tb1.metal us-east-1-chi-2a on-demand": "zone-not-opted-in",
+		"u-6tb1.metal us-east-1-chi-2a on-demand": "requirements",
 	} {
 		if got[offering] != want {
 			t.Errorf("%s skipped for %q, want %q", offering, got[offering], want)

@@ -73,7 +73,7 @@ func ExampleCandidates() {
 	}
 	for _, s := range list.Skipped {
 		if s.Offering.Zone == "us-east-1a" {
-			fmt.Println("skipped", s.Offering, s.Reason.Code, "until", s.Reason.Until.Format(time.TimeOnly))
+			fmt.Println("skipped", s.Offering, s.Reason.Code, "until", s.Until().Format(time.TimeOnly))
 		}
 	}
 	// Output:

@@ -2,6 +2,7 @@ package offerings
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/smithy-go"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ec2select/ec2select/compat"
@@ -264,12 +266,35 @@ func untilOf(t *testing.T, l CandidateList, o string) time.Time {
 	t.Helper()
 	for _, s := range l.Skipped {
 		if s.Offering.String() == o {
-			if s.Reason.Code != ReasonMarked || !s.Reason.Until.After(t0) {
+			if s.Reason.Code != ReasonMarked || !s.Until().After(t0) {
 				t.Fatalf("%s skipped for %v", o, s.Reason)
 			}
-			return s.Reason.Until
+			return s.Until()
 		}
 	}
 	t.Fatalf("%s is neither a candidate nor skipped", o)
 	return time.Time{}
+}
+
+// RunInstances launches one offering: its error is that offering's
+// failure, its instances that offering's launch.
+func TestRunInstancesOutcome(t *testing.T) {
+	a := Attempt{Offerings: []Offering{{InstanceType: "m5.large", Zone: "us-east-1a", CapacityType: OnDemand}}, Subnets: map[string]string{"us-east-1a": "subnet-1"}}
+	got, err := RunInstancesOutcome(a, nil, fmt.Errorf("launching: %w", &smithy.GenericAPIError{Code: "InsufficientFreeAddressesInSubnet"}))
+	if err != nil || len(got.Failures) != 1 || got.Failures[0].SubnetID != "subnet-1" || got.Failures[0].Code != "InsufficientFreeAddressesInSubnet" {
+		t.Errorf("failed RunInstances: %+v, %v", got, err)
+	}
+	out := &ec2.RunInstancesOutput{Instances: []ec2types.Instance{{InstanceId: aws.String("i-1")}, {InstanceId: aws.String("i-2")}}}
+	got, err = RunInstancesOutcome(a, out, nil)
+	if err != nil || len(got.Launched) != 1 || len(got.Launched[0].InstanceIDs) != 2 || got.Launched[0].SubnetID != "subnet-1" {
+		t.Errorf("launched RunInstances: %+v, %v", got, err)
+	}
+	if _, err := RunInstancesOutcome(Attempt{}, out, nil); err == nil {
+		t.Error("an attempt without its one offering was accepted")
+	}
+	m, _ := newTestMemory(t, MemoryOptions{})
+	marks := m.Record(Outcome{Failures: []Failure{{Offering: a.Offerings[0], SubnetID: "subnet-1", Code: "InsufficientFreeAddressesInSubnet"}}})
+	if len(marks) != 1 || marks[0].Scope != ScopeSubnet || marks[0].SubnetID != "subnet-1" || marks[0].Zone != "us-east-1a" {
+		t.Errorf("marks %v, want the subnet", marks)
+	}
 }

@@ -287,3 +287,57 @@ func SubnetFromEC2(s ec2types.Subnet) (Subnet, error) {
 	}
 	return out, nil
 }
+
+// NoSpot returns, sorted, the instance types of infos that EC2 does not
+// sell as spot: their SupportedUsageClasses lack spot. It is what
+// Region.NoSpot holds.
+func NoSpot(infos []ec2types.InstanceTypeInfo) []string {
+	var out []string
+	for _, info := range infos {
+		if !slices.Contains(info.SupportedUsageClasses, ec2types.UsageClassTypeSpot) {
+			out = append(out, string(info.InstanceType))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// LoadNoSpot describes the instance types named (all of them when names
+// is empty), every page, in requests of at most 100 names as EC2 allows,
+// and returns NoSpot of the answer.
+func LoadNoSpot(ctx context.Context, client ec2.DescribeInstanceTypesAPIClient, names []string) ([]string, error) {
+	var infos []ec2types.InstanceTypeInfo
+	for batch := range batches(names, 100) {
+		in := &ec2.DescribeInstanceTypesInput{}
+		for _, n := range batch {
+			in.InstanceTypes = append(in.InstanceTypes, ec2types.InstanceType(n))
+		}
+		pages := ec2.NewDescribeInstanceTypesPaginator(client, in, func(o *ec2.DescribeInstanceTypesPaginatorOptions) { o.StopOnDuplicateToken = true })
+		for pages.HasMorePages() {
+			page, err := pages.NextPage(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("offerings: describing instance types: %w", err)
+			}
+			infos = append(infos, page.InstanceTypes...)
+		}
+	}
+	return NoSpot(infos), nil
+}
+
+// batches yields names in slices of at most n, and one empty slice for no
+// names at all (describe everything).
+func batches(names []string, n int) func(func([]string) bool) {
+	return func(yield func([]string) bool) {
+		if len(names) == 0 {
+			yield(nil)
+			return
+		}
+		for len(names) > 0 {
+			k := min(n, len(names))
+			if !yield(names[:k]) {
+				return
+			}
+			names = names[k:]
+		}
+	}
+}

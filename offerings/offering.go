@@ -247,8 +247,15 @@ func lowerDigitsDashes(s string) bool {
 // Karpenter's EC2NodeClass status admits it, ^cr-[0-9a-z]+$
 // (karpenter-provider-aws v1.14.1 pkg/apis/v1/ec2nodeclass_status.go:92).
 func validReservationID(s string) bool {
-	rest, ok := strings.CutPrefix(s, "cr-")
-	return ok && rest != "" && lowerDigitsDashes(rest) && !strings.Contains(rest, "-")
+	if len(s) < 4 || s[:3] != "cr-" {
+		return false
+	}
+	for i := 3; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // Validate reports the first thing that makes o no offering, naming the

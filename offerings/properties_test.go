@@ -70,14 +70,19 @@ func genMarks(t *rapid.T, r Region) []Mark {
 	if len(offerings) == 0 {
 		return nil
 	}
-	var subnets []string
-	for _, s := range r.Subnets {
-		subnets = append(subnets, s.ID)
-	}
 	for range rapid.IntRange(0, 8).Draw(t, "failures") {
 		f := Failure{Offering: rapid.SampledFrom(offerings).Draw(t, "failed"), Code: rapid.SampledFrom(genCodes).Draw(t, "code")}
-		if len(subnets) > 0 {
-			f.SubnetID = rapid.SampledFrom(subnets).Draw(t, "subnet")
+		var inZone []string // a launch uses a subnet of its offering's zone
+		for _, s := range r.Subnets {
+			if s.Zone == f.Offering.Zone {
+				inZone = append(inZone, s.ID)
+			}
+		}
+		if len(inZone) > 0 {
+			f.SubnetID = rapid.SampledFrom(inZone).Draw(t, "subnet")
+			if rapid.IntRange(0, 2).Draw(t, "subnet error") == 0 {
+				f.Code = "InsufficientFreeAddressesInSubnet"
+			}
 		}
 		m.Observe(f)
 		c.Advance(time.Duration(rapid.IntRange(0, 30).Draw(t, "then minutes")) * time.Minute)

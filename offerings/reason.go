@@ -49,7 +49,8 @@ const (
 	// the offering until its deadline.
 	ReasonMarked
 	// ReasonRequirements ("requirements"): the NodePool's requirements
-	// exclude the offering (Candidates only).
+	// exclude the offering (Candidates only, where it comes before every
+	// other reason: the NodePool does not ask for the offering at all).
 	ReasonRequirements
 	// ReasonPriceUnknown ("price-unknown"): no price is known and the
 	// caller chose to skip such offerings (Candidates only).
@@ -92,14 +93,28 @@ func (r *ReasonCode) UnmarshalText(b []byte) error {
 }
 
 // Reason says why an offering cannot launch: its code, the message in
-// words (with the fix, where there is one), the mark behind it for
-// ReasonMarked (a copy of its own), and, when the reason will stop holding
-// by itself, Until.
+// words (with the fix, where there is one), and the mark behind it for
+// ReasonMarked (a copy of its own). When it stops holding by itself is
+// Availability.Until (or Skipped.Until): the mark's deadline, or the start
+// of a reservation's window. It is kept small: Assess writes one per
+// offering.
 type Reason struct {
 	Code    ReasonCode `json:"code"`
 	Message string     `json:"message"`
 	Mark    *Mark      `json:"mark,omitempty"`
-	Until   time.Time  `json:"until,omitzero"`
+}
+
+// until is when reason r, given for offering o, stops holding by itself:
+// a mark's deadline, a reservation's start; zero for a reason that holds
+// until the region itself changes.
+func until(o Offering, r Reason) time.Time {
+	switch {
+	case r.Code == ReasonMarked && r.Mark != nil:
+		return r.Mark.Deadline
+	case r.Code == ReasonReservationNotStarted && o.Reservation != nil:
+		return o.Reservation.Start
+	}
+	return time.Time{}
 }
 
 // String returns the message.

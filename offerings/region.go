@@ -114,10 +114,10 @@ func (r Region) validateReserved(zones map[string]string) error {
 		if err := o.validateKind(); err != nil {
 			return err
 		}
-		if ids[o.Reservation.ID] {
+		n := len(ids)
+		if ids[o.Reservation.ID] = true; len(ids) == n { // one hash, not two
 			return fmt.Errorf("offerings: region %s: reservation %s listed twice", r.Name, o.Reservation.ID)
 		}
-		ids[o.Reservation.ID] = true
 		checked = o.InstanceType
 	}
 	return nil
@@ -162,22 +162,51 @@ func (g grid) size() int { return len(g.types)*len(g.zones)*2 + len(g.reserved) 
 // zone: reserved by ID, spot, on-demand), and the indices of its type and
 // zone in g. Reserved offerings of types the grid lacks are passed over.
 func (g grid) walk(f func(o Offering, ti, zi int)) {
+	g.cells(func(ti, zi int, reserved []Offering) {
+		t, z := g.types[ti], &g.zones[zi]
+		for _, o := range reserved {
+			f(z.reserved(o), ti, zi)
+		}
+		f(Offering{InstanceType: t, Zone: z.Name, ZoneID: z.ID, CapacityType: Spot}, ti, zi)
+		f(Offering{InstanceType: t, Zone: z.Name, ZoneID: z.ID, CapacityType: OnDemand}, ti, zi)
+	})
+}
+
+// reserved is o, a reserved offering in z, with z's ID when it has none.
+func (z *Zone) reserved(o Offering) Offering {
+	if o.ZoneID == "" {
+		o.ZoneID = z.ID
+	}
+	return o
+}
+
+// cells calls f for every (type, zone) of g, in order, with the reserved
+// offerings of that type and zone (in Compare's order; a part of
+// g.reserved, not to be written): the cell's spot and on-demand offerings
+// follow them.
+func (g grid) cells(f func(ti, zi int, reserved []Offering)) {
 	res := g.reserved
 	for ti, t := range g.types {
 		for len(res) > 0 && res[0].InstanceType < t {
 			res = res[1:]
 		}
-		for zi, z := range g.zones {
-			for len(res) > 0 && res[0].InstanceType == t && res[0].Zone == z.Name {
-				o := res[0]
-				if o.ZoneID == "" {
-					o.ZoneID = z.ID
-				}
-				f(o, ti, zi)
-				res = res[1:]
+		k := 0 // the type's reservations
+		for k < len(res) && res[k].InstanceType == t {
+			k++
+		}
+		typeRes := res[:k]
+		res = res[k:]
+		for zi := range g.zones {
+			name := g.zones[zi].Name
+			for len(typeRes) > 0 && typeRes[0].Zone < name {
+				typeRes = typeRes[1:] // a zone the grid lacks
 			}
-			f(Offering{InstanceType: t, Zone: z.Name, ZoneID: z.ID, CapacityType: Spot}, ti, zi)
-			f(Offering{InstanceType: t, Zone: z.Name, ZoneID: z.ID, CapacityType: OnDemand}, ti, zi)
+			n := 0
+			for n < len(typeRes) && typeRes[n].Zone == name {
+				n++
+			}
+			f(ti, zi, typeRes[:n])
+			typeRes = typeRes[n:]
 		}
 	}
 }
@@ -186,11 +215,13 @@ func (g grid) walk(f func(o Offering, ti, zi int)) {
 // spot, on-demand) and reservation ID: the identity [Key] holds, so
 // distinct offerings never compare equal.
 func Compare(a, b Offering) int {
-	if c := strings.Compare(a.InstanceType, b.InstanceType); c != 0 {
-		return c
+	// Neighbours usually share their type and zone: == is cheaper than a
+	// three-way comparison of equal strings.
+	if a.InstanceType != b.InstanceType {
+		return strings.Compare(a.InstanceType, b.InstanceType)
 	}
-	if c := strings.Compare(a.Zone, b.Zone); c != 0 {
-		return c
+	if a.Zone != b.Zone {
+		return strings.Compare(a.Zone, b.Zone)
 	}
 	if c := cmp.Compare(a.CapacityType, b.CapacityType); c != 0 {
 		return c

@@ -158,6 +158,9 @@ func (l *linter) nodeadm(docs []*nodeadm.Doc) boot {
 		return *stop
 	}
 	b := boot{registers: true, labels: k.labels, kubeletVals: vals.overlay(k.values)}
+	if m.ExpressionDoc != nil {
+		b.maxPodsExpression, b.maxPodsExpressionLine = m.MaxPodsExpression, m.ExpressionDoc.KeyLine("maxPodsExpression")
+	}
 	if k.taintFlag {
 		return l.withCloudProviderTaint(l.flagTaints(b, k, m.TaintDoc, configTaints, flagLine))
 	}

@@ -96,6 +96,9 @@ type boot struct {
 	fix func(Taint) string
 	// kubeletVals is the kubelet configuration the boot agent hands over.
 	kubeletVals kubeletValues
+	// maxPodsExpression and its line: AL2023's, for Report.
+	maxPodsExpression     string
+	maxPodsExpressionLine int
 	// dropped are the arguments the boot agent drops (bootstrap.sh's extra
 	// positional words), each with the code of the problem that says so.
 	dropped []droppedArg
@@ -130,6 +133,7 @@ func (l *linter) finish(b boot) Report {
 		l.checkRequired(b)
 		r.Taints = registered(b.taints, b.kubelet, l.required)
 		r.Kubelet, r.KubeletSources = b.kubeletVals.cfg, b.kubeletVals.list()
+		r.MaxPodsExpression, r.MaxPodsExpressionLine = b.maxPodsExpression, b.maxPodsExpressionLine
 		if len(b.labels) > 0 {
 			r.Labels = b.labels
 		}

@@ -213,15 +213,15 @@ func checkKubeletOwnTaint(f compat.AMIFamily, taints []Taint) error {
 // family f, and records the parsed DNS addresses.
 func (p *plan) checkKubelet(f compat.AMIFamily) error {
 	k := p.cfg.Kubelet
-	if r := k.validate(); r != nil && !(r.defaulted && p.mergesCustom(f)) {
+	if defaulted, err := validateKubelet(k); err != nil && !(defaulted && p.mergesCustom(f)) {
 		// Custom configuration merged in may set the other image GC bound;
 		// Render then checks the merge (checkMergedKubelet).
-		return r.configError()
+		return err
 	}
 	if err := checkDNSForFamily(f, k.ClusterDNS); err != nil {
 		return err
 	}
-	p.dns = k.dnsAddrs()
+	p.dns = dnsAddrs(k)
 	p.ipv6 = nodeIPv6(p.cidr, p.dns)
 	switch {
 	case f == compat.Bottlerocket && (hasKey(k.SystemReserved, "pid") || hasKey(k.KubeReserved, "pid")):
@@ -259,7 +259,7 @@ func (p *plan) kubeletFlags() ([]string, error) {
 	if len(p.taints) > 0 {
 		flags = append(flags, "--register-with-taints="+FormatTaints(p.taints))
 	}
-	flags = append(flags, p.cfg.Kubelet.flags()...)
+	flags = append(flags, kubeletFlags(&p.cfg.Kubelet)...)
 	for _, f := range flags {
 		if strings.ContainsAny(f, "'\"\\` \t\r\n") {
 			return nil, fmt.Errorf("userdata: kubelet flag %q contains a character that cannot reach the kubelet unchanged", f)

@@ -98,6 +98,15 @@ type Report struct {
 	// when Verdict is [Joins].
 	Kubelet        KubeletConfig
 	KubeletSources []KubeletSource
+	// MaxPodsExpression is AL2023's spec.kubelet.maxPodsExpression, the
+	// last a NodeConfig sets (nodeadm merges them so), and
+	// MaxPodsExpressionLine its 1-based line: CEL nodeadm evaluates at boot
+	// for maxPods and the kubeReserved memory it computes from it, unless
+	// spec.kubelet.config.maxPods is set. capacity.Launch.MaxPodsExpression
+	// evaluates it as nodeadm does. Empty when none; only meaningful when
+	// Verdict is [Joins].
+	MaxPodsExpression     string
+	MaxPodsExpressionLine int
 	// Problems are in the order they were found: per boot step, then the
 	// required-taint check.
 	Problems []Problem

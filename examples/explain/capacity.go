@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -116,7 +117,7 @@ func (r *report) capacityTable(opts options, estimates []capacity.Estimate) {
 		rows = append(rows, []string{e.InstanceType, e.Family.String(), cpu(e.Capacity.CPU), mem(e.Capacity.Memory), memFrom.Source.String(),
 			capacity.FormatQuantity(capacity.ResourcePods, e.Capacity.Pods), e.MaxPods.Term.Source.String(),
 			cpu(taken.CPU), mem(taken.Memory), cpu(e.Allocatable.CPU), mem(e.Allocatable.Memory), capacity.FormatQuantity(capacity.ResourcePods, e.Allocatable.Pods), prices.cell(e)})
-		for _, u := range e.Unresolved {
+		for _, u := range append(unknowns(e), e.Assumptions...) {
 			if !slices.Contains(assumes, u) {
 				assumes = append(assumes, u)
 			}
@@ -127,4 +128,13 @@ func (r *report) capacityTable(opts options, estimates []capacity.Estimate) {
 		r.printf("  assumes: %s\n", a)
 	}
 	r.printf("  ON-DEMAND: the list price in %s from the embedded price snapshot (offerings.EmbeddedPriceSnapshot: Karpenter v1.14.1's tables); unknown where it has none, never another region's\n", prices.region)
+}
+
+// unknowns says what each figure the estimate cannot know is, and why.
+func unknowns(e capacity.Estimate) []string {
+	var out []string
+	for _, u := range e.Unknown {
+		out = append(out, fmt.Sprintf("%s %s unknown (%s): %s", u.Resource, u.Kind, u.Reason, u.Detail))
+	}
+	return out
 }

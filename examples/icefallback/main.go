@@ -223,7 +223,7 @@ func candidatesTable(w io.Writer, region offerings.Region, memory *offerings.Mem
 		}
 		why := "available"
 		if !a.Available {
-			why = fmt.Sprintf("%s: %s until %s", a.Reason.Code, a.Reason.Mark.Code, a.Reason.Until.Format(time.TimeOnly))
+			why = fmt.Sprintf("%s: %s until %s", a.Reason.Code, a.Reason.Mark.Code, a.Until().Format(time.TimeOnly))
 		}
 		fmt.Fprintf(w, "      %-11s %-11s %-10s %s\n", a.Offering.InstanceType, a.Offering.Zone, a.Offering.CapacityType, why)
 	}

@@ -42,6 +42,7 @@ type checker struct {
 	// region is the cluster's region when preflight knows it (-region, or
 	// -live's), and regionFrom where it comes from; "" when it does not.
 	region, regionFrom string
+	offered            regionOfferings // -offerings
 }
 
 // classCheck is what the checks of one EC2NodeClass found.
@@ -127,7 +128,7 @@ func (c *checker) unit(ctx context.Context, u *unit) error {
 			if err != nil {
 				return err
 			}
-			p := c.pair(np, nc, cc, allowed[np])
+			p := c.pair(ctx, np, nc, cc, allowed[np])
 			if len(classes) > 1 {
 				p.Alternative = nc.at
 			}
@@ -380,7 +381,7 @@ func (c *checker) refused(nc *nodeClass, sel amiselect.Selection) {
 	}
 }
 
-func (c *checker) pair(np *nodePool, nc *nodeClass, cc *classCheck, allowed []compat.InstanceType) Pair {
+func (c *checker) pair(ctx context.Context, np *nodePool, nc *nodeClass, cc *classCheck, allowed []compat.InstanceType) Pair {
 	p := Pair{NodePool: np.Name, NodeClass: nc.Name, InstanceTypes: len(allowed)}
 	for _, r := range cc.sel.Rejected {
 		p.Refused = append(p.Refused, Refused{r.ImageID, r.Name, r.Reason})
@@ -401,6 +402,7 @@ func (c *checker) pair(np *nodePool, nc *nodeClass, cc *classCheck, allowed []co
 	c.firstAMI(np, nc, cc.sel.AMIs, m)
 	p.UserData = c.userData(np, nc, cc, booted(m))
 	p.Capacity = c.capacity(np, nc, cc, m, p.UserData)
+	p.Offerings = c.offerings(ctx, np, m)
 	return p
 }
 

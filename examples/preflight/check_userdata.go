@@ -238,6 +238,7 @@ func (c *checker) verdict(u *UserData, subject []string, nc *nodeClass, report u
 	if report.Verdict == userdata.Joins {
 		user := report.UserKubelet()
 		u.kubelet = &user
+		u.maxPodsExpression = report.MaxPodsExpression
 	}
 	for _, t := range report.Taints {
 		u.Taints = append(u.Taints, fmt.Sprintf("%s (%s)", t.Taint, t.Source))

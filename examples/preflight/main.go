@@ -47,6 +47,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -133,6 +134,7 @@ type options struct {
 	// migrateTo is the family -migrate-to names (AL2023 or Bottlerocket),
 	// or "" for none.
 	migrateTo compat.AMIFamily
+	offerings bool // -offerings
 }
 
 func run(ctx context.Context, w io.Writer, args []string) error {
@@ -204,6 +206,9 @@ func parseFlags(w io.Writer, args []string) (opts options, help bool, err error)
 		"what moved where, what was dropped and what cannot move, proven by Lint on both sides (userdata.Migrate)")
 	fs.BoolVar(&opts.strictUserData, "strict-userdata", false, "report userData whose effect preflight cannot follow as a warning, not a notice\n(for CI that must check every userData: -fail-on warning then fails on it)")
 	opts.rollout.Register(fs)
+	fs.BoolVar(&opts.offerings, "offerings", false, "per NodePool, where its instance types can launch: per zone and capacity type it allows, how\n"+
+		"many offerings can launch now and why the others cannot (the region's zones, the types each zone\n"+
+		"offers, its capacity reservations); with -live it needs "+cli.OfferingsNeeds)
 	opts.live.RegionOffline = "the cluster's region, which the zones NodePools require are checked against\n(default: none; the NodePools' zones are checked against each other's)"
 	opts.live.Register(fs, "ec2:DescribeImages, ec2:DescribeInstanceTypes and, for ssmParameter terms, ssm:GetParameter")
 	// -o is read before parsing ends, so that a bad flag is JSON too.
@@ -297,7 +302,11 @@ func (v version) hasFirstAMIBug() bool { return v.major == 1 && v.minor >= 1 && 
 // against AWS, every call bounded by -timeout.
 func checkWith(ctx context.Context, opts options, m manifests, out *findings) (Report, error) {
 	if !opts.live.Enabled {
-		b, err := cli.Offline(ec2fake.Options{})
+		var fo ec2fake.Options
+		if opts.offerings && slices.Contains(ec2fake.CatalogRegions(), opts.live.Region) {
+			fo.Region = opts.live.Region // -offerings shows that region's zone catalog
+		}
+		b, err := cli.Offline(fo)
 		if err != nil {
 			return Report{}, err
 		}

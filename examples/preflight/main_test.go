@@ -162,6 +162,14 @@ func TestManifests(t *testing.T) {
 			"the closest, c8i.96xlarge, lacks cpu by 117330m (needs 500200m, allocatable 382870m; cpu capacity 384: the type's vCPUs)",
 			"Findings: 0 errors, 1 warning, 0 notices",
 		}},
+		// Where a NodePool's types can launch (-offerings), per zone and
+		// capacity type it allows: us-east-1e offers none of them, as
+		// EC2 recorded it (ec2fake's zone catalog).
+		{"offerings", []string{"-offerings", "-now", "2026-11-01T12:00:00Z", "testdata/offerings.yaml"}, 0, []string{
+			"offerings of its 4 types some AMI runs, in us-east-1, per zone and capacity type it allows (-offerings): available/total",
+			"us-east-1a  use1-az2  4/4   -          -",
+			"us-east-1e  use1-az3  0/4   -          -         not-offered: spot 4 (m7g.large, m7g.xlarge, m7i.large, …)",
+		}},
 		// Each kind in its own file, checked together as a directory.
 		{"partial", []string{"testdata/partial"}, 0, []string{
 			"NodePool default × EC2NodeClass default: the NodePool allows 723 instance types",

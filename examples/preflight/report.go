@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ec2select/ec2select/examples/internal/cli"
 	"github.com/ec2select/ec2select/userdata"
 )
 
@@ -78,6 +79,7 @@ type Pair struct {
 	CannotLaunch  []Unlaunchable `json:"cannotLaunch"`
 	UserData      *UserData      `json:"userData,omitempty"`
 	Capacity      *Capacity      `json:"capacity,omitempty"`
+	Offerings     *cli.Offerings `json:"offerings,omitempty"` // -offerings
 }
 
 // Capacity is what the nodes of a NodePool's instance types hold: an
@@ -199,6 +201,9 @@ type UserData struct {
 	// kubelet is the kubelet configuration the userData hands the
 	// kubelet, when the node joins: for the capacity estimate.
 	kubelet *userdata.KubeletConfig
+	// maxPodsExpression is AL2023's spec.kubelet.maxPodsExpression, for
+	// the capacity estimate.
+	maxPodsExpression string
 }
 
 // Ordered is one NodePool in the order its controller tries them.

@@ -103,6 +103,9 @@ func writePair(b *strings.Builder, p Pair) {
 	if c := p.Capacity; c != nil {
 		writeCapacity(b, c)
 	}
+	if o := p.Offerings; o != nil {
+		writeOfferings(b, o)
+	}
 }
 
 // writeCapacity writes how many pods of the -pod size the NodePool's
