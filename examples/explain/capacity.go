@@ -91,6 +91,10 @@ func (r *report) capacity(opts options, estimates []capacity.Estimate) {
 		r.printf("  %s", line)
 	}
 	r.printf("\n")
+	r.printf("Its on-demand price, term by term:\n")
+	for _, line := range strings.Split(newListPrices(opts.live.Region).price(estimates[i]).Explain(), "\n") {
+		r.printf("  %s\n", line)
+	}
 }
 
 func (r *report) capacityTable(opts options, estimates []capacity.Estimate) {
@@ -102,15 +106,17 @@ func (r *report) capacityTable(opts options, estimates []capacity.Estimate) {
 	if len(estimates) == 0 {
 		return
 	}
-	rows := [][]string{{"TYPE", "FAMILY", "CPU", "MEMORY", "MEMORY FROM", "PODS", "PODS FROM", "RESERVED CPU", "RESERVED MEMORY", "ALLOCATABLE CPU", "ALLOCATABLE MEMORY", "ALLOCATABLE PODS"}}
-	for _, row := range capacityRows(estimates) {
+	prices := newListPrices(opts.live.Region)
+	rows := [][]string{{"TYPE", "FAMILY", "CPU", "MEMORY", "MEMORY FROM", "PODS", "PODS FROM", "RESERVED CPU", "RESERVED MEMORY", "ALLOCATABLE CPU", "ALLOCATABLE MEMORY", "ALLOCATABLE PODS", "ON-DEMAND"}}
+	for _, row := range capacityRows(estimates, prices) {
 		rows = append(rows, []string{row.Type, row.Family, row.CPU, row.Memory, row.MemoryFrom, row.Pods, row.PodsFrom,
-			row.ReservedCPU, row.ReservedMemory, row.AllocatableCPU, row.AllocatableMemory, row.AllocatablePods})
+			row.ReservedCPU, row.ReservedMemory, row.AllocatableCPU, row.AllocatableMemory, row.AllocatablePods, row.OnDemand})
 	}
 	r.table(rows)
 	for _, a := range assumptions(estimates) {
 		r.printf("  assumes: %s\n", a)
 	}
+	r.printf("  ON-DEMAND: the list price in %s from the embedded price snapshot (offerings.EmbeddedPriceSnapshot: Karpenter v1.14.1's tables); unknown where it has none, never another region's\n", prices.region)
 }
 
 // capacityRow is one row of the capacity table, as printed.
@@ -127,9 +133,10 @@ type capacityRow struct {
 	AllocatableCPU    string `json:"allocatableCPU"`
 	AllocatableMemory string `json:"allocatableMemory"`
 	AllocatablePods   string `json:"allocatablePods"`
+	OnDemand          string `json:"onDemand"`
 }
 
-func capacityRows(estimates []capacity.Estimate) []capacityRow {
+func capacityRows(estimates []capacity.Estimate, prices listPrices) []capacityRow {
 	cpu := func(v int64) string { return capacity.FormatQuantity(capacity.ResourceCPU, v) }
 	mem := func(v int64) string { return capacity.FormatQuantity(capacity.ResourceMemory, v) }
 	var out []capacityRow
@@ -138,7 +145,8 @@ func capacityRows(estimates []capacity.Estimate) []capacityRow {
 		taken := e.KubeReserved.Add(e.SystemReserved).Add(e.EvictionHard)
 		out = append(out, capacityRow{e.InstanceType, e.Family.String(), cpu(e.Capacity.CPU), mem(e.Capacity.Memory), memFrom.Source.String(),
 			capacity.FormatQuantity(capacity.ResourcePods, e.Capacity.Pods), e.MaxPods.Term.Source.String(),
-			cpu(taken.CPU), mem(taken.Memory), cpu(e.Allocatable.CPU), mem(e.Allocatable.Memory), capacity.FormatQuantity(capacity.ResourcePods, e.Allocatable.Pods)})
+			cpu(taken.CPU), mem(taken.Memory), cpu(e.Allocatable.CPU), mem(e.Allocatable.Memory), capacity.FormatQuantity(capacity.ResourcePods, e.Allocatable.Pods),
+			prices.cell(e)})
 	}
 	return out
 }

@@ -104,7 +104,7 @@ func writeJSON(out io.Writer, source string, opts options, sel amiselect.Selecti
 		x.NothingMaps = nothing.Fix
 	}
 	if opts.capacity || opts.types != nil {
-		x.Capacity, x.Assumes = capacityRows(estimates), assumptions(estimates)
+		x.Capacity, x.Assumes = capacityRows(estimates, newListPrices(opts.live.Region)), assumptions(estimates)
 	}
 	if opts.offerings {
 		x.Offerings = &offered
