@@ -7,6 +7,7 @@ require (
 	k8s.io/api v0.35.3
 	k8s.io/apimachinery v0.35.3
 	k8s.io/client-go v0.35.3
+	pgregory.net/rapid v1.3.0
 	sigs.k8s.io/controller-runtime v0.23.1
 )
 

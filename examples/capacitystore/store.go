@@ -95,6 +95,8 @@ type Store struct {
 
 	mu    sync.Mutex // guards stats alone, so Stats never waits for the API
 	stats Stats
+
+	pause func(ctx context.Context, conflicts int) error // backoff; tests that count no time skip it
 }
 
 // head is what this Store last knew of the head ConfigMap, from reading
@@ -134,7 +136,7 @@ func New(client corev1client.ConfigMapsGetter, cache *capacity.Cache, o Options)
 	if err := o.check(client, cache); err != nil {
 		return nil, err
 	}
-	return &Store{client: client, cache: cache, o: o, log: cmp.Or(o.Log, slog.Default())}, nil
+	return &Store{client: client, cache: cache, o: o, log: cmp.Or(o.Log, slog.Default()), pause: pause}, nil
 }
 
 func (o *Options) check(client corev1client.ConfigMapsGetter, cache *capacity.Cache) error {
@@ -265,7 +267,7 @@ func (s *Store) save(ctx context.Context) error {
 		if conflicts == s.o.Retries {
 			return fmt.Errorf("capacitystore: saving ConfigMap %s/%s: other replicas wrote first %d times in a row; nothing is lost, it is saved again next time: %w", s.o.Namespace, s.o.Name, conflicts+1, err)
 		}
-		if err := pause(ctx, conflicts); err != nil {
+		if err := s.pause(ctx, conflicts); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 )
 
 // TestConfigMapLimit pins MaxPartBytes to the real API server: a ConfigMap
@@ -257,7 +259,6 @@ func sameSet(a, b []string) bool {
 	return true
 }
 
-
 // TestNewReplicaKnowsAtOnce: a replica that starts from the ConfigMap
 // knows every figure the others saved as soon as it has loaded, before it
 // observes anything.
@@ -408,4 +409,171 @@ func TestSnapshotOverTheLimit(t *testing.T) {
 			t.Error(err)
 		}
 	})
+}
+
+// syncBuffer is a log replicas write to concurrently.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestCorruptConfigMap: a ConfigMap of the store edited by hand is refused
+// with a CorruptError naming it and saying how to recover; nothing of it is
+// merged and no replica writes over it; the replicas keep learning, and
+// once the store's ConfigMaps are deleted, as the error says, they write
+// everything they know anew.
+func TestCorruptConfigMap(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		partBytes int
+		edit      func(t *testing.T, cms corev1client.ConfigMapInterface, head *corev1.ConfigMap) (named string)
+		why       string
+		// repaired: the head itself is as the first replica wrote it, and
+		// so it may write over it, knowing all it held.
+		repaired bool
+	}{
+		{"a figure changed in the snapshot", 0, editHead(func(cm *corev1.ConfigMap) {
+			snapshot, _ := decompress(cm.BinaryData[KeySnapshot])
+			cm.BinaryData[KeySnapshot] = compress(bytes.Replace(snapshot, []byte(`"memory":[`), []byte(`"memory":[1`), 1))
+		}), "altered or corrupted after Cache.Snapshot wrote it", false},
+		{"the snapshot not compressed", 0, editHead(func(cm *corev1.ConfigMap) {
+			cm.BinaryData[KeySnapshot], _ = decompress(cm.BinaryData[KeySnapshot])
+		}), "its snapshot is not gzip data", false},
+		{"the key renamed", 0, editHead(func(cm *corev1.ConfigMap) {
+			cm.BinaryData = map[string][]byte{"snapshot.gz": cm.BinaryData[KeySnapshot]}
+		}), `it holds binaryData "snapshot.gz", where capacitystore writes`, false},
+		{"a note added", 0, editHead(func(cm *corev1.ConfigMap) { cm.Data = map[string]string{"note": "do not touch"} }),
+			`it holds data "note", binaryData "snapshot.json.gz"`, false},
+		{"the list of parts edited", 2 << 10, editHead(func(cm *corev1.ConfigMap) {
+			cm.Data[KeyParts] = strings.Replace(cm.Data[KeyParts], `"bytes":`, `"bytes":1`, 1)
+		}), "where its parts.json says", false},
+		{"a part replaced", 2 << 10, replacePart, "with SHA-256", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			var log syncBuffer
+			o := Options{Name: storeName(t), PartBytes: tc.partBytes, Interval: 20 * time.Millisecond, Log: slog.New(slog.NewTextHandler(&log, nil))}
+			all := nodes(t, 600)
+			want := model{}
+			a := newCache(t)
+			sa := newStore(t, apiServer(t), a, o)
+			for _, n := range all[:300] {
+				observe(a, n)
+				want.add(n)
+			}
+			if err := sa.Save(ctx); err != nil {
+				t.Fatal(err)
+			}
+			running, stop := context.WithCancel(ctx)
+			var wg sync.WaitGroup
+			wg.Go(func() { sa.Start(running) })
+			defer func() { stop(); wg.Wait() }()
+
+			cms := clientset(t, apiServer(t)).CoreV1().ConfigMaps(DefaultNamespace)
+			head, err := cms.Get(ctx, o.Name, metav1.GetOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			named := tc.edit(t, cms, head)
+			edited, _ := cms.Get(ctx, o.Name, metav1.GetOptions{})
+
+			b := newCache(t)
+			sb := newStore(t, apiServer(t), b, o)
+			err = sb.Load(ctx)
+			var corrupt *CorruptError
+			if !errors.As(err, &corrupt) || corrupt.Name != named || corrupt.Namespace != DefaultNamespace || corrupt.Store != o.Name {
+				t.Fatalf("a new replica loads: got %v, want a CorruptError naming %s", err, named)
+			}
+			for _, text := range []string{"ConfigMap default/" + named + " cannot be read", tc.why, "kubectl delete configmap -n default -l capacitystore.ec2select.io/store=" + o.Name} {
+				if !strings.Contains(err.Error(), text) {
+					t.Errorf("the error %q lacks %q", err, text)
+				}
+			}
+			if n := b.Stats().Len; n != 0 {
+				t.Errorf("the refused ConfigMap gave the new replica %d entries", n)
+			}
+
+			// Both replicas keep learning, and neither writes over it.
+			for i, n := range all[300:] {
+				observe([]*capacity.Cache{a, b}[i%2], n)
+				want.add(n)
+			}
+			if err := sb.Save(ctx); !errors.As(err, &corrupt) {
+				t.Errorf("the new replica saves over it: got %v, want a CorruptError", err)
+			}
+			wg.Go(func() { sb.Start(running) })
+			time.Sleep(10 * o.Interval)
+			if now, _ := cms.Get(ctx, o.Name, metav1.GetOptions{}); now.ResourceVersion != edited.ResourceVersion && !tc.repaired {
+				t.Fatalf("a replica wrote over the ConfigMap edited by hand")
+			}
+			if !strings.Contains(log.String(), "ConfigMap default/"+named+" cannot be read") {
+				t.Errorf("the replicas' log does not name the ConfigMap:\n%s", log.String())
+			}
+
+			// The fix the error gives.
+			if err := cms.DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{LabelSelector: LabelStore + "=" + o.Name}); err != nil {
+				t.Fatal(err)
+			}
+			for deadline := time.Now().Add(10 * time.Second); want.check(loadedQuietly(t, o)) != nil; time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("10s after the ConfigMaps were deleted: %v", want.check(loadedQuietly(t, o)))
+				}
+			}
+		})
+	}
+}
+
+// editHead edits the head as kubectl edit would.
+func editHead(edit func(*corev1.ConfigMap)) func(*testing.T, corev1client.ConfigMapInterface, *corev1.ConfigMap) string {
+	return func(t *testing.T, cms corev1client.ConfigMapInterface, head *corev1.ConfigMap) string {
+		edit(head)
+		if _, err := cms.Update(context.Background(), head, metav1.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return head.Name
+	}
+}
+
+// replacePart replaces the head's first part with one whose bytes differ
+// (parts are immutable: it is deleted and created again). The head names
+// the parts by their sum, so the head is what is refused.
+func replacePart(t *testing.T, cms corev1client.ConfigMapInterface, head *corev1.ConfigMap) string {
+	ctx := context.Background()
+	m, err := parseManifest(head.Data[KeyParts])
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := cms.Get(ctx, m.Parts[0], metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cms.Delete(ctx, part.Name, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	part.ResourceVersion, part.UID = "", ""
+	part.BinaryData[KeyPart][100] ^= 1
+	if _, err := cms.Create(ctx, part, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return head.Name
+}
+
+// loadedQuietly is loaded, returning an empty Cache when loading fails.
+func loadedQuietly(t *testing.T, o Options) *capacity.Cache {
+	c := newCache(t)
+	o.Log = slog.New(slog.DiscardHandler)
+	newStore(t, apiServer(t), c, o).Load(context.Background())
+	return c
 }
