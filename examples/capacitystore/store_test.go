@@ -331,7 +331,7 @@ func TestWatchMergesOtherWriters(t *testing.T) {
 // and a Cache whose clock puts each observation at another second of the
 // last 60 days: a snapshot that compresses about as badly as a real one
 // can.
-func noisy(t *testing.T, n int) ([]node, *capacity.Cache) {
+func noisy(t testing.TB, n int) ([]node, *capacity.Cache) {
 	all := nodes(t, n)
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range all {
