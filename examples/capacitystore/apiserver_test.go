@@ -49,18 +49,26 @@ func TestMain(m *testing.M) {
 // the binaries: these tests are about the real server, and never skip.
 func apiServer(t testing.TB) *rest.Config {
 	t.Helper()
+	cfg, err := sharedAPIServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func sharedAPIServer() (*rest.Config, error) {
 	shared.once.Do(func() {
 		if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-			shared.err = errors.New("KUBEBUILDER_ASSETS is not set: these tests run a real kube-apiserver and etcd; build them once and run\n\tKUBEBUILDER_ASSETS=$(../../.ci/envtest-assets) go test ./...")
+			shared.err = errors.New("KUBEBUILDER_ASSETS is not set: these tests run a real kube-apiserver and etcd; from the repository root, run\n\tKUBEBUILDER_ASSETS=$(.ci/envtest-assets) go -C examples/capacitystore test ./...\n(the first run builds them)")
 			return
 		}
 		shared.env = &envtest.Environment{ControlPlaneStartTimeout: 2 * time.Minute, ControlPlaneStopTimeout: time.Minute}
 		shared.cfg, shared.err = shared.env.Start()
 	})
 	if shared.err != nil {
-		t.Fatal(shared.err)
+		return nil, shared.err
 	}
-	return rest.CopyConfig(shared.cfg)
+	return rest.CopyConfig(shared.cfg), nil
 }
 
 // clientset returns a clientset for cfg, which t may have changed.
