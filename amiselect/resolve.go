@@ -26,6 +26,14 @@ type Options struct {
 	// Resolve instead: a mistyped name would otherwise silently drop the
 	// AMI it was meant to select.
 	SkipMissingParameters bool
+	// UntypedNotFound treats an SSM error that carries no API error code
+	// and whose text says "not found" as ParameterNotFound, for an SSM
+	// client that does not type it: Karpenter's fake SSM API answers
+	// "parameter not found" in words (pkg/fake/ssmapi.go:57,
+	// aws/karpenter-provider-aws@v1.14.1). Real SDK clients type it; leave
+	// this false for them, so that no other failure is taken for a
+	// missing parameter.
+	UntypedNotFound bool
 }
 
 // Resolve finds the AMIs that terms select: it reads the SSM parameters
@@ -54,7 +62,7 @@ func Resolve(ctx context.Context, client ec2.DescribeImagesAPIClient, terms []Te
 	if client == nil {
 		return Selection{}, errors.New("amiselect: Resolve needs a DescribeImages client, got nil")
 	}
-	fromSSM, err := readSSM(ctx, opts.SSM, terms, opts.Query, opts.Aliases, opts.SkipMissingParameters)
+	fromSSM, err := readSSM(ctx, opts.SSM, terms, opts.Query, opts.Aliases, opts.SkipMissingParameters, opts.UntypedNotFound)
 	if err != nil {
 		return Selection{}, err
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
-	"github.com/aws/smithy-go"
 
 	"github.com/ec2select/ec2select/compat"
 )
@@ -120,7 +119,7 @@ func aliasParameters(spec aliasSpec, k8s string) []string {
 // AMI id and, when source is AliasBySSM, the alias's image ids. It
 // returns nil when the terms need nothing. Any failure fails the whole
 // read, naming the term; a missing parameter too, unless skipMissing.
-func readSSM(ctx context.Context, client SSMClient, terms []Term, opts QueryOptions, source AliasSource, skipMissing bool) (*fromSSM, error) {
+func readSSM(ctx context.Context, client SSMClient, terms []Term, opts QueryOptions, source AliasSource, skipMissing, untyped bool) (*fromSSM, error) {
 	aliasBySSM := terms[0].Alias != "" && source == AliasBySSM
 	needed := aliasBySSM || slices.ContainsFunc(terms, func(t Term) bool { return t.SSMParameter != "" })
 	if !needed {
@@ -133,7 +132,7 @@ func readSSM(ctx context.Context, client SSMClient, terms []Term, opts QueryOpti
 	if aliasBySSM {
 		k8s, _ := parseMinorVersion(opts.KubernetesVersion) // checked by checkTerms
 		spec, _ := parseAlias(terms[0].Alias, opts.KubernetesVersion, k8s)
-		ids, err := readAliasParameters(ctx, client, spec, opts.KubernetesVersion)
+		ids, err := readAliasParameters(ctx, client, spec, opts.KubernetesVersion, untyped)
 		if err != nil {
 			return nil, err
 		}
@@ -144,12 +143,16 @@ func readSSM(ctx context.Context, client SSMClient, terms []Term, opts QueryOpti
 		if t.SSMParameter == "" {
 			continue
 		}
-		id, err := readParameter(ctx, client, t.SSMParameter)
-		if err != nil && skipMissing && isParameterNotFound(err) {
+		id, err := readParameter(ctx, client, t.SSMParameter, untyped)
+		var missing *MissingParameterError
+		switch {
+		case errors.As(err, &missing) && skipMissing:
 			out.missing = append(out.missing, MissingParameter{Term: i, Parameter: t.SSMParameter})
 			continue
-		}
-		if err != nil {
+		case missing != nil:
+			missing.Term = i
+			return nil, missing
+		case err != nil:
 			return nil, fmt.Errorf("amiselect: term %d: %w", i, err)
 		}
 		out.terms[i] = id
@@ -166,14 +169,13 @@ func readSSM(ctx context.Context, client SSMClient, terms []Term, opts QueryOpti
 // the default. Karpenter also skips a value that is no AMI id
 // (ami.go:129-132); here that is an error: the parameter exists and says
 // something else.
-func readParameter(ctx context.Context, client SSMClient, name string) (string, error) {
+func readParameter(ctx context.Context, client SSMClient, name string, untyped bool) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", fmt.Errorf("reading SSM parameter %q: %w", name, err)
 	}
 	out, err := client.GetParameter(ctx, &ssm.GetParameterInput{Name: aws.String(name)})
-	if isParameterNotFound(err) {
-		return "", fmt.Errorf("SSM parameter %q does not exist; check its name and the region, remove the term, "+
-			"or set Options.SkipMissingParameters to let it match nothing, as Karpenter does: %w", name, err)
+	if notFound(err, untyped) {
+		return "", &MissingParameterError{Parameter: name, Err: err}
 	}
 	if err != nil {
 		return "", fmt.Errorf("reading SSM parameter %q: %w", name, err)
@@ -188,20 +190,13 @@ func readParameter(ctx context.Context, client SSMClient, name string) (string, 
 	return value, nil
 }
 
-// isParameterNotFound reports whether err is SSM's answer for a parameter
-// it does not have, typed (*ssmtypes.ParameterNotFound) or not.
-func isParameterNotFound(err error) bool {
-	var apiErr smithy.APIError
-	return errors.As(err, &apiErr) && apiErr.ErrorCode() == "ParameterNotFound"
-}
-
 // readAliasParameters reads an alias's public parameters: in one
 // GetParameters call when the client is an [SSMBatchClient], else one
 // GetParameter call each. A parameter SSM does not have is an image AWS
 // does not publish (no arm64 NVIDIA AMI for early releases, say), as
 // Karpenter treats it; a failed call, a value that is no AMI id, or no
 // parameter at all is an error.
-func readAliasParameters(ctx context.Context, client SSMClient, spec aliasSpec, k8s string) ([]string, error) {
+func readAliasParameters(ctx context.Context, client SSMClient, spec aliasSpec, k8s string, untyped bool) ([]string, error) {
 	names := aliasParameters(spec, k8s)
 	fail := func(format string, args ...any) ([]string, error) {
 		return nil, fmt.Errorf("amiselect: term 0 (alias %q through SSM): "+format, append([]any{spec.alias}, args...)...)
@@ -214,7 +209,7 @@ func readAliasParameters(ctx context.Context, client SSMClient, spec aliasSpec, 
 	if batch, ok := client.(SSMBatchClient); ok {
 		values, err = getParameters(ctx, batch, names)
 	} else {
-		values, err = getEachParameter(ctx, client, names)
+		values, err = getEachParameter(ctx, client, names, untyped)
 	}
 	if err != nil {
 		return fail("%w", err)
@@ -263,14 +258,14 @@ func getParameters(ctx context.Context, client SSMBatchClient, names []string) (
 
 // getEachParameter reads names one GetParameter call at a time and
 // returns the value of each SSM has.
-func getEachParameter(ctx context.Context, client SSMClient, names []string) (map[string]string, error) {
+func getEachParameter(ctx context.Context, client SSMClient, names []string, untyped bool) (map[string]string, error) {
 	values := make(map[string]string, len(names))
 	for _, name := range names {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		out, err := client.GetParameter(ctx, &ssm.GetParameterInput{Name: aws.String(name)})
-		if isParameterNotFound(err) {
+		if notFound(err, untyped) {
 			continue
 		}
 		if err != nil {

@@ -367,11 +367,8 @@ func parseAlias(alias, k8sText string, k8s minorVersion) (aliasSpec, error) {
 	if k8sText == "" {
 		return aliasSpec{}, fmt.Errorf("alias %q needs QueryOptions.KubernetesVersion, the cluster's minor version such as \"1.32\", because each family publishes AMIs per Kubernetes version", alias)
 	}
-	switch {
-	case f == compat.AL2 && k8s.minor > al2LastMinor:
-		return aliasSpec{}, fmt.Errorf("alias %q: AL2 has no AMIs for Kubernetes %s (its last is 1.%d); use al2023 or bottlerocket", alias, k8sText, al2LastMinor)
-	case f == compat.Windows2025 && k8s.minor < windows2025FirstMinor:
-		return aliasSpec{}, fmt.Errorf("alias %q: Windows Server 2025 AMIs start with Kubernetes 1.%d, not %s; use windows2022", alias, windows2025FirstMinor, k8sText)
+	if err := versionGate(alias, f, k8sText, k8s); err != nil {
+		return aliasSpec{}, err
 	}
 	return aliasSpec{alias: alias, family: f, pinned: pinned}, nil
 }

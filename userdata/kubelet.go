@@ -112,9 +112,11 @@ func (k KubeletConfig) IsZero() bool {
 // the kubelet accepts is accepted even where Karpenter's CRD is stricter
 // (a negative EvictionMaxPodGracePeriod, a reservation of "-0"), and a
 // ClusterDNS entry that is not an IP address is accepted, because the
-// kubelet skips it (pkg/kubelet/kubelet.go@v1.35.3 L576-584 logs "Invalid
-// clusterDNS IP" and goes on). Eviction signals are the six every release
-// and Bottlerocket know. [Render] adds each family's own limits. The error
+// kubelet starts with it and skips it (pkg/kubelet/kubelet.go@v1.35.3
+// L576-584 logs "Invalid clusterDNS IP" and goes on). Eviction signals are
+// the six every release and Bottlerocket know. [Render] adds each family's
+// own limits, and refuses such a ClusterDNS entry in every family: the
+// node would join with pods that cannot resolve services. The error
 // names the field (as Config.Kubelet.Field), the bad value and the fix.
 func (k KubeletConfig) Validate() error {
 	if r := k.validate(); r != nil {

@@ -225,16 +225,22 @@ func TestKubeletConfigAccepted(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		k    KubeletConfig
+		// validateOnly: the kubelet starts with it, but Render refuses it
+		// for what it does to pods (TestRenderClusterDNSShapes).
+		validateOnly bool
 	}{
-		{"clusterDNS test", KubeletConfig{ClusterDNS: []string{"test"}}},
-		{"clusterDNS of both families, not canonical", KubeletConfig{ClusterDNS: []string{"010.100.000.010", "FD00::A"}}},
-		{"reservation of -0", KubeletConfig{SystemReserved: map[string]string{"cpu": "-0"}}},
-		{"negative evictionMaxPodGracePeriod", KubeletConfig{EvictionMaxPodGracePeriod: ptr[int32](-1)}},
-		{"100.000001%", KubeletConfig{EvictionHard: map[string]string{"nodefs.available": "100.000001%"}}},
+		{"clusterDNS test", KubeletConfig{ClusterDNS: []string{"test"}}, true},
+		{"clusterDNS of both families, not canonical", KubeletConfig{ClusterDNS: []string{"010.100.000.010", "FD00::A"}}, false},
+		{"reservation of -0", KubeletConfig{SystemReserved: map[string]string{"cpu": "-0"}}, false},
+		{"negative evictionMaxPodGracePeriod", KubeletConfig{EvictionMaxPodGracePeriod: ptr[int32](-1)}, false},
+		{"100.000001%", KubeletConfig{EvictionHard: map[string]string{"nodefs.available": "100.000001%"}}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if err := tt.k.Validate(); err != nil {
 				t.Fatalf("Validate: %v", err)
+			}
+			if tt.validateOnly {
+				return
 			}
 			for _, f := range []compat.AMIFamily{compat.AL2, compat.AL2023, compat.Windows2022} {
 				cfg := baseConfig()

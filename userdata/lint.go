@@ -104,6 +104,12 @@ func Lint(family compat.AMIFamily, userData []byte, required []Taint, opts ...Li
 		l.add(CodeTooLarge, 0, "shorten the custom part of the userData",
 			"the userData is %d bytes; EC2 accepts at most %d bytes before base64", rawSize, MaxSize)
 	}
+	if family == compat.Custom && len(bytes.TrimSpace(text)) == 0 {
+		// Nothing runs: whether the node joins is the AMI's own doing.
+		b := l.unresolved(0, "nothing to fix if the AMI joins the cluster by itself; otherwise give the EC2NodeClass the userData that joins it",
+			"the Custom family's userData is empty: the AMI must join the cluster by itself, and what it registers is not in the userData")
+		return l.finish(b), nil
+	}
 	if family == compat.Custom {
 		family = detectFamily(text)
 	}

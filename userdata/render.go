@@ -50,7 +50,10 @@ import (
 //   - [compat.Custom]: cfg.CustomUserData unchanged, after [Lint] confirms
 //     that the kubelet registers every effective taint (or, with
 //     [Config.AllowUnresolved], cannot tell); otherwise a [*LintError]
-//     with the report. The other fields are not used.
+//     with the report. The other fields are not used. Empty
+//     CustomUserData renders empty (an AMI that joins by itself, as
+//     Karpenter allows), and [RenderWithReport]'s [Unresolved] report
+//     says so.
 //
 // Custom parts for AL2 and AL2023 are accepted when [Lint] proves them
 // harmless: they neither call the join nor start the kubelet (a script,

@@ -208,14 +208,13 @@ func checkAL2Script(t rapidTB, cfg Config, eff []Taint, script []byte) {
 		t.Fatalf("arguments do not expand statically: %v", err)
 	}
 	want := []string{"/etc/eks/bootstrap.sh", cfg.ClusterName, "--apiserver-endpoint", cfg.APIServerEndpoint, "--b64-cluster-ca", cfg.CABundle}
-	// An entry that is not an IP address (which the kubelet skips) says
-	// nothing of the family; an IPv6 address or CIDR says ipv6.
-	dns6 := false
-	if len(cfg.Kubelet.ClusterDNS) > 0 {
+	// The service CIDR's family, when given, is the node's; else the first
+	// DNS address's (an IPv4-mapped one is IPv4, as the kubelet reads it).
+	ipv6 := strings.Contains(cfg.ClusterCIDR, ":")
+	if cfg.ClusterCIDR == "" && len(cfg.Kubelet.ClusterDNS) > 0 {
 		a, err := netip.ParseAddr(cfg.Kubelet.ClusterDNS[0])
-		dns6 = err == nil && a.Is6() && a.Zone() == ""
+		ipv6 = err == nil && a.Is6() && !a.Is4In6()
 	}
-	ipv6 := dns6 || strings.Contains(cfg.ClusterCIDR, ":")
 	if ipv6 {
 		want = append(want, "--ip-family", "ipv6")
 	}

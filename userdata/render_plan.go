@@ -218,18 +218,11 @@ func (p *plan) checkKubelet(f compat.AMIFamily) error {
 		// Render then checks the merge (checkMergedKubelet).
 		return r.configError()
 	}
-	p.dns = k.dnsAddrs()
-	first, firstIsIP := netip.Addr{}, false
-	if len(k.ClusterDNS) > 0 {
-		first, firstIsIP = kubeletIP(k.ClusterDNS[0])
-	}
-	if firstIsIP && p.cidr.IsValid() && first.Is6() != p.cidr.Addr().Is6() {
-		return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS %q and Config.ClusterCIDR %q are of different IP families; use the DNS IP from the service CIDR", k.ClusterDNS[0], p.cfg.ClusterCIDR)
-	}
-	p.ipv6 = (firstIsIP && first.Is6()) || (p.cidr.IsValid() && p.cidr.Addr().Is6())
 	if err := checkDNSForFamily(f, k.ClusterDNS); err != nil {
 		return err
 	}
+	p.dns = k.dnsAddrs()
+	p.ipv6 = nodeIPv6(p.cidr, p.dns)
 	switch {
 	case f == compat.Bottlerocket && (hasKey(k.SystemReserved, "pid") || hasKey(k.KubeReserved, "pid")):
 		// bottlerocket-os/bottlerocket-settings-sdk@25e4241f
@@ -275,21 +268,59 @@ func (p *plan) kubeletFlags() ([]string, error) {
 	return flags, nil
 }
 
-// checkDNSForFamily applies each family's limits on Config.Kubelet.ClusterDNS,
-// beyond the kubelet's (which skips an entry that is not an IP address):
-// bootstrap.sh splits its one --dns-cluster-ip on ','
-// (templates/al2/runtime/bootstrap.sh@0ab84280 L488), so the entries are
-// joined with ',' and none may hold one; Start-EKSBootstrap.ps1 takes one
-// -DNSClusterIP, an IP address; Bottlerocket's settings model types cluster-dns-ip as IP
-// addresses (bottlerocket-os/bottlerocket-settings-sdk@25e4241f
-// bottlerocket-settings-models/modeled-types/src/kubernetes.rs
-// KubernetesClusterDnsIp: an IpAddr or a list of them) and refuses the
-// settings otherwise.
+// nodeIPv6 reports whether the node takes an IPv6 address: the service
+// CIDR's family when it is known, as nodeadm picks the node IP
+// (nodeadm/internal/kubelet/config.go@81fec2e8 L385-407, getNodeIp), else
+// the first cluster DNS address's, as Karpenter decides --ip-family
+// (pkg/providers/amifamily/bootstrap/eksbootstrap.go:112 @v1.14.1). A
+// dual-stack cluster may give an IPv6 DNS address beside an IPv4 service
+// CIDR: no boot agent compares the two (bootstrap.sh copies
+// --dns-cluster-ip into clusterDNS as it is, L488; nodeadm writes a
+// NodeConfig's clusterDNS over the one it derives from the CIDR; the
+// kubelet hands every address to pods' resolv.conf whatever its family,
+// pkg/kubelet/network/dns/dns.go@v1.35.3), so Render accepts it and keeps
+// the node on the CIDR's family.
+func nodeIPv6(cidr netip.Prefix, dns []netip.Addr) bool {
+	if cidr.IsValid() {
+		return cidr.Addr().Is6()
+	}
+	return len(dns) > 0 && dns[0].Is6() && !dns[0].Is4In6()
+}
+
+// checkDNSForFamily refuses a Config.Kubelet.ClusterDNS entry that is not
+// an IP address in every family, for what each boot path does with one:
+//   - AL2: bootstrap.sh splits its one --dns-cluster-ip on ',' and writes
+//     the pieces into the kubelet's clusterDNS unchecked
+//     (templates/al2/runtime/bootstrap.sh@0ab84280 L488), so the entries
+//     are joined with ',' and none may hold one;
+//   - AL2023: nodeadm merges the NodeConfig's kubelet config into the
+//     kubelet's configuration file as written
+//     (nodeadm/internal/kubelet/config.go@81fec2e8);
+//   - on both, the kubelet then drops an entry that is not an IP address
+//     with "Invalid clusterDNS IP" (k8s.io/utils/net ParseIPSloppy:
+//     kubernetes/kubernetes pkg/kubelet/kubelet.go@v1.35.3 L576-584), and
+//     with no address left it gives pods the node's resolv.conf instead
+//     of the cluster's DNS (pkg/kubelet/network/dns/dns.go@v1.35.3,
+//     ClusterFirst falls back to Default): the node joins, its pods cannot
+//     resolve services;
+//   - Bottlerocket's settings model types cluster-dns-ip as IP addresses
+//     (bottlerocket-os/bottlerocket-settings-sdk@25e4241f
+//     bottlerocket-settings-models/modeled-types/src/kubernetes.rs
+//     KubernetesClusterDnsIp: an IpAddr or a list of them) and refuses the
+//     settings otherwise;
+//   - Start-EKSBootstrap.ps1 takes one -DNSClusterIP, an IP address.
+//
+// An address is what the kubelet reads as one ([kubeletIP]: no zone, no
+// space, ASCII digits only); Bottlerocket and Windows also refuse the
+// leading zeros the kubelet reads as decimal.
 func checkDNSForFamily(f compat.AMIFamily, dns []string) error {
 	for i, s := range dns {
+		_, kubeletReads := kubeletIP(s)
 		switch a, err := netip.ParseAddr(s); {
 		case f == compat.AL2 && strings.Contains(s, ","):
 			return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS[%d] %q contains ','; bootstrap.sh splits --dns-cluster-ip on ',', so list each address as its own entry", i, s)
+		case (f == compat.AL2 || f == compat.AL2023) && !kubeletReads:
+			return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS[%d] %q is not an IP address; %s passes it to the kubelet, which drops it (\"Invalid clusterDNS IP\") and, with no address left, gives pods the node's own resolver instead of the cluster DNS, so write it like 10.100.0.10", i, s, bootAgent(f))
 		case f == compat.Bottlerocket && (err != nil || a.Zone() != ""):
 			return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS[%d] %q is not an IP address; Bottlerocket's settings take only IP addresses for cluster-dns-ip and refuse the settings otherwise, so write it like 10.100.0.10", i, s)
 		case f.IsWindows() && (err != nil || a.Zone() != ""):
@@ -303,6 +334,14 @@ func checkDNSForFamily(f compat.AMIFamily, dns []string) error {
 		return fmt.Errorf("userdata: Config.Kubelet.ClusterDNS has %d entries; Start-EKSBootstrap.ps1 takes one -DNSClusterIP, so keep only the first", len(dns))
 	}
 	return nil
+}
+
+// bootAgent names what hands family f's clusterDNS to the kubelet.
+func bootAgent(f compat.AMIFamily) string {
+	if f == compat.AL2 {
+		return "bootstrap.sh (--dns-cluster-ip)"
+	}
+	return "nodeadm (spec.kubelet.config.clusterDNS)"
 }
 
 func hasKey(m map[string]string, key string) bool {

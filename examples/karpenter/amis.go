@@ -1,10 +1,16 @@
 package karpenter
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math"
+	"slices"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/compat"
 	corev1 "k8s.io/api/core/v1"
@@ -12,7 +18,6 @@ import (
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
 	v1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
-	"github.com/aws/karpenter-provider-aws/pkg/providers/amifamily"
 )
 
 // TermsFromKarpenter converts an EC2NodeClass's amiSelectorTerms, every
@@ -36,15 +41,28 @@ func TermsFromKarpenter(terms []v1.AMISelectorTerm) []amiselect.Term {
 // version.Provider returns, "1.32") through client (Karpenter's
 // sdk.EC2API is one) and ssm (its sdk.SSMAPI is one). It chooses as
 // Karpenter does where a fork's suites depend on it: an alias reads the
-// public SSM parameters Karpenter reads (amiselect.AliasBySSM), and an
-// ssmParameter SSM does not have matches nothing (ami.go:123-127),
-// recorded in Selection.MissingParameters. Write StatusAMIs(sel.AMIs)
-// into status.amis.
+// public SSM parameters Karpenter reads (amiselect.AliasBySSM) and skips
+// one SSM does not have, typed or said in words as Karpenter's fake SSM
+// says it (Karpenter skips an alias parameter on any error,
+// al2023.go:47-53; amiselect.Options.UntypedNotFound); an ssmParameter
+// SSM does not have (a typed ParameterNotFound, the only one Karpenter's
+// errors.IsNotFound knows) matches nothing (ami.go:123-127), recorded in
+// Selection.MissingParameters. Write StatusAMIs(sel.AMIs) into
+// status.amis.
+//
+// An alias whose family publishes no AMIs for k8sVersion fails with an
+// error wrapping a *amiselect.UnsupportedVersionError
+// (errors.Is(err, amiselect.ErrUnsupportedKubernetesVersion)); a fork's
+// amifamily turns it into Karpenter's AL2DeprecationError or
+// WS2025UnsupportedVersionError, whose fields only amifamily can set,
+// so that the EC2NodeClass controller marks the class UnsupportedAlias
+// (see doc.go).
 func ListAMIs(ctx context.Context, client ec2.DescribeImagesAPIClient, ssm amiselect.SSMClient, nc *v1.EC2NodeClass, k8sVersion string) (amiselect.Selection, error) {
 	sel, err := amiselect.Resolve(ctx, client, TermsFromKarpenter(nc.Spec.AMISelectorTerms), amiselect.Options{
 		Query:   amiselect.QueryOptions{KubernetesVersion: k8sVersion},
 		SSM:     ssm,
 		Aliases: amiselect.AliasBySSM, SkipMissingParameters: true,
+		UntypedNotFound: nc.Alias() != nil,
 	})
 	if err != nil {
 		return amiselect.Selection{}, fmt.Errorf("karpenter: EC2NodeClass %s: %w", nc.Name, err)
@@ -52,53 +70,89 @@ func ListAMIs(ctx context.Context, client ec2.DescribeImagesAPIClient, ssm amise
 	return sel, nil
 }
 
+// AMI has the fields of amifamily.AMI (pkg/providers/amifamily/types.go,
+// v1.14.1) in its order, so that a fork converts with amifamily.AMI(a)
+// and this package never imports amifamily: amifamily imports it.
+type AMI struct {
+	Name         string
+	AmiID        string
+	CreationDate string
+	Deprecated   bool
+	Requirements scheduling.Requirements
+}
+
 // AMIsToKarpenter is what amifamily.DefaultProvider.List returns for a
-// Selection (ListAMIs'): one amifamily.AMI per AMI role, with EC2's
-// creation-date string and the role's requirements, in List's order
-// (AMIs.Sort: newest first, then ID; ami.go:76, types.go:48-58), so that
-// the EC2NodeClass status controller writes status.amis unchanged.
-func AMIsToKarpenter(amis []amiselect.AMI) amifamily.AMIs {
-	out := make(amifamily.AMIs, 0, len(amis))
+// Selection (ListAMIs'): one AMI per AMI role, with EC2's creation-date
+// string and the role's requirements, in List's order (AMIs.Sort: newest
+// first, then ID; ami.go:76, types.go:48-58), so that the EC2NodeClass
+// status controller writes status.amis unchanged. A fork's List returns
+//
+//	out := make(AMIs, 0, len(amis))
+//	for _, a := range karpenter.AMIsToKarpenter(sel.AMIs) {
+//		out = append(out, AMI(a))
+//	}
+func AMIsToKarpenter(amis []amiselect.AMI) []AMI {
+	out := make([]AMI, 0, len(amis))
 	for _, a := range amis {
 		var reqs []*scheduling.Requirement
 		for _, r := range a.Requirements.List() {
 			reqs = append(reqs, scheduling.NewRequirement(r.Key, corev1.NodeSelectorOperator(r.Operator), r.Values...))
 		}
-		out = append(out, amifamily.AMI{
+		out = append(out, AMI{
 			Name: a.Name, AmiID: a.ID, CreationDate: a.CreationDate, Deprecated: a.Deprecated,
 			Requirements: scheduling.NewRequirements(reqs...),
 		})
 	}
-	out.Sort()
+	slices.SortStableFunc(out, func(a, b AMI) int {
+		if c := cmp.Compare(creationUnix(b.CreationDate), creationUnix(a.CreationDate)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.AmiID, b.AmiID)
+	})
 	return out
 }
 
-// MapToInstanceTypes is the seam of amifamily.MapToInstanceTypes
-// (ami.go:227-243), which the launch-template resolver calls with the
-// EC2NodeClass's status.amis: it returns, per image ID, the offered
-// instance types that launch with it, each type under the first image of
-// status whose requirements it satisfies. Unlike Karpenter's it compares
-// strictly (a type that does not define a key an image requires does not
-// take the image), and when no type takes any image it returns
-// amiselect's explanation (a *amiselect.NoCompatibleAMIError) where
-// Karpenter returns an empty map. family is [Family]'s; a type compat
-// cannot read or a status entry it rejects is an error naming it.
-func MapToInstanceTypes(family compat.AMIFamily, offered []*cloudprovider.InstanceType, status []v1.AMI) (map[string][]*cloudprovider.InstanceType, error) {
-	amis, err := AMIsFromStatus(family, status)
+// creationUnix is Karpenter's parseTimeWithDefault(date, minTime).Unix():
+// an empty date sorts last. EC2's dates are RFC 3339; one that is not
+// sorts last too, where Karpenter's lo.Must would panic.
+func creationUnix(date string) int64 {
+	t, err := time.Parse(time.RFC3339, date)
 	if err != nil {
-		return nil, err
+		return math.MinInt64
+	}
+	return t.Unix()
+}
+
+// MapToInstanceTypes is the seam of amifamily.MapToInstanceTypes
+// (ami.go:227-243), with its arguments: Karpenter's launch-template
+// resolver, drift check, capacity controller and EC2NodeClass validation
+// each call it with offered types and status.amis. It returns, per image
+// ID, the offered instance types that launch with it, each type under the
+// first image of status whose requirements it satisfies. Unlike
+// Karpenter's it compares strictly (a type that does not define a key an
+// image requires does not take the image). The map is never nil: when no
+// type takes any image it is empty, as Karpenter's is, and the error is
+// amiselect's explanation (errors.Is(err, amiselect.ErrNoCompatibleAMI),
+// a *amiselect.NoCompatibleAMIError), so a call site that wants
+// Karpenter's behaviour ignores the error and the resolver reports it. A
+// type compat cannot read or a status entry it rejects is another error
+// naming it, with an empty map.
+func MapToInstanceTypes(offered []*cloudprovider.InstanceType, status []v1.AMI) (map[string][]*cloudprovider.InstanceType, error) {
+	out := map[string][]*cloudprovider.InstanceType{}
+	amis, err := AMIsFromStatus("", status)
+	if err != nil {
+		return out, err
 	}
 	types, err := InstanceTypesFromKarpenter(offered)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	m := amiselect.Map(types, amis)
-	if err := m.Err(); err != nil {
-		return nil, fmt.Errorf("karpenter: %w", err)
-	}
-	out := map[string][]*cloudprovider.InstanceType{}
 	for _, g := range LaunchGroups(m, offered) {
 		out[g.ImageID] = append(out[g.ImageID], g.InstanceTypes...)
+	}
+	if err := m.Err(); err != nil {
+		return out, fmt.Errorf("karpenter: %w", err)
 	}
 	return out, nil
 }
@@ -131,10 +185,14 @@ func nodeSelector(reqs compat.Requirements) []corev1.NodeSelectorRequirement {
 // AMIsFromStatus reads an EC2NodeClass's status.amis back, for code that
 // runs where only the status is at hand (the capacity controller, a
 // NodeClaim's launch). The status carries no creation date, release or
-// variant: family is the EC2NodeClass's (see [Family]), Arch comes from the
-// kubernetes.io/arch requirement, Variant stays Unspecified and Created
-// zero, so the result is fit for Map and capacity.Cache.Observe, not for
-// choosing between images (use amiselect.Resolve for that). An entry
+// variant: Arch comes from the kubernetes.io/arch requirement, the release
+// from the image name as amiselect reads names (Bottlerocket's RAID0
+// setting depends on it; a name that is no EKS name has none), Variant
+// stays Unspecified and Created zero, so the result is fit for Map,
+// capacity.Cache.Observe and UserDataConfig, not for choosing between
+// images (use amiselect.Resolve for that). family is the EC2NodeClass's
+// (see [Family]), whose instance-type exclusions Map then applies; ""
+// leaves them out, as Karpenter's MapToInstanceTypes does. An entry
 // without an ID, or with requirements compat rejects, is an error naming
 // its index.
 func AMIsFromStatus(family compat.AMIFamily, status []v1.AMI) ([]amiselect.AMI, error) {
@@ -147,12 +205,31 @@ func AMIsFromStatus(family compat.AMIFamily, status []v1.AMI) ([]amiselect.AMI, 
 		if err != nil {
 			return nil, fmt.Errorf("karpenter: status.amis[%d] (%s): %w", i, s.ID, err)
 		}
+		arch := onlyValue(reqs, corev1.LabelArchStable)
 		out = append(out, amiselect.AMI{
-			ID: s.ID, Name: s.Name, Deprecated: s.Deprecated,
-			Arch: onlyValue(reqs, corev1.LabelArchStable), Family: family, Requirements: reqs,
+			ID: s.ID, Name: s.Name, Deprecated: s.Deprecated, Release: releaseOf(s.Name, arch),
+			Arch: arch, Family: family, Requirements: reqs,
 		})
 	}
 	return out, nil
+}
+
+// releaseOf is the release amiselect reads from an image name
+// (amiselect.AMI.Release): Select is asked about an available image of
+// that name alone, so the one rule for names decides.
+func releaseOf(name, arch string) string {
+	ec2Arch := map[string]ec2types.ArchitectureValues{"amd64": ec2types.ArchitectureValuesX8664, "arm64": ec2types.ArchitectureValuesArm64}[arch]
+	if name == "" || ec2Arch == "" {
+		return ""
+	}
+	sel := amiselect.Select([]ec2types.Image{{
+		ImageId: aws.String("ami-00000000"), Name: aws.String(name), Architecture: ec2Arch,
+		State: ec2types.ImageStateAvailable, CreationDate: aws.String("2000-01-01T00:00:00.000Z"),
+	}}, amiselect.SelectOptions{})
+	if len(sel.AMIs) == 0 {
+		return ""
+	}
+	return sel.AMIs[0].Release
 }
 
 // onlyValue is the single value an In requirement on key pins, or "".

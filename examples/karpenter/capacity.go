@@ -1,11 +1,15 @@
 package karpenter
 
 import (
+	"errors"
+
 	"github.com/ec2select/ec2select/capacity"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+
+	v1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 )
 
 // Observation is what the provider's capacity controller
@@ -138,4 +142,42 @@ func ApplyEstimates(ests []capacity.Estimate, offered []*cloudprovider.InstanceT
 		changed++
 	}
 	return changed
+}
+
+// ObserveNode is the seam of the capacity controller's call
+// (instancetype.DefaultProvider.UpdateInstanceTypeCapacityFromNode,
+// pkg/providers/instancetype/instancetype.go:355-380, v1.14.1), with what
+// that call has: the cache the provider was built with (a fork injects a
+// *capacity.Cache where Karpenter injects its discovered-capacity cache),
+// the registered node, its NodeClaim and the EC2NodeClass's status.amis.
+// As in Karpenter, the cache learns only while the node's image is the
+// one its type maps to; it reports whether it learned. A node whose image
+// is no longer selected, or not the one its type maps to, teaches
+// nothing and is no error, as Karpenter returns nil for it; the other
+// refusals (a node without an instance-type label, no memory) are errors.
+func ObserveNode(cache *capacity.Cache, node *corev1.Node, claim *karpv1.NodeClaim, status []v1.AMI) (bool, error) {
+	amis, err := AMIsFromStatus("", status)
+	if err != nil {
+		return false, err
+	}
+	learned, err := cache.Observe(Observation(node, claim), amis)
+	if errors.Is(err, capacity.ErrUnknownImage) || errors.Is(err, capacity.ErrNotMapped) || errors.Is(err, capacity.ErrNoCompatible) {
+		return false, nil
+	}
+	return learned, err
+}
+
+// LearnedMemory is the seam of the provider's per-type lookup of
+// discovered capacity (instancetype.go:226-231): the memory nodes of its
+// type reported under the image status.amis maps it to, when the cache
+// has learned it. The type is mapped strictly, as Map does; a type that
+// maps to no image, or that compat cannot read, has learned nothing.
+func LearnedMemory(cache *capacity.Cache, it *cloudprovider.InstanceType, status []v1.AMI) (resource.Quantity, bool) {
+	mapped, _ := MapToInstanceTypes([]*cloudprovider.InstanceType{it}, status)
+	for id := range mapped {
+		if bytes, ok := cache.Memory(it.Name, id); ok {
+			return *resource.NewQuantity(bytes, resource.BinarySI), true
+		}
+	}
+	return resource.Quantity{}, false
 }

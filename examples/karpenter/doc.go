@@ -11,19 +11,40 @@
 // cannot represent is an error naming it, never a silent drop); conversions
 // back to Karpenter cannot fail.
 //
+// The package imports no Karpenter package that imports it back: it
+// takes and returns Karpenter's API types (pkg/apis/v1, core's
+// cloudprovider and scheduling) and plain values, never amifamily's,
+// launchtemplate's or instancetype's, so a fork copies it whole into its
+// tree and calls it from amifamily, launchtemplate, instancetype and the
+// controllers. Where amifamily needs its own type, the conversion is on
+// its side: amifamily.AMI(a) for each [AMI] (same fields), and for the
+// version gates (an error wrapping *amiselect.UnsupportedVersionError)
+//
+//	var gate *amiselect.UnsupportedVersionError
+//	switch {
+//	case errors.As(err, &gate) && gate.Family == compat.AL2:
+//		return nil, &AL2DeprecationError{error: err}
+//	case errors.As(err, &gate):
+//		return nil, &WS2025UnsupportedVersionError{error: err}
+//	}
+//
+// so that the EC2NodeClass controller marks the class UnsupportedAlias
+// (TestVersionGatesAsKarpenterStatus).
+//
 // One file per seam of karpenter-provider-aws v1.14.1:
 //   - the AMI provider's List (amis.go, ssm.go): [ListAMIs], [AMIsToKarpenter],
 //     [CachedSSM] (Karpenter's sdk.SSMAPI and fake.SSMAPI are
 //     amiselect.SSMClients as they are), with [TermsFromKarpenter],
 //     [StatusAMIs], [AMIsFromStatus] and [Family];
 //   - amifamily.MapToInstanceTypes (amis.go, instancetype.go):
-//     [MapToInstanceTypes], [InstanceTypeFromKarpenter],
+//     [MapToInstanceTypes] (Karpenter's arguments), [InstanceTypeFromKarpenter],
 //     [InstanceTypesFromKarpenter], [PinnedLabels];
-//   - the resolver's launch templates (launchgroups.go): [LaunchGroups] and
-//     [LaunchGroup];
+//   - the resolver's launch templates (launchgroups.go): [LaunchGroups],
+//     [LaunchGroup], and [ResolverGroup] from what the resolver has;
 //   - instance type capacity and overhead (capacity.go):
-//     [CapacityFromEstimate], [ApplyEstimates]; learned memory:
-//     [Observation], [ApplyCapacity];
+//     [CapacityFromEstimate], [ApplyEstimates]; learned memory over the
+//     *capacity.Cache the provider is given: [ObserveNode],
+//     [LearnedMemory], [Observation], [ApplyCapacity];
 //   - launch template userData (userdata.go, taints.go): [UserDataConfig]
 //     with [Cluster], [LaunchLabels], [KubeletFromKarpenter],
 //     [TaintsFromKarpenter];

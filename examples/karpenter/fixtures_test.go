@@ -10,6 +10,7 @@ package karpenter_test
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"slices"
 	"sort"
@@ -302,7 +303,7 @@ func TestListAMIsAsKarpenter(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("AMIs (-Karpenter +ListAMIs):\n%s", diff)
 			}
-			listed := karpenter.AMIsToKarpenter(sel.AMIs)
+			listed := asKarpenter(karpenter.AMIsToKarpenter(sel.AMIs))
 			if diff := cmp.Diff(idsOf(theirs), idsOf(listed)); diff != "" {
 				t.Errorf("List's order (-Karpenter +AMIsToKarpenter):\n%s", diff)
 			}
@@ -365,17 +366,34 @@ func TestListAMIsSSMErrors(t *testing.T) {
 
 	// An alias: Karpenter skips a public parameter on any error
 	// (al2023.go:47-53) and resolves the two the suite's AL2023 spec sets
-	// (suite_test.go:201-210); ListAMIs skips only ParameterNotFound, so
-	// the fake's words fail it.
+	// (suite_test.go:201-210); ListAMIs skips the fake's "parameter not
+	// found" in words too (amiselect.Options.UntypedNotFound, set for an
+	// alias) and selects the same two images, through Karpenter's cached
+	// SSM provider as well.
 	eks := "/aws/service/eks/optimized-ami/1.32/amazon-linux-2023/"
 	ec2api, ssmapi = karpenterAPIs(suiteImages(), map[string]string{
 		eks + "x86_64/standard/recommended/image_id": "ami-id-amd64", eks + "arm64/standard/recommended/image_id": "ami-id-arm64"})
 	nc = nodeClassWith(v1.AMISelectorTerm{Alias: "al2023@latest"})
-	if theirs, _ := karpenterList(t, ec2api, ssmapi, nc); len(theirs) != 2 {
+	theirs, _ := karpenterList(t, ec2api, ssmapi, nc)
+	if len(theirs) != 2 {
 		t.Errorf("Karpenter's List selected %d AMIs, its suite says 2", len(theirs))
 	}
-	if _, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion); err == nil || !strings.Contains(err.Error(), "nvidia") {
-		t.Errorf("ListAMIs: %v, want an error naming the first parameter the fake refuses", err)
+	for name, client := range map[string]amiselect.SSMClient{
+		"sdk":       ssmapi,
+		"CachedSSM": karpenter.CachedSSM{Provider: ssm.NewDefaultProvider(ssmapi, cache.New(time.Hour, time.Hour)), NodeClass: nc},
+	} {
+		sel, err := karpenter.ListAMIs(context.Background(), ec2api, client, nc, k8sVersion)
+		if err != nil {
+			t.Fatalf("%s: ListAMIs: %v", name, err)
+		}
+		var got []string
+		for _, a := range sel.AMIs {
+			got = append(got, a.ID)
+		}
+		slices.Sort(got)
+		if diff := cmp.Diff([]string{"ami-id-amd64", "ami-id-arm64"}, got); diff != "" {
+			t.Errorf("%s: images (-Karpenter's +ListAMIs):\n%s", name, diff)
+		}
 	}
 }
 
@@ -416,10 +434,10 @@ func namesByImage(m map[string][]*cloudprovider.InstanceType) map[string][]strin
 func mapAsKarpenter(t *testing.T, family compat.AMIFamily, offered []*cloudprovider.InstanceType, status []v1.AMI) map[string][]string {
 	t.Helper()
 	theirs := namesByImage(amifamily.MapToInstanceTypes(offered, status))
-	ours, err := karpenter.MapToInstanceTypes(family, offered, status)
+	ours, err := karpenter.MapToInstanceTypes(offered, status)
 	if len(theirs) == 0 {
-		if err == nil {
-			t.Errorf("Karpenter maps nothing; MapToInstanceTypes mapped %v without an error", namesByImage(ours))
+		if !errors.Is(err, amiselect.ErrNoCompatibleAMI) || ours == nil || len(ours) != 0 {
+			t.Errorf("Karpenter maps nothing; MapToInstanceTypes = %v, %v; want an empty map and ErrNoCompatibleAMI", namesByImage(ours), err)
 		}
 		return theirs
 	}
@@ -519,6 +537,17 @@ func TestCachedSSM(t *testing.T) {
 			}
 		})
 	}
+}
+
+// asKarpenter converts as a fork's amifamily does: karpenter.AMI has
+// amifamily.AMI's fields, so the conversion compiles only while they
+// match.
+func asKarpenter(amis []karpenter.AMI) amifamily.AMIs {
+	out := make(amifamily.AMIs, 0, len(amis))
+	for _, a := range amis {
+		out = append(out, amifamily.AMI(a))
+	}
+	return out
 }
 
 func idsOf(amis amifamily.AMIs) []string {

@@ -2,10 +2,13 @@ package karpenter
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	"github.com/ec2select/ec2select/amiselect"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+
+	v1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 )
 
 // LaunchGroup is one image and the offered instance types that launch
@@ -56,4 +59,24 @@ func LaunchGroups(m amiselect.Mapping, offered []*cloudprovider.InstanceType) []
 		out = append(out, split...)
 	}
 	return out
+}
+
+// ResolverGroup is the LaunchGroup of one of the resolver's launch
+// templates, from what DefaultResolver.resolveLaunchTemplates has
+// (resolver.go:260-300, v1.14.1): the image ID, the maxPods and the
+// instance types it groups, and the EC2NodeClass whose status.amis list
+// the image (its roles; the release read from its name, see
+// [AMIsFromStatus]). A fork calls it there and passes the group to
+// [UserDataConfig]. An image status.amis does not list is an error.
+func ResolverGroup(nc *v1.EC2NodeClass, imageID string, maxPods int, types []*cloudprovider.InstanceType) (LaunchGroup, error) {
+	amis, err := AMIsFromStatus("", nc.Status.AMIs)
+	if err != nil {
+		return LaunchGroup{}, fmt.Errorf("karpenter: EC2NodeClass %s: %w", nc.Name, err)
+	}
+	amis = slices.DeleteFunc(amis, func(a amiselect.AMI) bool { return a.ID != imageID })
+	if len(amis) == 0 {
+		return LaunchGroup{}, fmt.Errorf("karpenter: EC2NodeClass %s: status.amis does not list image %s; let the EC2NodeClass controller write the status again", nc.Name, imageID)
+	}
+	//nolint:gosec // the resolver's own conversion, resolver.go:282-287
+	return LaunchGroup{ImageID: imageID, AMIs: amis, MaxPods: int32(maxPods), InstanceTypes: types}, nil
 }

@@ -45,6 +45,9 @@ type Cluster struct {
 //
 // The returned family is [Family]'s. For a Custom family whose userData
 // Lint cannot prove, Render refuses; see the README's "From Karpenter".
+// A Custom family without userData renders empty, as Karpenter's does.
+// Build group with [ResolverGroup] where the resolver has only the image
+// ID, its maxPods and types: the release comes from the image name.
 func UserDataConfig(nc *v1.EC2NodeClass, claim *karpv1.NodeClaim, capacityType string, cluster Cluster, group LaunchGroup) (compat.AMIFamily, userdata.Config, error) {
 	family, err := Family(nc)
 	if err != nil {

@@ -134,10 +134,12 @@ func (c *checker) userData(np *nodePool, nc *nodeClass, cc *classCheck, booted [
 		return &UserData{Family: string(family), Verdict: "never joins", Reason: "shell userData on a Bottlerocket AMI"}
 	}
 	if nc.Family() == compat.Custom && strings.TrimSpace(nc.UserData) == "" {
-		c.out.add(Finding{Severity: SevError, Code: codeUserData, Where: nc.at, Subjects: []string{"EC2NodeClass " + nc.Name},
-			Message: "spec.amiFamily is Custom and spec.userData is empty: Karpenter writes no userData of its own for Custom (pkg/providers/amifamily/custom.go), so nothing on the instance joins it to the cluster, and the node never registers",
-			Fix:     "write the userData that joins the node as the AMI expects (its bootstrap command with the cluster's name, endpoint and CA, and --register-with-taints=karpenter.sh/unregistered:NoExecute), or set the AMI's own family"})
-		return &UserData{Family: string(family), Verdict: "never joins", Reason: "Custom with no userData"}
+		// A custom AMI may join by itself; whether it does is not in the
+		// manifest (userdata.Lint says Unresolved, with this reason).
+		c.out.add(Finding{Severity: SevNotice, Code: codeUserData, Where: nc.at, Subjects: []string{"EC2NodeClass " + nc.Name},
+			Message: "spec.amiFamily is Custom and spec.userData is empty: Karpenter writes no userData of its own for Custom (pkg/providers/amifamily/custom.go), so the AMI must join the cluster by itself, registering karpenter.sh/unregistered:NoExecute",
+			Fix:     "nothing, if the AMI joins by itself; otherwise write the userData that joins the node as the AMI expects (its bootstrap command with the cluster's name, endpoint and CA, and --register-with-taints=karpenter.sh/unregistered:NoExecute), or set the AMI's own family"})
+		return &UserData{Family: string(family), Verdict: "cannot tell", Reason: "Custom with no userData: the AMI must join by itself"}
 	}
 	cfg := nc.config()
 	required := requiredTaints()

@@ -102,8 +102,8 @@ func TestManifests(t *testing.T) {
 			"[ami-os-mismatch]: EC2NodeClass br-shell: spec.amiFamily is Custom, so Karpenter passes spec.userData to the node unchanged, and the terms select Bottlerocket AMIs",
 			"[ami-os-mismatch]: EC2NodeClass by-name: Karpenter writes AL2023 userData (spec.amiFamily AL2023), but spec.amiSelectorTerms select ami-05bcd88648216190f",
 			"warning [al2-recipe]: EC2NodeClass al2-recipe: spec.userData is an AL2 kubelet recipe (it uses /etc/eks/bootstrap.sh)",
-			"error [userdata]: EC2NodeClass ubuntu: spec.amiFamily is Custom and spec.userData is empty",
-			"Findings: 3 errors, 1 warning, 1 notice",
+			"notice [userdata]: EC2NodeClass ubuntu: spec.amiFamily is Custom and spec.userData is empty: Karpenter writes no userData of its own for Custom (pkg/providers/amifamily/custom.go), so the AMI must join the cluster by itself",
+			"Findings: 2 errors, 1 warning, 2 notices",
 		}},
 		// Karpenter tries NodePools by weight and gives a pod the first
 		// that can run it (kubernetes-sigs/karpenter v1.14.1
