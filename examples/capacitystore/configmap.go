@@ -164,7 +164,7 @@ func (s *Store) readParts(ctx context.Context, head *corev1.ConfigMap) ([]byte, 
 		part, err := s.configMaps().Get(ctx, name, metav1.GetOptions{})
 		switch {
 		case apierrors.IsNotFound(err):
-			return nil, nil, errPartGone
+			return nil, nil, fmt.Errorf("%w: %s/%s does not exist", errPartGone, s.o.Namespace, name)
 		case err != nil:
 			return nil, nil, fmt.Errorf("capacitystore: reading ConfigMap %s/%s, a part of %s: %w", s.o.Namespace, name, s.o.Name, err)
 		case len(part.Data) > 0 || len(part.BinaryData) != 1 || part.BinaryData[KeyPart] == nil:

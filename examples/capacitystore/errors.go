@@ -50,5 +50,6 @@ func (e *TooLargeError) Error() string {
 
 // errPartGone is why a head's part could not be read because it no longer
 // exists: another replica replaced the head and deleted its parts while
-// this one read them. The head is read again.
-var errPartGone = errors.New("a part of the head was deleted while it was read")
+// this one read them, and the head is read again; or, if the head is as it
+// was, the part was deleted by hand, and the head is refused.
+var errPartGone = errors.New("it lists a part that does not exist")

@@ -187,9 +187,10 @@ func (s *Store) Load(ctx context.Context) error {
 }
 
 // load reads the head again when another replica replaced it, and deleted
-// its parts, while they were read.
+// its parts, while they were read. A part missing from a head that was not
+// replaced was deleted by hand: the head is refused.
 func (s *Store) load(ctx context.Context) error {
-	for {
+	for last := ""; ; {
 		cm, err := s.configMaps().Get(ctx, s.o.Name, metav1.GetOptions{})
 		switch {
 		case apierrors.IsNotFound(err):
@@ -198,9 +199,14 @@ func (s *Store) load(ctx context.Context) error {
 		case err != nil:
 			return fmt.Errorf("capacitystore: reading ConfigMap %s/%s: %w", s.o.Namespace, s.o.Name, err)
 		}
-		if err := s.merge(ctx, cm); !errors.Is(err, errPartGone) {
+		err = s.merge(ctx, cm)
+		switch {
+		case !errors.Is(err, errPartGone):
 			return err
+		case cm.ResourceVersion == last:
+			return s.refused(s.corrupt(cm.Name, err))
 		}
+		last = cm.ResourceVersion
 	}
 }
 

@@ -460,6 +460,7 @@ func TestCorruptConfigMap(t *testing.T) {
 			cm.Data[KeyParts] = strings.Replace(cm.Data[KeyParts], `"bytes":`, `"bytes":1`, 1)
 		}), "where its parts.json says", false},
 		{"a part replaced", 2 << 10, replacePart, "with SHA-256", true},
+		{"a part deleted", 2 << 10, deletePart, "it lists a part that does not exist", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
@@ -518,7 +519,7 @@ func TestCorruptConfigMap(t *testing.T) {
 			if now, _ := cms.Get(ctx, o.Name, metav1.GetOptions{}); now.ResourceVersion != edited.ResourceVersion && !tc.repaired {
 				t.Fatalf("a replica wrote over the ConfigMap edited by hand")
 			}
-			if !strings.Contains(log.String(), "ConfigMap default/"+named+" cannot be read") {
+			if !strings.Contains(log.String(), "ConfigMap default/"+named+" cannot be read") && !tc.repaired {
 				t.Errorf("the replicas' log does not name the ConfigMap:\n%s", log.String())
 			}
 
@@ -565,6 +566,18 @@ func replacePart(t *testing.T, cms corev1client.ConfigMapInterface, head *corev1
 	part.ResourceVersion, part.UID = "", ""
 	part.BinaryData[KeyPart][100] ^= 1
 	if _, err := cms.Create(ctx, part, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return head.Name
+}
+
+// deletePart deletes the head's last part.
+func deletePart(t *testing.T, cms corev1client.ConfigMapInterface, head *corev1.ConfigMap) string {
+	m, err := parseManifest(head.Data[KeyParts])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cms.Delete(context.Background(), m.Parts[len(m.Parts)-1], metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return head.Name

@@ -123,6 +123,9 @@ func (s *Store) handle(ctx context.Context, e watch.Event) error {
 			s.log.Error("capacitystore: cannot merge the head another replica wrote", "error", err)
 		}
 	case watch.Deleted:
+		if cm, ok := e.Object.(*corev1.ConfigMap); ok && !s.newer(cm.ResourceVersion) {
+			return nil // this Store has written a head since (a late event)
+		}
 		s.deleteParts(ctx, s.seen.parts)
 		s.seen, s.dirty = head{known: true}, true
 	case watch.Error:
