@@ -18,9 +18,11 @@ import (
 	"github.com/ec2select/ec2select/capacity"
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/ec2fake"
+	"github.com/go-logr/logr"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 // The tests that need an API server share one real kube-apiserver and etcd,
@@ -35,6 +37,7 @@ var shared struct {
 }
 
 func TestMain(m *testing.M) {
+	ctrllog.SetLogger(logr.Discard()) // else controller-runtime complains, with a stack, that none was set
 	code := m.Run()
 	if shared.env != nil {
 		if err := shared.env.Stop(); err != nil {

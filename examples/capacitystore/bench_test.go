@@ -3,7 +3,13 @@ package capacitystore
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // BenchmarkRoundTrip is one replica's save and another's load through the
@@ -32,6 +38,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.ReportAllocs()
+				cpu := cpuTime(b)
 				for b.Loop() {
 					if into == "empty" {
 						reader.Reset()
@@ -47,7 +54,38 @@ func BenchmarkRoundTrip(b *testing.B) {
 					b.Fatalf("the reader holds %d entries, want %d", got, n)
 				}
 				b.ReportMetric(float64(w.Stats().Bytes), "bytes/write")
+				b.ReportMetric(float64(cpuTime(b)-cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 			})
 		}
 	}
+}
+
+// cpuTime returns the CPU time (user and system) used so far by this
+// process and its children, the kube-apiserver and etcd envtest runs: what
+// a round trip costs the machine, whatever else loads it. (A round trip is
+// one chain of work from client to etcd and back, so on an idle machine its
+// wall time is near its CPU time, plus etcd's fsync.)
+func cpuTime(b *testing.B) time.Duration {
+	var self syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &self); err != nil {
+		b.Fatal(err)
+	}
+	total := time.Duration(self.Utime.Nano() + self.Stime.Nano())
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, path := range stats {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue // gone meanwhile
+		}
+		// After the command, in parentheses: state, ppid, ... utime (14th
+		// field of the whole line), stime (15th), in clock ticks of 10 ms.
+		fields := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
+		if len(fields) < 13 || fields[1] != strconv.Itoa(os.Getpid()) {
+			continue
+		}
+		utime, _ := strconv.ParseInt(fields[11], 10, 64)
+		stime, _ := strconv.ParseInt(fields[12], 10, 64)
+		total += time.Duration(utime+stime) * 10 * time.Millisecond
+	}
+	return total
 }
