@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/ec2select/ec2select/compat"
-	"github.com/ec2select/ec2select/nodeclass"
+	"github.com/ec2select/ec2select/userdata/nodeclass"
 )
 
 // Launch is how nodes launch: everything besides the instance type that

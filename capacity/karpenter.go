@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/ec2select/ec2select/compat"
-	"github.com/ec2select/ec2select/nodeclass"
+	"github.com/ec2select/ec2select/userdata/nodeclass"
 )
 
 // KarpenterSettings are the karpenter-provider-aws controller settings its

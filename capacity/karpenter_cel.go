@@ -8,7 +8,7 @@ import (
 
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/internal/quantity"
-	"github.com/ec2select/ec2select/nodeclass"
+	"github.com/ec2select/ec2select/userdata/nodeclass"
 )
 
 // This file follows an alpha feature: Karpenter's NodeClassCEL

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/ec2select/ec2select/compat"
-	"github.com/ec2select/ec2select/nodeclass"
+	"github.com/ec2select/ec2select/userdata/nodeclass"
 )
 
 // Citations of the reservation rules.

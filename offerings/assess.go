@@ -296,8 +296,9 @@ func (a *assessor) markReason(av *Availability, zi int, subnets *Mark) bool {
 	if best == nil {
 		return false
 	}
-	mark := *best
-	av.Reason = Reason{Code: ReasonMarked, Message: a.marks.message(best), Mark: &mark}
+	// best points into the index's own copy of the marks, which every
+	// offering it covers shares: one copy per mark, not per offering.
+	av.Reason = Reason{Code: ReasonMarked, Message: a.marks.message(best), Mark: best}
 	return true
 }
 

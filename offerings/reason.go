@@ -94,7 +94,8 @@ func (r *ReasonCode) UnmarshalText(b []byte) error {
 
 // Reason says why an offering cannot launch: its code, the message in
 // words (with the fix, where there is one), and the mark behind it for
-// ReasonMarked (a copy of its own). When it stops holding by itself is
+// ReasonMarked (a copy taken by Assess or Candidates, shared by every
+// offering the mark covers in that answer: read it, do not change it). When it stops holding by itself is
 // Availability.Until (or Skipped.Until): the mark's deadline, or the start
 // of a reservation's window. It is kept small: Assess writes one per
 // offering.

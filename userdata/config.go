@@ -1,6 +1,6 @@
 package userdata
 
-import "github.com/ec2select/ec2select/nodeclass"
+import "github.com/ec2select/ec2select/userdata/nodeclass"
 
 // MaxSize is EC2's limit on userData: 16 KB of raw data, before the base64
 // encoding the API requires.

@@ -11,8 +11,8 @@ import (
 
 	"github.com/ec2select/ec2select/internal/kubeletrules"
 	"github.com/ec2select/ec2select/internal/validation"
-	"github.com/ec2select/ec2select/nodeclass"
 	"github.com/ec2select/ec2select/userdata/internal/kubelet"
+	"github.com/ec2select/ec2select/userdata/nodeclass"
 )
 
 // KubeletConfig is the kubelet configuration [Render] writes: an

@@ -91,6 +91,10 @@ func (r *report) capacity(opts options, estimates []capacity.Estimate) {
 		r.printf("  %s", line)
 	}
 	r.printf("\n")
+	r.printf("Its on-demand price, term by term:\n")
+	for _, line := range strings.Split(newListPrices(opts.live.Region).price(estimates[i]).Explain(), "\n") {
+		r.printf("  %s\n", line)
+	}
 }
 
 func (r *report) capacityTable(opts options, estimates []capacity.Estimate) {
@@ -104,14 +108,15 @@ func (r *report) capacityTable(opts options, estimates []capacity.Estimate) {
 	}
 	cpu := func(v int64) string { return capacity.FormatQuantity(capacity.ResourceCPU, v) }
 	mem := func(v int64) string { return capacity.FormatQuantity(capacity.ResourceMemory, v) }
-	rows := [][]string{{"TYPE", "FAMILY", "CPU", "MEMORY", "MEMORY FROM", "PODS", "PODS FROM", "RESERVED CPU", "RESERVED MEMORY", "ALLOCATABLE CPU", "ALLOCATABLE MEMORY", "ALLOCATABLE PODS"}}
+	rows := [][]string{{"TYPE", "FAMILY", "CPU", "MEMORY", "MEMORY FROM", "PODS", "PODS FROM", "RESERVED CPU", "RESERVED MEMORY", "ALLOCATABLE CPU", "ALLOCATABLE MEMORY", "ALLOCATABLE PODS", "ON-DEMAND"}}
+	prices := newListPrices(opts.live.Region)
 	var assumes []string
 	for _, e := range estimates {
 		memFrom, _ := e.Term(capacity.ResourceMemory, capacity.KindCapacity)
 		taken := e.KubeReserved.Add(e.SystemReserved).Add(e.EvictionHard)
 		rows = append(rows, []string{e.InstanceType, e.Family.String(), cpu(e.Capacity.CPU), mem(e.Capacity.Memory), memFrom.Source.String(),
 			capacity.FormatQuantity(capacity.ResourcePods, e.Capacity.Pods), e.MaxPods.Term.Source.String(),
-			cpu(taken.CPU), mem(taken.Memory), cpu(e.Allocatable.CPU), mem(e.Allocatable.Memory), capacity.FormatQuantity(capacity.ResourcePods, e.Allocatable.Pods)})
+			cpu(taken.CPU), mem(taken.Memory), cpu(e.Allocatable.CPU), mem(e.Allocatable.Memory), capacity.FormatQuantity(capacity.ResourcePods, e.Allocatable.Pods), prices.cell(e)})
 		for _, u := range append(unknowns(e), e.Assumptions...) {
 			if !slices.Contains(assumes, u) {
 				assumes = append(assumes, u)
@@ -122,6 +127,7 @@ func (r *report) capacityTable(opts options, estimates []capacity.Estimate) {
 	for _, a := range assumes {
 		r.printf("  assumes: %s\n", a)
 	}
+	r.printf("  ON-DEMAND: the list price in %s from the embedded price snapshot (offerings.EmbeddedPriceSnapshot: Karpenter v1.14.1's tables); unknown where it has none, never another region's\n", prices.region)
 }
 
 // unknowns says what each figure the estimate cannot know is, and why.

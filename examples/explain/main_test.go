@@ -76,7 +76,7 @@ func TestScenarios(t *testing.T) {
 				// bootstrap.sh reads eni-max-pods.txt (m5.large 29) and
 				// reserves 11 × 29 + 255 MiB and 70m (amazon-eks-ami
 				// 0ab84280 templates/al2/runtime/bootstrap.sh).
-				"  m5.large   AL2     2    7704Mi  heuristic    29    family rule  70m           674Mi            1930m            7030Mi              29\n",
+				"  m5.large   AL2     2    7704Mi  heuristic    29    family rule  70m           674Mi            1930m            7030Mi              29                0.096 USD/h\n",
 			},
 		},
 		{
@@ -158,7 +158,7 @@ func TestScenarios(t *testing.T) {
 				"-types", "m5.large,m5d.large", "-explain", "m5d.large"},
 			want: []string{
 				"kubelet settings and volumes from -nodeclass testdata/nodeclass-al2023.yaml",
-				"  m5.large   AL2023  2    7704Mi  heuristic    110   user kubelet config  170m          874Mi            1830m            6830Mi              110\n",
+				"  m5.large   AL2023  2    7704Mi  heuristic    110   user kubelet config  170m          874Mi            1830m            6830Mi              110               0.096 USD/h\n",
 				"The estimate of m5d.large, term by term (-explain):\n  m5d.large under AL2023\n",
 				"ephemeral-storage capacity 75000000000: RAID0 of the instance store: 75 GB",
 				"memory kube-reserved 574Mi: nodeadm: 11 × 29 max pods + 255 MiB (its own figure, not the user's maxPods)",
@@ -170,7 +170,7 @@ func TestScenarios(t *testing.T) {
 			golden: "capacity-family.golden",
 			args:   []string{"-id", ec2fake.ImageTeamBaseAvailable, "-family", "bottlerocket", "-types", "m5.large,m6g.large", "-explain", "m6g.large"},
 			want: []string{
-				"  m5.large  Bottlerocket  2    7704Mi  heuristic    29    family rule  70m           674Mi            1930m            7030Mi              29\n",
+				"  m5.large  Bottlerocket  2    7704Mi  heuristic    29    family rule  70m           674Mi            1930m            7030Mi              29                0.096 USD/h\n",
 				"m6g.large gets no AMI (above), so no node of it launches: nothing to estimate",
 			},
 		},
@@ -219,8 +219,8 @@ func TestCapacityFlag(t *testing.T) {
 			continue
 		}
 		// The header line, the column titles, a row per type, the
-		// Custom assumption.
-		if got := strings.Count(table, "\n") - 3; got != tc.rows {
+		// Custom assumption, the note on the ON-DEMAND column.
+		if got := strings.Count(table, "\n") - 4; got != tc.rows {
 			t.Errorf("run(%q) printed %d estimate rows, want %d", tc.args, got, tc.rows)
 		}
 	}

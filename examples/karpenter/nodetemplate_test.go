@@ -10,7 +10,7 @@ import (
 
 	"github.com/ec2select/ec2select/capacity"
 	"github.com/ec2select/ec2select/compat"
-	"github.com/ec2select/ec2select/nodeclass"
+	"github.com/ec2select/ec2select/userdata/nodeclass"
 )
 
 // TestNodeTemplate: m5.large under AL2023 as a cluster-autoscaler node

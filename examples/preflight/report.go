@@ -106,6 +106,8 @@ type Capacity struct {
 	Largest  *TypeFit `json:"largest,omitempty"`
 	// Assumes is what the estimate could not know and assumed.
 	Assumes []string `json:"assumes"`
+	// Prices are the cheapest of the types by on-demand list price.
+	Prices *Prices `json:"prices,omitempty"`
 	// Unresolved is why there is no estimate.
 	Unresolved string `json:"unresolved,omitempty"`
 }

@@ -150,6 +150,20 @@ func writeCapacity(b *strings.Builder, c *Capacity) {
 	for _, a := range c.Assumes {
 		fmt.Fprintf(b, "    assumes: %s\n", a)
 	}
+	if p := c.Prices; p != nil {
+		names := make([]string, len(p.Cheapest))
+		for i, t := range p.Cheapest {
+			names[i] = t.String()
+		}
+		fmt.Fprintf(b, "    cheapest on demand in %s (%s; %s): %s", p.Region, p.RegionFrom, p.Source, strings.Join(names, ", "))
+		if len(names) == 0 {
+			b.WriteString("none priced")
+		}
+		if p.Unpriced > 0 {
+			fmt.Fprintf(b, "; %s unpriced (unknown, never another region's price)", cli.Count(p.Unpriced, "type"))
+		}
+		b.WriteString("\n")
+	}
 }
 
 // writeRollout writes, with -min-age or -nodes, each EC2NodeClass's

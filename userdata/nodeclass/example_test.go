@@ -3,7 +3,7 @@ package nodeclass_test
 import (
 	"fmt"
 
-	"github.com/ec2select/ec2select/nodeclass"
+	"github.com/ec2select/ec2select/userdata/nodeclass"
 )
 
 // The kubelet refuses to start with these, so Validate refuses them too,
