@@ -2,6 +2,7 @@ package ec2fake
 
 import (
 	"reflect"
+	"sync"
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 )
@@ -73,11 +74,15 @@ func deepCopy(dst, src reflect.Value) {
 }
 
 // cloneImage is clone for the hot path of DescribeImages: the same deep
-// copy without reflection for the fields images commonly carry. Rarely
-// used nested structs fall back to clone. TestCloneImageSharesNothing
-// fails if an SDK upgrade adds a field this misses.
-func cloneImage(src *ec2types.Image) ec2types.Image {
-	out := *src
+// copy, by hand for the fields images commonly carry (imageHand and
+// ebsHand name them) and through reflection for any other field that is set. So a
+// field an SDK release adds is deep-copied too, and the code names no
+// field the lowest SDK release the module requires lacks.
+// TestCloneImageSharesNothing fills every field and checks the copy.
+// It writes into dst, so that the copy is made where it is kept.
+func cloneImage(dst, src *ec2types.Image) {
+	out := dst
+	*out = *src
 	if src.BlockDeviceMappings != nil {
 		out.BlockDeviceMappings = make([]ec2types.BlockDeviceMapping, len(src.BlockDeviceMappings))
 		for i, m := range src.BlockDeviceMappings {
@@ -89,6 +94,7 @@ func cloneImage(src *ec2types.Image) ec2types.Image {
 				e.DeleteOnTermination, e.Encrypted = dup(e.DeleteOnTermination), dup(e.Encrypted)
 				e.EbsCardIndex, e.Iops, e.Throughput = dup(e.EbsCardIndex), dup(e.Iops), dup(e.Throughput)
 				e.VolumeInitializationRate, e.VolumeSize = dup(e.VolumeInitializationRate), dup(e.VolumeSize)
+				copyRest(&e, m.Ebs, ebsRest())
 				m.Ebs = &e
 			}
 			out.BlockDeviceMappings[i] = m
@@ -97,13 +103,6 @@ func cloneImage(src *ec2types.Image) ec2types.Image {
 	out.CreationDate, out.DeprecationTime, out.DeregistrationProtection = dup(src.CreationDate), dup(src.DeprecationTime), dup(src.DeregistrationProtection)
 	out.Description, out.EnaSupport, out.FreeTierEligible, out.ImageAllowed = dup(src.Description), dup(src.EnaSupport), dup(src.FreeTierEligible), dup(src.ImageAllowed)
 	out.ImageId, out.ImageLocation, out.ImageOwnerAlias = dup(src.ImageId), dup(src.ImageLocation), dup(src.ImageOwnerAlias)
-	if src.ImageWatermarks != nil {
-		out.ImageWatermarks = clone(src.ImageWatermarks)
-	}
-	if src.InstanceTypeSpecification != nil {
-		c := clone(*src.InstanceTypeSpecification)
-		out.InstanceTypeSpecification = &c
-	}
 	out.KernelId, out.LastLaunchedTime, out.Name, out.OwnerId = dup(src.KernelId), dup(src.LastLaunchedTime), dup(src.Name), dup(src.OwnerId)
 	out.PlatformDetails = dup(src.PlatformDetails)
 	if src.ProductCodes != nil {
@@ -113,11 +112,7 @@ func cloneImage(src *ec2types.Image) ec2types.Image {
 			out.ProductCodes[i] = p
 		}
 	}
-	out.Public, out.PublicSsmParameterName, out.RamdiskId, out.RootDeviceName = dup(src.Public), dup(src.PublicSsmParameterName), dup(src.RamdiskId), dup(src.RootDeviceName)
-	if src.ScanResults != nil {
-		c := clone(*src.ScanResults)
-		out.ScanResults = &c
-	}
+	out.Public, out.RamdiskId, out.RootDeviceName = dup(src.Public), dup(src.RamdiskId), dup(src.RootDeviceName)
 	out.SourceImageId, out.SourceImageRegion, out.SourceInstanceId = dup(src.SourceImageId), dup(src.SourceImageRegion), dup(src.SourceInstanceId)
 	out.SriovNetSupport, out.UsageOperation = dup(src.SriovNetSupport), dup(src.UsageOperation)
 	if src.StateReason != nil {
@@ -130,7 +125,60 @@ func cloneImage(src *ec2types.Image) ec2types.Image {
 			out.Tags[i] = ec2types.Tag{Key: dup(t.Key), Value: dup(t.Value)}
 		}
 	}
-	return out
+	copyRest(out, src, imageRest())
+}
+
+// copyRest deep-copies into dst each field of src that rest lists and
+// that is set.
+func copyRest[T any](dst, src *T, rest []int) {
+	if len(rest) == 0 {
+		return
+	}
+	sv, dv := reflect.ValueOf(src).Elem(), reflect.ValueOf(dst).Elem()
+	for _, i := range rest {
+		if f := sv.Field(i); !f.IsZero() {
+			deepCopy(dv.Field(i), f)
+		}
+	}
+}
+
+// restOf lists the indices of the exported fields of T that can share
+// memory and that hand does not name: what cloneImage leaves to copyRest.
+func restOf[T any](hand map[string]bool) []int {
+	t := reflect.TypeFor[T]()
+	var rest []int
+	for i := range t.NumField() {
+		f := t.Field(i)
+		switch f.Type.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Struct, reflect.Interface:
+			if f.IsExported() && !hand[f.Name] {
+				rest = append(rest, i)
+			}
+		}
+	}
+	return rest
+}
+
+// The fields cloneImage copies by hand, and what is left to copyRest.
+var (
+	imageRest = sync.OnceValue(func() []int { return restOf[ec2types.Image](imageHand) })
+	ebsRest   = sync.OnceValue(func() []int { return restOf[ec2types.EbsBlockDevice](ebsHand) })
+	ebsHand   = map[string]bool{
+		"AvailabilityZone": true, "AvailabilityZoneId": true, "KmsKeyId": true, "OutpostArn": true, "SnapshotId": true,
+		"DeleteOnTermination": true, "Encrypted": true, "EbsCardIndex": true, "Iops": true, "Throughput": true,
+		"VolumeInitializationRate": true, "VolumeSize": true,
+	}
+)
+
+// imageHand names the fields of ec2types.Image cloneImage copies by hand.
+var imageHand = map[string]bool{
+	"BlockDeviceMappings": true, "CreationDate": true, "DeprecationTime": true, "DeregistrationProtection": true,
+	"Description": true, "EnaSupport": true, "FreeTierEligible": true, "ImageAllowed": true,
+	"ImageId": true, "ImageLocation": true, "ImageOwnerAlias": true, "KernelId": true,
+	"LastLaunchedTime": true, "Name": true, "OwnerId": true, "PlatformDetails": true,
+	"ProductCodes": true, "Public": true, "RamdiskId": true, "RootDeviceName": true,
+	"SourceImageId": true, "SourceImageRegion": true, "SourceInstanceId": true,
+	"SriovNetSupport": true, "UsageOperation": true, "StateReason": true, "Tags": true,
 }
 
 // dup copies the value behind a pointer to a type without pointers inside.

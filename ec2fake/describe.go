@@ -229,7 +229,7 @@ func (b *Backend) describeImages(in *ec2.DescribeImagesInput) (*ec2.DescribeImag
 	}
 	out := &ec2.DescribeImagesOutput{Images: make([]ec2types.Image, len(page))}
 	for i, s := range page {
-		out.Images[i] = cloneImage(&s.img)
+		cloneImage(&out.Images[i], &s.img)
 	}
 	if more {
 		tok := encodeToken(tokenOpImages, q.fingerprint, *page[len(page)-1].img.ImageId)

@@ -59,9 +59,6 @@ func FleetOutcome(a Attempt, out *ec2.CreateFleetOutput, err error) (Outcome, er
 	for _, i := range out.Instances {
 		where := overrideOf(i.LaunchTemplateAndOverrides)
 		where.instanceType = string(i.InstanceType)
-		if where.zone == "" {
-			where.zone = aws.ToString(i.AvailabilityZone)
-		}
 		offering, subnet, ferr := a.match(where, i.Lifecycle)
 		if ferr != nil {
 			return Outcome{}, ferr
@@ -139,11 +136,20 @@ func (a Attempt) match(p place, lifecycle ec2types.InstanceLifecycle) (Offering,
 	return Offering{}, "", fmt.Errorf("offerings: the answer names %s in zone %q (subnet %q, lifecycle %q), which the attempt did not ask for", p.instanceType, zone, p.subnet, lifecycle)
 }
 
+// The lifecycles of instances launched into a capacity block or an
+// interruptible reservation, as EC2 writes them. They are spelled here, not
+// taken from the SDK's constants, which only its v1.3xx releases define:
+// the library requires the lowest SDK release it needs (see README).
+const (
+	lifecycleCapacityBlock                    ec2types.InstanceLifecycle = "capacity-block"
+	lifecycleInterruptibleCapacityReservation ec2types.InstanceLifecycle = "interruptible-capacity-reservation"
+)
+
 func lifecycleMatches(ct CapacityType, l ec2types.InstanceLifecycle) bool {
 	switch l {
 	case ec2types.InstanceLifecycleSpot:
 		return ct == Spot
-	case ec2types.InstanceLifecycleCapacityBlock, ec2types.InstanceLifecycleInterruptibleCapacityReservation:
+	case lifecycleCapacityBlock, lifecycleInterruptibleCapacityReservation:
 		return ct == Reserved
 	case ec2types.InstanceLifecycleOnDemand, "":
 		return ct == OnDemand || ct == Reserved
