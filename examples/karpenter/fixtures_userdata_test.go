@@ -20,6 +20,7 @@ import (
 
 	v1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/amifamily"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/launchtemplate"
 )
 
 // resolverClaim is a NodeClaim whose labels include ones the node
@@ -92,7 +93,8 @@ func lintOf(t *testing.T, family compat.AMIFamily, data []byte) lintFacts {
 // Karpenter's own amifamily.DefaultResolver.Resolve (resolver.go:147-213)
 // builds the launch templates of a NodeClaim over the instance types of
 // its fake EC2 API, and the adapter builds the same groups (LaunchGroups)
-// and userdata.Config (UserDataConfig); Lint reads both userData alike:
+// and the fork's (ResolverUserData, whose Script renders it); Lint reads
+// both userData alike:
 // the same image and instance types per launch template, and the same
 // registered taints, labels, maxPods and clusterDNS. The text differs by
 // design (README "From Karpenter").
@@ -167,13 +169,19 @@ func TestUserDataAsKarpenterResolver(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				fam, cfg, err := karpenter.UserDataConfig(nc, claim, karpv1.CapacityTypeOnDemand, cluster, groups[i])
+				// The fork's resolver has the image ID, maxPods and
+				// types of the template, not the launch group.
+				ud, err := karpenter.ResolverUserData(nc, claim, karpv1.CapacityTypeOnDemand, cluster, lt.AMIID, int(maxPods), lt.InstanceTypes)
 				if err != nil {
 					t.Fatal(err)
 				}
-				rendered, err := userdata.Render(fam, cfg)
+				ourScript, err := ud.Script(context.Background())
 				if err != nil {
-					t.Fatalf("Render: %v", err)
+					t.Fatalf("Script: %v", err)
+				}
+				rendered, err := base64.StdEncoding.DecodeString(ourScript)
+				if err != nil {
+					t.Fatal(err)
 				}
 				want, got := lintOf(t, f, theirs), lintOf(t, f, rendered)
 				if diff := cmp.Diff(want, got); diff != "" {
@@ -230,5 +238,59 @@ func TestAL2PercentEviction(t *testing.T) {
 	}
 	if got := lintOf(t, compat.AL2, rendered); got.Verdict != "joins" {
 		t.Errorf("Render's AL2 userData: Lint says %s", got.Verdict)
+	}
+}
+
+// TestUserDataLaunchTemplateName: Karpenter names a launch template by a
+// hashstructure hash of the amifamily.LaunchTemplate, userData included
+// (launchtemplate.LaunchTemplateName, launchtemplate.go:209-211, v1.14.1),
+// and reuses a template of the same name. UserData in the template's
+// UserData field (a bootstrap.Bootstrapper, as Karpenter's own are) gives
+// templates whose userData differs different names, and the same
+// userData the same name; its Script is Render's output in base64.
+func TestUserDataLaunchTemplateName(t *testing.T) {
+	t.Parallel()
+	base := userdata.Config{
+		ClusterName: "test-cluster", APIServerEndpoint: "https://test-cluster", CABundle: brCA, ClusterCIDR: "10.100.0.0/16",
+		Labels: map[string]string{karpv1.CapacityTypeLabelKey: karpv1.CapacityTypeOnDemand},
+	}
+	name := func(cfg userdata.Config) string {
+		return launchtemplate.LaunchTemplateName(&amifamily.LaunchTemplate{Options: &amifamily.Options{}, UserData: karpenter.UserData{Family: compat.AL2023, Config: cfg}})
+	}
+	variants := map[string]func(*userdata.Config){
+		"capacity type": func(c *userdata.Config) {
+			c.Labels = map[string]string{karpv1.CapacityTypeLabelKey: karpv1.CapacityTypeSpot}
+		},
+		"maxPods": func(c *userdata.Config) { c.Kubelet.MaxPods = ptr[int32](20) },
+		"taint":   func(c *userdata.Config) { c.Taints = []userdata.Taint{{Key: "a", Effect: userdata.NoSchedule}} },
+		"custom":  func(c *userdata.Config) { c.CustomUserData = []byte("#!/bin/bash\necho hi\n") },
+		"release": func(c *userdata.Config) { c.AMIRelease = "v20250403" },
+	}
+	seen := map[string]string{name(base): "base"}
+	for what, change := range variants {
+		cfg := base
+		change(&cfg)
+		n := name(cfg)
+		if other, ok := seen[n]; ok {
+			t.Errorf("%s: same launch template name as %s (%s)", what, other, n)
+		}
+		seen[n] = what
+	}
+	if name(base) != name(base) {
+		t.Error("the same userData got two names")
+	}
+	script, err := karpenter.UserData{Family: compat.AL2023, Config: base}.Script(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := userdata.Render(compat.AL2023, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if script != base64.StdEncoding.EncodeToString(want) {
+		t.Errorf("Script is not Render's userData in base64")
+	}
+	if _, err := (karpenter.UserData{Family: compat.AL2023}).Script(context.Background()); err == nil {
+		t.Error("Script rendered a Config without a cluster")
 	}
 }

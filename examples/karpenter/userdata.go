@@ -1,6 +1,8 @@
 package karpenter
 
 import (
+	"context"
+	"encoding/base64"
 	"fmt"
 	"strings"
 	"time"
@@ -8,6 +10,7 @@ import (
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/userdata"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
 	v1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 )
@@ -157,4 +160,50 @@ func KubeletFromKarpenter(k *v1.KubeletConfiguration) (userdata.KubeletConfig, e
 		return userdata.KubeletConfig{}, fmt.Errorf("karpenter: spec.kubelet: %w", err)
 	}
 	return out, nil
+}
+
+// UserData is a launch template's userData in the shape Karpenter's
+// launch-template provider takes it: amifamily.LaunchTemplate.UserData is
+// a bootstrap.Bootstrapper, whose Script returns the base64 userData
+// (pkg/providers/amifamily/bootstrap/bootstrap.go:114-120,
+// karpenter-provider-aws v1.14.1), and UserData has that method, so a
+// fork puts it where the families' UserData methods put bootstrap.EKS,
+// Nodeadm, Bottlerocket, Windows or Custom. Its fields are exported
+// because launchtemplate.LaunchTemplateName hashes the LaunchTemplate
+// with hashstructure, which skips unexported fields
+// (launchtemplate.go:209-211): two templates whose userData differs get
+// two names, as bootstrap.Options' fields give them in Karpenter.
+type UserData struct {
+	Family compat.AMIFamily
+	Config userdata.Config
+}
+
+// Script renders the userData with userdata.Render and encodes it in
+// standard base64, as EC2's launch template data takes it. Render's
+// refusals are returned as they are.
+func (u UserData) Script(context.Context) (string, error) {
+	out, err := userdata.Render(u.Family, u.Config)
+	if err != nil {
+		return "", fmt.Errorf("karpenter: userData: %w", err)
+	}
+	return base64.StdEncoding.EncodeToString(out), nil
+}
+
+// ResolverUserData is the UserData of one of the resolver's launch
+// templates (DefaultResolver.resolveLaunchTemplates, resolver.go:260-300),
+// from what that function has: the EC2NodeClass, the NodeClaim, the
+// capacity type, the image ID, its maxPods and instance types
+// ([ResolverGroup]), and the cluster the launch-template provider knows.
+// It is [UserDataConfig] for that group; its errors are those two
+// functions'.
+func ResolverUserData(nc *v1.EC2NodeClass, claim *karpv1.NodeClaim, capacityType string, cluster Cluster, imageID string, maxPods int, types []*cloudprovider.InstanceType) (UserData, error) {
+	group, err := ResolverGroup(nc, imageID, maxPods, types)
+	if err != nil {
+		return UserData{}, err
+	}
+	family, cfg, err := UserDataConfig(nc, claim, capacityType, cluster, group)
+	if err != nil {
+		return UserData{}, err
+	}
+	return UserData{Family: family, Config: cfg}, nil
 }
