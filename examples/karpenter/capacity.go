@@ -71,7 +71,7 @@ var resourceNames = [...]corev1.ResourceName{
 }
 
 // resourceList lists q's non-zero amounts as Kubernetes quantities: CPU
-// in millicores, memory and storage in bytes (BinarySI), pods as a count.
+// in millicores, pods as a count, memory and storage as [byteQuantity].
 func resourceList(q capacity.Quantities) corev1.ResourceList {
 	out := corev1.ResourceList{}
 	for r, name := range resourceNames {
@@ -83,10 +83,23 @@ func resourceList(q capacity.Quantities) corev1.ResourceList {
 		case name == corev1.ResourcePods:
 			out[name] = *resource.NewQuantity(v, resource.DecimalSI)
 		default:
-			out[name] = *resource.NewQuantity(v, resource.BinarySI)
+			out[name] = byteQuantity(v)
 		}
 	}
 	return out
+}
+
+// byteQuantity is an amount of bytes in the format Karpenter gives its
+// own, so that both are spelled alike (a node's capacity reaches the API
+// server as the quantity's string, and a fork's suites compare what comes
+// back): a whole number of MiB is BinarySI (Karpenter's "%dMi" memory,
+// "20Gi" volumes), anything else DecimalSI (an instance store, which
+// Karpenter writes as "%dG", types.go:372; volumes sized in G).
+func byteQuantity(v int64) resource.Quantity {
+	if v%(1<<20) == 0 {
+		return *resource.NewQuantity(v, resource.BinarySI)
+	}
+	return *resource.NewQuantity(v, resource.DecimalSI)
 }
 
 // CapacityFromEstimate is an estimate in the shape Karpenter's provider

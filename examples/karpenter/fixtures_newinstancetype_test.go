@@ -100,6 +100,14 @@ func TestKarpenterCapacityAsNewInstanceType(t *testing.T) {
 				}
 				name := string(info.InstanceType)
 				sameQuantities(t, name+" capacity", fourResources, theirs.Capacity, capList)
+				// Spelled alike too: a node's capacity reaches the API
+				// server as the quantity's string, and the suites compare
+				// what comes back with gomega's Equal.
+				for _, r := range fourResources {
+					if w, g := theirs.Capacity[r], capList[r]; w.String() != g.String() {
+						t.Errorf("%s capacity %s: Karpenter %s, adapter %s", name, r, w.String(), g.String())
+					}
+				}
 				sameQuantities(t, name+" kube-reserved", fourResources, theirs.Overhead.KubeReserved, overhead.KubeReserved)
 				sameQuantities(t, name+" system-reserved", fourResources, theirs.Overhead.SystemReserved, overhead.SystemReserved)
 				sameQuantities(t, name+" eviction", fourResources, theirs.Overhead.EvictionThreshold, overhead.EvictionThreshold)

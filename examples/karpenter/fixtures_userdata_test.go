@@ -246,16 +246,23 @@ func TestAL2PercentEviction(t *testing.T) {
 // (launchtemplate.LaunchTemplateName, launchtemplate.go:209-211, v1.14.1),
 // and reuses a template of the same name. UserData in the template's
 // UserData field (a bootstrap.Bootstrapper, as Karpenter's own are) gives
-// templates whose userData differs different names, and the same
-// userData the same name; its Script is Render's output in base64.
+// templates whose userData differs different names, and templates whose
+// userData is the same one name: a Custom family's userData does not
+// change with maxPods, so neither does its template (Karpenter's
+// bootstrap.Custom hashes only the custom userData). Script is the text
+// in base64.
 func TestUserDataLaunchTemplateName(t *testing.T) {
 	t.Parallel()
 	base := userdata.Config{
 		ClusterName: "test-cluster", APIServerEndpoint: "https://test-cluster", CABundle: brCA, ClusterCIDR: "10.100.0.0/16",
 		Labels: map[string]string{karpv1.CapacityTypeLabelKey: karpv1.CapacityTypeOnDemand},
 	}
-	name := func(cfg userdata.Config) string {
-		return launchtemplate.LaunchTemplateName(&amifamily.LaunchTemplate{Options: &amifamily.Options{}, UserData: karpenter.UserData{Family: compat.AL2023, Config: cfg}})
+	name := func(family compat.AMIFamily, cfg userdata.Config) string {
+		ud, err := karpenter.NewUserData(family, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return launchtemplate.LaunchTemplateName(&amifamily.LaunchTemplate{Options: &amifamily.Options{}, UserData: ud})
 	}
 	variants := map[string]func(*userdata.Config){
 		"capacity type": func(c *userdata.Config) {
@@ -264,22 +271,33 @@ func TestUserDataLaunchTemplateName(t *testing.T) {
 		"maxPods": func(c *userdata.Config) { c.Kubelet.MaxPods = ptr[int32](20) },
 		"taint":   func(c *userdata.Config) { c.Taints = []userdata.Taint{{Key: "a", Effect: userdata.NoSchedule}} },
 		"custom":  func(c *userdata.Config) { c.CustomUserData = []byte("#!/bin/bash\necho hi\n") },
-		"release": func(c *userdata.Config) { c.AMIRelease = "v20250403" },
 	}
-	seen := map[string]string{name(base): "base"}
+	seen := map[string]string{name(compat.AL2023, base): "base"}
 	for what, change := range variants {
 		cfg := base
 		change(&cfg)
-		n := name(cfg)
+		n := name(compat.AL2023, cfg)
 		if other, ok := seen[n]; ok {
 			t.Errorf("%s: same launch template name as %s (%s)", what, other, n)
 		}
 		seen[n] = what
 	}
-	if name(base) != name(base) {
+	if name(compat.AL2023, base) != name(compat.AL2023, base) {
 		t.Error("the same userData got two names")
 	}
-	script, err := karpenter.UserData{Family: compat.AL2023, Config: base}.Script(context.Background())
+	// A Custom family without userData renders empty (the AMI joins by
+	// itself), whatever the kubelet configuration.
+	custom := userdata.Config{Labels: base.Labels}
+	other := custom
+	other.Kubelet.MaxPods = ptr[int32](20)
+	if name(compat.Custom, custom) != name(compat.Custom, other) {
+		t.Error("a Custom family's template changed name with maxPods, which its userData does not hold")
+	}
+	ud, err := karpenter.NewUserData(compat.AL2023, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := ud.Script(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +308,7 @@ func TestUserDataLaunchTemplateName(t *testing.T) {
 	if script != base64.StdEncoding.EncodeToString(want) {
 		t.Errorf("Script is not Render's userData in base64")
 	}
-	if _, err := (karpenter.UserData{Family: compat.AL2023}).Script(context.Background()); err == nil {
-		t.Error("Script rendered a Config without a cluster")
+	if _, err := karpenter.NewUserData(compat.AL2023, userdata.Config{}); err == nil {
+		t.Error("NewUserData rendered a Config without a cluster")
 	}
 }

@@ -168,25 +168,38 @@ func KubeletFromKarpenter(k *v1.KubeletConfiguration) (userdata.KubeletConfig, e
 // (pkg/providers/amifamily/bootstrap/bootstrap.go:114-120,
 // karpenter-provider-aws v1.14.1), and UserData has that method, so a
 // fork puts it where the families' UserData methods put bootstrap.EKS,
-// Nodeadm, Bottlerocket, Windows or Custom. Its fields are exported
-// because launchtemplate.LaunchTemplateName hashes the LaunchTemplate
-// with hashstructure, which skips unexported fields
-// (launchtemplate.go:209-211): two templates whose userData differs get
-// two names, as bootstrap.Options' fields give them in Karpenter.
+// Nodeadm, Bottlerocket, Windows or Custom.
+//
+// launchtemplate.LaunchTemplateName names a template by a hashstructure
+// hash of the LaunchTemplate, userData included, and reuses a template
+// of the same name (launchtemplate.go:209-211). UserData holds the
+// rendered text in an exported field, which is what that hash reads
+// (hashstructure skips unexported fields): templates whose userData
+// differs get different names, and templates whose userData is the same
+// share one, as bootstrap.Options gives them in Karpenter (a Custom
+// family's userData, for one, does not change with maxPods).
 type UserData struct {
-	Family compat.AMIFamily
-	Config userdata.Config
+	// Text is the userData as userdata.Render wrote it.
+	Text []byte
+	// Report is Render's report on Text (userdata.RenderWithReport): a
+	// Custom family's Unresolved reason, for one, to log.
+	Report userdata.Report `hash:"ignore"`
 }
 
-// Script renders the userData with userdata.Render and encodes it in
-// standard base64, as EC2's launch template data takes it. Render's
-// refusals are returned as they are.
-func (u UserData) Script(context.Context) (string, error) {
-	out, err := userdata.Render(u.Family, u.Config)
+// NewUserData renders cfg for family. Render's refusals are returned as
+// they are.
+func NewUserData(family compat.AMIFamily, cfg userdata.Config) (UserData, error) {
+	text, report, err := userdata.RenderWithReport(family, cfg)
 	if err != nil {
-		return "", fmt.Errorf("karpenter: userData: %w", err)
+		return UserData{}, fmt.Errorf("karpenter: userData: %w", err)
 	}
-	return base64.StdEncoding.EncodeToString(out), nil
+	return UserData{Text: text, Report: report}, nil
+}
+
+// Script returns the userData in standard base64, as EC2's launch
+// template data takes it.
+func (u UserData) Script(context.Context) (string, error) {
+	return base64.StdEncoding.EncodeToString(u.Text), nil
 }
 
 // ResolverUserData is the UserData of one of the resolver's launch
@@ -194,8 +207,8 @@ func (u UserData) Script(context.Context) (string, error) {
 // from what that function has: the EC2NodeClass, the NodeClaim, the
 // capacity type, the image ID, its maxPods and instance types
 // ([ResolverGroup]), and the cluster the launch-template provider knows.
-// It is [UserDataConfig] for that group; its errors are those two
-// functions'.
+// It is [UserDataConfig] for that group, rendered ([NewUserData]); its
+// errors are those functions'.
 func ResolverUserData(nc *v1.EC2NodeClass, claim *karpv1.NodeClaim, capacityType string, cluster Cluster, imageID string, maxPods int, types []*cloudprovider.InstanceType) (UserData, error) {
 	group, err := ResolverGroup(nc, imageID, maxPods, types)
 	if err != nil {
@@ -205,5 +218,5 @@ func ResolverUserData(nc *v1.EC2NodeClass, claim *karpv1.NodeClaim, capacityType
 	if err != nil {
 		return UserData{}, err
 	}
-	return UserData{Family: family, Config: cfg}, nil
+	return NewUserData(family, cfg)
 }
