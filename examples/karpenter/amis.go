@@ -3,6 +3,7 @@ package karpenter
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -134,27 +135,35 @@ func creationUnix(date string) int64 {
 // type takes any image it is empty, as Karpenter's is, and the error is
 // amiselect's explanation (errors.Is(err, amiselect.ErrNoCompatibleAMI),
 // a *amiselect.NoCompatibleAMIError), so a call site that wants
-// Karpenter's behaviour ignores the error and the resolver reports it. A
-// type compat cannot read or a status entry it rejects is another error
-// naming it, with an empty map.
+// Karpenter's behaviour ignores the error and the resolver reports it.
+// Each type is mapped on its own, as Karpenter maps it: a type compat
+// cannot read maps to no image, and the error names it beside the others'
+// mapping. A status entry compat rejects is an error naming it, with an
+// empty map.
 func MapToInstanceTypes(offered []*cloudprovider.InstanceType, status []v1.AMI) (map[string][]*cloudprovider.InstanceType, error) {
 	out := map[string][]*cloudprovider.InstanceType{}
 	amis, err := AMIsFromStatus("", status)
 	if err != nil {
 		return out, err
 	}
-	types, err := InstanceTypesFromKarpenter(offered)
-	if err != nil {
-		return out, err
+	var types []compat.InstanceType
+	var unread []error
+	for _, it := range offered {
+		t, err := InstanceTypeFromKarpenter(it)
+		if err != nil {
+			unread = append(unread, err)
+			continue
+		}
+		types = append(types, t)
 	}
 	m := amiselect.Map(types, amis)
 	for _, g := range LaunchGroups(m, offered) {
 		out[g.ImageID] = append(out[g.ImageID], g.InstanceTypes...)
 	}
 	if err := m.Err(); err != nil {
-		return out, fmt.Errorf("karpenter: %w", err)
+		unread = append(unread, fmt.Errorf("karpenter: %w", err))
 	}
-	return out, nil
+	return out, errors.Join(unread...)
 }
 
 // StatusAMIs is what the EC2NodeClass status controller writes into
