@@ -285,6 +285,14 @@ func TestUserDataLaunchTemplateName(t *testing.T) {
 	if name(compat.AL2023, base) != name(compat.AL2023, base) {
 		t.Error("the same userData got two names")
 	}
+	// LaunchTemplateName hashes slices as sets: the text must hash as a
+	// whole, not as the set of its bytes.
+	swapped := func(text string) string {
+		return launchtemplate.LaunchTemplateName(&amifamily.LaunchTemplate{Options: &amifamily.Options{}, UserData: karpenter.UserData{Text: text}})
+	}
+	if swapped("10.100.0.0/16 a") == swapped("10.100.0.0/16 aaa") || swapped("ab") == swapped("ba") {
+		t.Error("texts with the same bytes in another order, or one byte twice more, share a name")
+	}
 	// A Custom family without userData renders empty (the AMI joins by
 	// itself), whatever the kubelet configuration.
 	custom := userdata.Config{Labels: base.Labels}

@@ -179,8 +179,11 @@ func KubeletFromKarpenter(k *v1.KubeletConfiguration) (userdata.KubeletConfig, e
 // share one, as bootstrap.Options gives them in Karpenter (a Custom
 // family's userData, for one, does not change with maxPods).
 type UserData struct {
-	// Text is the userData as userdata.Render wrote it.
-	Text []byte
+	// Text is the userData as userdata.Render wrote it. It is a string:
+	// LaunchTemplateName hashes with SlicesAsSets, which would read a
+	// []byte as an unordered set of bytes, and texts with the same bytes
+	// in another order would share a name.
+	Text string
 	// Report is Render's report on Text (userdata.RenderWithReport): a
 	// Custom family's Unresolved reason, for one, to log.
 	Report userdata.Report `hash:"ignore"`
@@ -193,13 +196,13 @@ func NewUserData(family compat.AMIFamily, cfg userdata.Config) (UserData, error)
 	if err != nil {
 		return UserData{}, fmt.Errorf("karpenter: userData: %w", err)
 	}
-	return UserData{Text: text, Report: report}, nil
+	return UserData{Text: string(text), Report: report}, nil
 }
 
 // Script returns the userData in standard base64, as EC2's launch
 // template data takes it.
 func (u UserData) Script(context.Context) (string, error) {
-	return base64.StdEncoding.EncodeToString(u.Text), nil
+	return base64.StdEncoding.EncodeToString([]byte(u.Text)), nil
 }
 
 // ResolverUserData is the UserData of one of the resolver's launch
