@@ -171,10 +171,7 @@ func TestUserDataAsKarpenterResolver(t *testing.T) {
 				}
 				// The fork's resolver has the image ID, maxPods and
 				// types of the template, not the launch group.
-				ud, err := karpenter.ResolverUserData(nc, claim, karpv1.CapacityTypeOnDemand, cluster, lt.AMIID, int(maxPods), lt.InstanceTypes)
-				if err != nil {
-					t.Fatal(err)
-				}
+				ud := karpenter.ResolverUserData(nc, claim, karpv1.CapacityTypeOnDemand, cluster, lt.AMIID, int(maxPods), lt.InstanceTypes)
 				ourScript, err := ud.Script(context.Background())
 				if err != nil {
 					t.Fatalf("Script: %v", err)
@@ -258,8 +255,8 @@ func TestUserDataLaunchTemplateName(t *testing.T) {
 		Labels: map[string]string{karpv1.CapacityTypeLabelKey: karpv1.CapacityTypeOnDemand},
 	}
 	name := func(family compat.AMIFamily, cfg userdata.Config) string {
-		ud, err := karpenter.NewUserData(family, cfg)
-		if err != nil {
+		ud := karpenter.NewUserData(family, cfg)
+		if _, err := ud.Script(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		return launchtemplate.LaunchTemplateName(&amifamily.LaunchTemplate{Options: &amifamily.Options{}, UserData: ud})
@@ -301,11 +298,7 @@ func TestUserDataLaunchTemplateName(t *testing.T) {
 	if name(compat.Custom, custom) != name(compat.Custom, other) {
 		t.Error("a Custom family's template changed name with maxPods, which its userData does not hold")
 	}
-	ud, err := karpenter.NewUserData(compat.AL2023, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	script, err := ud.Script(context.Background())
+	script, err := karpenter.NewUserData(compat.AL2023, base).Script(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +309,15 @@ func TestUserDataLaunchTemplateName(t *testing.T) {
 	if script != base64.StdEncoding.EncodeToString(want) {
 		t.Errorf("Script is not Render's userData in base64")
 	}
-	if _, err := karpenter.NewUserData(compat.AL2023, userdata.Config{}); err == nil {
-		t.Error("NewUserData rendered a Config without a cluster")
+	// Karpenter's resolver makes templates from whatever options it is
+	// given (its AMIResolver specs give only a cluster name) and its
+	// bootstrappers fail in Script; Render's refusal waits there too.
+	ud := karpenter.NewUserData(compat.AL2023, userdata.Config{ClusterName: "test"})
+	if _, err := ud.Script(context.Background()); err == nil || !strings.Contains(err.Error(), "APIServerEndpoint") {
+		t.Errorf("Script of a Config without an endpoint = %v; want Render's refusal", err)
+	}
+	nc := nodeClassWith(v1.AMISelectorTerm{Alias: "al2023@latest"})
+	if _, err := karpenter.ResolverUserData(nc, resolverClaim(), karpv1.CapacityTypeOnDemand, karpenter.Cluster{}, "ami-missing", 110, nil).Script(context.Background()); err == nil || !strings.Contains(err.Error(), "ami-missing") {
+		t.Errorf("Script for an image status.amis does not list = %v; want ResolverGroup's error", err)
 	}
 }

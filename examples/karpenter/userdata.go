@@ -178,6 +178,10 @@ func KubeletFromKarpenter(k *v1.KubeletConfiguration) (userdata.KubeletConfig, e
 // differs get different names, and templates whose userData is the same
 // share one, as bootstrap.Options gives them in Karpenter (a Custom
 // family's userData, for one, does not change with maxPods).
+//
+// Render runs when the UserData is made and a refusal is kept: Script
+// returns it, when the launch-template provider asks for the userData,
+// which is when Karpenter's own bootstrappers fail.
 type UserData struct {
 	// Text is the userData as userdata.Render wrote it. It is a string:
 	// LaunchTemplateName hashes with SlicesAsSets, which would read a
@@ -187,21 +191,25 @@ type UserData struct {
 	// Report is Render's report on Text (userdata.RenderWithReport): a
 	// Custom family's Unresolved reason, for one, to log.
 	Report userdata.Report `hash:"ignore"`
+	err    error
 }
 
-// NewUserData renders cfg for family. Render's refusals are returned as
-// they are.
-func NewUserData(family compat.AMIFamily, cfg userdata.Config) (UserData, error) {
+// NewUserData renders cfg for family. A refusal, Render's or the
+// caller's, is what Script returns.
+func NewUserData(family compat.AMIFamily, cfg userdata.Config) UserData {
 	text, report, err := userdata.RenderWithReport(family, cfg)
 	if err != nil {
-		return UserData{}, fmt.Errorf("karpenter: userData: %w", err)
+		return UserData{err: fmt.Errorf("karpenter: userData: %w", err)}
 	}
-	return UserData{Text: string(text), Report: report}, nil
+	return UserData{Text: string(text), Report: report}
 }
 
 // Script returns the userData in standard base64, as EC2's launch
-// template data takes it.
+// template data takes it, or the reason it could not be made.
 func (u UserData) Script(context.Context) (string, error) {
+	if u.err != nil {
+		return "", u.err
+	}
 	return base64.StdEncoding.EncodeToString([]byte(u.Text)), nil
 }
 
@@ -210,16 +218,17 @@ func (u UserData) Script(context.Context) (string, error) {
 // from what that function has: the EC2NodeClass, the NodeClaim, the
 // capacity type, the image ID, its maxPods and instance types
 // ([ResolverGroup]), and the cluster the launch-template provider knows.
-// It is [UserDataConfig] for that group, rendered ([NewUserData]); its
-// errors are those functions'.
-func ResolverUserData(nc *v1.EC2NodeClass, claim *karpv1.NodeClaim, capacityType string, cluster Cluster, imageID string, maxPods int, types []*cloudprovider.InstanceType) (UserData, error) {
+// It is [UserDataConfig] for that group, rendered ([NewUserData]); as
+// there, an error of those functions is what Script returns, so the
+// resolver keeps Karpenter's signature and timing.
+func ResolverUserData(nc *v1.EC2NodeClass, claim *karpv1.NodeClaim, capacityType string, cluster Cluster, imageID string, maxPods int, types []*cloudprovider.InstanceType) UserData {
 	group, err := ResolverGroup(nc, imageID, maxPods, types)
 	if err != nil {
-		return UserData{}, err
+		return UserData{err: err}
 	}
 	family, cfg, err := UserDataConfig(nc, claim, capacityType, cluster, group)
 	if err != nil {
-		return UserData{}, err
+		return UserData{err: err}
 	}
 	return NewUserData(family, cfg)
 }
