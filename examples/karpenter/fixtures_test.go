@@ -587,3 +587,42 @@ func TestMissingParameter(t *testing.T) {
 		t.Errorf("Karpenter's List selected %d AMIs", len(theirs))
 	}
 }
+
+// TestListAMIsFixtureValues pins two refusals a fork's suites meet in
+// Karpenter's fixtures, beside Karpenter's own List on the same fakes:
+// an image whose CreationDate is not EC2's RFC 3339 (Karpenter's fake
+// EC2 API writes time.UnixDate for the image it returns by default,
+// pkg/fake/ec2api.go:431-440, v1.14.1) is rejected with a reason, where
+// Karpenter sorts it last (ami.go parseTimeWithDefault) and keeps it;
+// and an alias's public parameter whose value is no AMI id (the
+// cloudprovider and EC2NodeClass validation suites' "amd64-ami-id") is an
+// error naming it, where Karpenter describes the value as an image id.
+func TestListAMIsFixtureValues(t *testing.T) {
+	t.Parallel()
+	t.Run("creation date", func(t *testing.T) {
+		img := ec2types.Image{ImageId: aws.String("ami-0123456789"), Name: aws.String("custom"), Architecture: "x86_64",
+			CreationDate: aws.String(time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC).Format(time.UnixDate)), State: ec2types.ImageStateAvailable}
+		ec2api, ssmapi := karpenterAPIs([]ec2types.Image{img}, nil)
+		nc := nodeClassWith(v1.AMISelectorTerm{ID: "ami-0123456789"})
+		theirs, _ := karpenterList(t, ec2api, ssmapi, nc)
+		sel, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(theirs) != 1 || len(sel.AMIs) != 0 || len(sel.Rejected) != 1 {
+			t.Errorf("Karpenter keeps %d, ListAMIs keeps %d and rejects %v; want 1, 0 and the image", len(theirs), len(sel.AMIs), sel.Rejected)
+		}
+	})
+	t.Run("public parameter value", func(t *testing.T) {
+		param := "/aws/service/eks/optimized-ami/" + k8sVersion + "/amazon-linux-2023/x86_64/standard/recommended/image_id"
+		img := ec2types.Image{ImageId: aws.String("amd64-ami-id"), Name: aws.String("amd64-ami"), Architecture: "x86_64",
+			CreationDate: aws.String("2025-04-03T16:40:40.000Z"), State: ec2types.ImageStateAvailable}
+		ec2api, ssmapi := karpenterAPIs([]ec2types.Image{img}, map[string]string{param: "amd64-ami-id"})
+		nc := nodeClassWith(v1.AMISelectorTerm{Alias: "al2023@latest"})
+		theirs, _ := karpenterList(t, ec2api, ssmapi, nc)
+		_, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion)
+		if len(theirs) == 0 || err == nil || !strings.Contains(err.Error(), `"amd64-ami-id", not an AMI id`) {
+			t.Errorf("Karpenter keeps %d images; ListAMIs: %v; want Karpenter's image and an error naming the value", len(theirs), err)
+		}
+	})
+}
