@@ -48,8 +48,10 @@ func TermsFromKarpenter(terms []v1.AMISelectorTerm) []amiselect.Term {
 // al2023.go:47-53; amiselect.Options.UntypedNotFound); an ssmParameter
 // SSM does not have (a typed ParameterNotFound, the only one Karpenter's
 // errors.IsNotFound knows) matches nothing (ami.go:123-127), recorded in
-// Selection.MissingParameters. Write StatusAMIs(sel.AMIs) into
-// status.amis.
+// Selection.MissingParameters. An image is deprecated when its
+// DeprecationTime is at or before now(), the provider's clock (Karpenter
+// judges it on its injected clock, ami.go:213); nil means time.Now. Write
+// StatusAMIs(sel.AMIs) into status.amis.
 //
 // An alias whose family publishes no AMIs for k8sVersion fails with an
 // error wrapping a *amiselect.UnsupportedVersionError
@@ -58,9 +60,10 @@ func TermsFromKarpenter(terms []v1.AMISelectorTerm) []amiselect.Term {
 // WS2025UnsupportedVersionError, whose fields only amifamily can set,
 // so that the EC2NodeClass controller marks the class UnsupportedAlias
 // (see doc.go).
-func ListAMIs(ctx context.Context, client ec2.DescribeImagesAPIClient, ssm amiselect.SSMClient, nc *v1.EC2NodeClass, k8sVersion string) (amiselect.Selection, error) {
+func ListAMIs(ctx context.Context, client ec2.DescribeImagesAPIClient, ssm amiselect.SSMClient, nc *v1.EC2NodeClass, k8sVersion string, now func() time.Time) (amiselect.Selection, error) {
 	sel, err := amiselect.Resolve(ctx, client, TermsFromKarpenter(nc.Spec.AMISelectorTerms), amiselect.Options{
 		Query:   amiselect.QueryOptions{KubernetesVersion: k8sVersion},
+		Select:  amiselect.SelectOptions{Now: now},
 		SSM:     ssm,
 		Aliases: amiselect.AliasBySSM, SkipMissingParameters: true,
 		UntypedNotFound: nc.Alias() != nil,

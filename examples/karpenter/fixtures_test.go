@@ -30,6 +30,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/clock"
+	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	corefake "sigs.k8s.io/karpenter/pkg/cloudprovider/fake"
 
@@ -279,7 +280,7 @@ func TestListAMIsAsKarpenter(t *testing.T) {
 			ec2api, ssmapi := karpenterAPIs(images, params)
 			nc := nodeClassWith(tc.terms...)
 			theirs, _ := karpenterList(t, ec2api, ssmapi, nc)
-			sel, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion)
+			sel, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -329,7 +330,7 @@ func TestListAMIsSuiteNames(t *testing.T) {
 	ec2api, ssmapi := karpenterAPIs(suiteImages(), params)
 	nc := nodeClassWith(v1.AMISelectorTerm{Alias: "bottlerocket@latest"})
 	theirs, _ := karpenterList(t, ec2api, ssmapi, nc)
-	sel, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion)
+	sel, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,7 +361,7 @@ func TestListAMIsSSMErrors(t *testing.T) {
 	if _, err := provider.List(context.Background(), nc); err == nil {
 		t.Error("Karpenter's List succeeded")
 	}
-	if _, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion); err == nil || !strings.Contains(err.Error(), "/not/there") {
+	if _, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion, nil); err == nil || !strings.Contains(err.Error(), "/not/there") {
 		t.Errorf("ListAMIs: %v, want an error naming /not/there", err)
 	}
 
@@ -382,7 +383,7 @@ func TestListAMIsSSMErrors(t *testing.T) {
 		"sdk":       ssmapi,
 		"CachedSSM": karpenter.CachedSSM{Provider: ssm.NewDefaultProvider(ssmapi, cache.New(time.Hour, time.Hour)), NodeClass: nc},
 	} {
-		sel, err := karpenter.ListAMIs(context.Background(), ec2api, client, nc, k8sVersion)
+		sel, err := karpenter.ListAMIs(context.Background(), ec2api, client, nc, k8sVersion, nil)
 		if err != nil {
 			t.Fatalf("%s: ListAMIs: %v", name, err)
 		}
@@ -514,12 +515,12 @@ func TestCachedSSM(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ec2api, ssmapi := karpenterAPIs(images, params)
 			nc := nodeClassWith(tc.terms...)
-			direct, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion)
+			direct, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			c := cache.New(time.Hour, time.Hour)
-			cached, err := karpenter.ListAMIs(context.Background(), ec2api, karpenter.CachedSSM{Provider: ssm.NewDefaultProvider(ssmapi, c), NodeClass: nc}, nc, k8sVersion)
+			cached, err := karpenter.ListAMIs(context.Background(), ec2api, karpenter.CachedSSM{Provider: ssm.NewDefaultProvider(ssmapi, c), NodeClass: nc}, nc, k8sVersion, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -573,7 +574,7 @@ func TestMissingParameter(t *testing.T) {
 		"sdk":       ssmapi,
 		"CachedSSM": karpenter.CachedSSM{Provider: ssm.NewDefaultProvider(ssmapi, c), NodeClass: nc},
 	} {
-		sel, err := karpenter.ListAMIs(context.Background(), ec2api, client, nc, k8sVersion)
+		sel, err := karpenter.ListAMIs(context.Background(), ec2api, client, nc, k8sVersion, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -605,7 +606,7 @@ func TestListAMIsFixtureValues(t *testing.T) {
 		ec2api, ssmapi := karpenterAPIs([]ec2types.Image{img}, nil)
 		nc := nodeClassWith(v1.AMISelectorTerm{ID: "ami-0123456789"})
 		theirs, _ := karpenterList(t, ec2api, ssmapi, nc)
-		sel, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion)
+		sel, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -620,9 +621,39 @@ func TestListAMIsFixtureValues(t *testing.T) {
 		ec2api, ssmapi := karpenterAPIs([]ec2types.Image{img}, map[string]string{param: "amd64-ami-id"})
 		nc := nodeClassWith(v1.AMISelectorTerm{Alias: "al2023@latest"})
 		theirs, _ := karpenterList(t, ec2api, ssmapi, nc)
-		_, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion)
+		_, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion, nil)
 		if len(theirs) == 0 || err == nil || !strings.Contains(err.Error(), `"amd64-ami-id", not an AMI id`) {
 			t.Errorf("Karpenter keeps %d images; ListAMIs: %v; want Karpenter's image and an error naming the value", len(theirs), err)
 		}
 	})
+}
+
+// TestListAMIsDeprecationClock: Karpenter judges deprecation on the AMI
+// provider's injected clock (ami.go:213, v1.14.1), and its EC2NodeClass
+// suite steps a fake clock past an image's DeprecationTime; ListAMIs
+// judges it on the clock it is given, so both call the image deprecated
+// 40 minutes on, and neither before.
+func TestListAMIsDeprecationClock(t *testing.T) {
+	t.Parallel()
+	clk := clocktesting.NewFakeClock(time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC))
+	img := ec2types.Image{ImageId: aws.String("ami-0123456789"), Name: aws.String("custom"), Architecture: "x86_64",
+		CreationDate: aws.String("2025-04-03T16:40:40.000Z"), State: ec2types.ImageStateAvailable,
+		DeprecationTime: aws.String(clk.Now().Add(30 * time.Minute).Format(time.RFC3339))}
+	ec2api, ssmapi := karpenterAPIs([]ec2types.Image{img}, nil)
+	nc := nodeClassWith(v1.AMISelectorTerm{ID: "ami-0123456789"})
+	for _, step := range []time.Duration{0, 40 * time.Minute} {
+		clk.Step(step)
+		c := cache.New(time.Hour, time.Hour)
+		theirs, err := amifamily.NewDefaultProvider(clk, fixedVersion(k8sVersion), ssm.NewDefaultProvider(ssmapi, c), ec2api, cache.New(time.Nanosecond, time.Hour)).List(context.Background(), nc)
+		if err != nil || len(theirs) != 1 {
+			t.Fatalf("Karpenter's List = %v, %v", theirs, err)
+		}
+		sel, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion, clk.Now)
+		if err != nil || len(sel.AMIs) != 1 {
+			t.Fatalf("ListAMIs = %v, %v", sel.AMIs, err)
+		}
+		if theirs[0].Deprecated != sel.AMIs[0].Deprecated || sel.AMIs[0].Deprecated != (step > 0) {
+			t.Errorf("at %s: Karpenter says deprecated %v, ListAMIs %v", clk.Now(), theirs[0].Deprecated, sel.AMIs[0].Deprecated)
+		}
+	}
 }

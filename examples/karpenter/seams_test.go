@@ -146,7 +146,7 @@ func TestVersionGatesAsKarpenterStatus(t *testing.T) {
 			if wantReason != "UnsupportedAlias" || !wantTerminal {
 				t.Fatalf("Karpenter's own provider: reason %q, terminal %v", wantReason, wantTerminal)
 			}
-			_, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nodeClassWith(v1.AMISelectorTerm{Alias: tc.alias}), tc.k8s)
+			_, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nodeClassWith(v1.AMISelectorTerm{Alias: tc.alias}), tc.k8s, nil)
 			if !errors.Is(err, amiselect.ErrUnsupportedKubernetesVersion) {
 				t.Fatalf("ListAMIs: %v; want ErrUnsupportedKubernetesVersion", err)
 			}
