@@ -15,12 +15,19 @@
 //     that gets none.
 //   - [github.com/ec2select/ec2select/capacity]: the memory a node really
 //     reports, learned per (instance type, AMI) in a bounded LRU cache.
+//   - [github.com/ec2select/ec2select/userdata/nodeclass]: the EC2NodeClass
+//     settings userdata renders and capacity estimates with: the kubelet
+//     configuration and the instance-store policy.
 //   - [github.com/ec2select/ec2select/userdata]: startup taints, labels and
 //     kubelet flags rendered into each AMI family's userData without any
 //     possibility of injection, and a linter for user-written userData.
 //   - [github.com/ec2select/ec2select/weighting]: weighted tiers with glob
 //     patterns ("c7i-flex first, anything else after"), ranked, explained and
 //     expanded into disjoint Karpenter NodePools.
+//   - [github.com/ec2select/ec2select/offerings]: where an instance type can
+//     launch (zone, capacity type, reservation), whether it can now and why
+//     not, launch errors classified, back-off per scope, and ordered launch
+//     candidates.
 //   - [github.com/ec2select/ec2select/ec2fake]: an in-process fake EC2 with
 //     the real filter semantics, served over the EC2 Query protocol so a real
 //     *ec2.Client can talk to it, and an embedded catalog of real AMIs and
@@ -34,9 +41,14 @@
 //	[]compat.InstanceType ──► weighting.Policy.Rank / NodePools
 //	taints, labels, cluster ──► userdata.Render / userdata.Lint
 //
-// Dependencies run one way: compat ← amiselect ← capacity; compat ← userdata
-// ← weighting (compat.AMIFamily and userdata.Taint are the one family type
-// and the one taint type); ec2fake stands alone. No package imports
+// Dependencies run one way: compat ← amiselect/amimap ← amiselect, and
+// amimap ← capacity; compat ← userdata/nodeclass ← userdata ← weighting,
+// and userdata/nodeclass ← capacity; compat ← offerings
+// (compat.AMIFamily, userdata.Taint and nodeclass.Kubelet are the one
+// family type, the one taint type and the one kubelet configuration type);
+// ec2fake stands alone. Estimating capacity links no package of userdata's
+// linter and no SSM client: capacity reads the kubelet configuration from
+// userdata/nodeclass (which imports nothing of userdata), and the AMI type and mapping rule from amimap. No package imports
 // Kubernetes modules: the small value types here mirror Kubernetes field
 // names, and examples/karpenter (a module of its own) is the compile-checked
 // adapter to Karpenter's types.

@@ -63,7 +63,7 @@ func CompareAliasSources(ctx context.Context, client ec2.DescribeImagesAPIClient
 func differences(byName, bySSM []AMI) []AliasDifference {
 	sets := map[setKey]*AliasDifference{}
 	at := func(a *AMI) *AliasDifference {
-		k := a.key()
+		k := keyOf(a)
 		d, ok := sets[k]
 		if !ok {
 			d = &AliasDifference{Arch: a.Arch, Variant: a.Variant}

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
+	"github.com/ec2select/ec2select/amiselect/internal/eksname"
 	"github.com/ec2select/ec2select/compat"
 )
 
@@ -339,13 +340,13 @@ func (s Selection) unfound(d *ImageDrift, img *ec2types.Image) {
 func (s Selection) roleAMI(c AMI, r recognized) AMI {
 	for v := 0; v < max(r.n, 1); v++ {
 		c.Variant = r.variants[v]
-		k := c.key()
-		if i := slices.IndexFunc(s.AMIs, func(a AMI) bool { return a.key() == k }); i >= 0 {
+		k := keyOf(&c)
+		if i := slices.IndexFunc(s.AMIs, func(a AMI) bool { return keyOf(&a) == k }); i >= 0 {
 			return s.AMIs[i]
 		}
 	}
 	c.Variant = r.variants[0]
-	if i := Choose(requirementsFor(c.key()), s.AMIs); i >= 0 {
+	if i := Choose(requirementsFor(keyOf(&c)), s.AMIs); i >= 0 {
 		return s.AMIs[i]
 	}
 	return AMI{}
@@ -400,7 +401,7 @@ func kubernetesVersionIn(name string, f compat.AMIFamily, release string) string
 		rest := strings.TrimSuffix(name, "-"+release)
 		k = rest[strings.LastIndexByte(rest, '-')+1:]
 	}
-	if !isK8sVersion(k) {
+	if !eksname.IsK8sVersion(k) {
 		return ""
 	}
 	return k

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/smithy-go"
 
+	"github.com/ec2select/ec2select/amiselect/amimap"
 	"github.com/ec2select/ec2select/compat"
 )
 
@@ -25,8 +26,8 @@ var (
 	// ([*MissingParameterError]).
 	ErrParameterNotFound = errors.New("amiselect: SSM parameter not found")
 	// ErrNoCompatibleAMI: no instance type can run any selected AMI
-	// ([*NoCompatibleAMIError]).
-	ErrNoCompatibleAMI = errors.New("amiselect: no instance type can run any selected AMI")
+	// ([*NoCompatibleAMIError]); it is amimap's.
+	ErrNoCompatibleAMI = amimap.ErrNoCompatibleAMI
 )
 
 // UnsupportedVersionError refuses an alias whose family publishes no AMIs
@@ -88,9 +89,6 @@ func (e *MissingParameterError) Unwrap() error { return e.Err }
 
 // Is matches [ErrParameterNotFound].
 func (e *MissingParameterError) Is(target error) bool { return target == ErrParameterNotFound }
-
-// Is matches [ErrNoCompatibleAMI].
-func (e *NoCompatibleAMIError) Is(target error) bool { return target == ErrNoCompatibleAMI }
 
 // notFound reports whether err says SSM does not have the parameter: a
 // ParameterNotFound code, or, when untyped is set, an error that carries

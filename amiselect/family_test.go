@@ -110,8 +110,8 @@ func TestRequirementsFor(t *testing.T) {
 
 func TestVariantAndFamilyStrings(t *testing.T) {
 	got := []string{Unspecified.String(), Standard.String(), NVIDIA.String(), Neuron.String(), Variant(9).String(),
-		familyName(compat.Custom), familyName(compat.AL2), familyName(compat.Windows2025)}
-	want := []string{"unspecified", "standard", "nvidia", "neuron", "Variant(9)", "custom", "al2", "windows2025"}
+		AMI{ID: "ami-1", Family: compat.Custom}.String(), AMI{ID: "ami-2", Family: compat.AL2}.String()}
+	want := []string{"unspecified", "standard", "nvidia", "neuron", "Variant(9)", "ami-1 (custom )", "ami-2 (al2 )"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("strings mismatch (-want +got):\n%s", diff)
 	}

@@ -474,7 +474,8 @@ func TestMapFamilySupport(t *testing.T) {
 	}
 	types := append(slices.Clone(a1), others...)
 
-	al2023 := Map(types, Select(al2023Images(), at(fixedNow)).AMIs)
+	al2023AMIs := Select(al2023Images(), at(fixedNow)).AMIs
+	al2023 := Map(types, al2023AMIs)
 	if len(al2023.Unmapped) != len(a1) {
 		t.Fatalf("under AL2023, %d unmapped; want the %d a1 types", len(al2023.Unmapped), len(a1))
 	}
@@ -490,7 +491,7 @@ func TestMapFamilySupport(t *testing.T) {
 		}
 		// The arm64 standard AMI refuses it for the family's reason; the
 		// others for their requirements.
-		std := slices.IndexFunc(al2023.amis, func(a AMI) bool { return a.Arch == "arm64" && a.Variant == Standard })
+		std := slices.IndexFunc(al2023AMIs, func(a AMI) bool { return a.Arch == "arm64" && a.Variant == Standard })
 		var ie *compat.IncompatibleError
 		if got := u.Reasons[std].Error(); !strings.Contains(got, reason) || !errors.As(u.Reasons[std], &ie) || ie.Key != compat.LabelInstanceFamily {
 			t.Errorf("%s: reason %q, want %q wrapping the instance-family conflict", u.InstanceType.Name, got, reason)
@@ -515,7 +516,7 @@ func TestMapFamilySupport(t *testing.T) {
 	}
 	// A node's labels decide the same way, through Choose.
 	node := compat.FromNodeLabels(a1[0].Labels())
-	if j := Choose(node, al2023.amis); j != -1 {
-		t.Errorf("Choose gives an a1 node AL2023 AMI %s", al2023.amis[j])
+	if j := Choose(node, al2023AMIs); j != -1 {
+		t.Errorf("Choose gives an a1 node AL2023 AMI %s", al2023AMIs[j])
 	}
 }

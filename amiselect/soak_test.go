@@ -305,7 +305,7 @@ func TestSelectMinAgeProperties(t *testing.T) {
 			}
 		}
 		for _, w := range high.AMIs {
-			i := slices.IndexFunc(low.AMIs, func(a AMI) bool { return a.key() == w.key() })
+			i := slices.IndexFunc(low.AMIs, func(a AMI) bool { return keyOf(&a) == keyOf(&w) })
 			if i < 0 {
 				t.Fatalf("role of %s selected with MinAge %v but not %v", w, hi, lo)
 			}
@@ -322,12 +322,12 @@ func TestSelectMinAgeProperties(t *testing.T) {
 func checkRoles(t *rapid.T, images []ec2types.Image, now time.Time, sel Selection) {
 	roles := map[setKey]int{}
 	for _, a := range sel.AMIs {
-		roles[a.key()]++
+		roles[keyOf(&a)]++
 	}
 	entries, _ := referenceEntries(images, now)
 	want := map[setKey]int{}
 	for _, e := range entries {
-		want[e.ami.key()] = 1
+		want[keyOf(&e.ami)] = 1
 	}
 	if diff := cmp.Diff(want, roles, cmp.AllowUnexported(setKey{})); diff != "" {
 		t.Fatalf("AMIs per role (-one each +got):\n%s", diff)

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
+	"github.com/ec2select/ec2select/amiselect/internal/eksname"
 	"github.com/ec2select/ec2select/compat"
 )
 
@@ -315,11 +316,11 @@ type minorVersion struct{ major, minor int }
 
 func parseMinorVersion(s string) (minorVersion, error) {
 	major, minor, ok := strings.Cut(s, ".")
-	if !ok || !isNumber(major) || !isNumber(minor) || len(minor) > 3 || major != "1" {
+	if !ok || !eksname.IsNumber(major) || !eksname.IsNumber(minor) || len(minor) > 3 || major != "1" {
 		hint := ""
-		if t := strings.TrimPrefix(s, "v"); t != s && isK8sVersion(t) {
+		if t := strings.TrimPrefix(s, "v"); t != s && eksname.IsK8sVersion(t) {
 			hint = fmt.Sprintf(" (drop the \"v\": %q)", t)
-		} else if parts := strings.Split(s, "."); len(parts) == 3 && isK8sVersion(parts[0]+"."+parts[1]) {
+		} else if parts := strings.Split(s, "."); len(parts) == 3 && eksname.IsK8sVersion(parts[0]+"."+parts[1]) {
 			hint = fmt.Sprintf(" (drop the patch version: %q)", parts[0]+"."+parts[1])
 		}
 		return minorVersion{}, fmt.Errorf("amiselect: Kubernetes version %q is not a minor version such as \"1.32\"%s", s, hint)
@@ -404,20 +405,20 @@ func aliasVersion(f compat.AMIFamily, version string) (string, error) {
 	}
 	switch f {
 	case compat.AL2, compat.AL2023:
-		if len(version) == 9 && version[0] == 'v' && isDigits(version[1:]) {
+		if len(version) == 9 && version[0] == 'v' && eksname.IsDigits(version[1:]) {
 			if _, err := time.Parse("20060102", version[1:]); err == nil {
 				return version, nil
 			}
 		}
 		hint := ""
-		if len(version) == 8 && isDigits(version) {
+		if len(version) == 8 && eksname.IsDigits(version) {
 			hint = fmt.Sprintf(" (add the \"v\": \"v%s\")", version)
 		}
 		return "", fmt.Errorf("version %q is not \"latest\" or a release date such as \"v20250403\"%s", version, hint)
 	case compat.Bottlerocket:
 		v := strings.TrimPrefix(version, "v")
 		semver, commit, hasCommit := strings.Cut(v, "-")
-		if isSemver(semver) && (!hasCommit || isLowerHex(commit)) {
+		if eksname.IsSemver(semver) && (!hasCommit || isLowerHex(commit)) {
 			return "v" + v, nil
 		}
 		return "", fmt.Errorf("version %q is not \"latest\" or a Bottlerocket release such as \"v1.26.2\" (optionally with its build, \"v1.26.2-360b7a38\")", version)

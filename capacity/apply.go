@@ -1,7 +1,7 @@
 package capacity
 
 import (
-	"github.com/ec2select/ec2select/amiselect"
+	"github.com/ec2select/ec2select/amiselect/amimap"
 	"github.com/ec2select/ec2select/compat"
 )
 
@@ -14,7 +14,7 @@ type Capacity struct {
 	// requirement state and NodePools select on.
 	InstanceType compat.InstanceType
 	// AMI is the AMI the type's nodes launch with.
-	AMI amiselect.AMI
+	AMI amimap.AMI
 	// MemoryBytes is the memory nodes of the type report under AMI, the
 	// lowest seen; zero when Learned is false.
 	MemoryBytes int64
@@ -44,7 +44,7 @@ type Capacity struct {
 //			it.Capacity[corev1.ResourceMemory] = *resource.NewQuantity(c.MemoryBytes, resource.BinarySI)
 //		}
 //	}
-func (c *Cache) Apply(m amiselect.Mapping) []Capacity {
+func (c *Cache) Apply(m amimap.Mapping) []Capacity {
 	n := 0
 	for _, g := range m.Groups {
 		n += len(g.InstanceTypes)

@@ -20,7 +20,7 @@
 // that the node ran a different image, and so never recorded anything. Observe
 // builds the node's requirements from its labels ([compat.FromNodeLabels]:
 // no GPU label means no GPU) and files the figure only under the AMI
-// [amiselect.Choose] picks for them, the rule [amiselect.Map] applies to
+// [amimap.Choose] picks for them, the rule [amimap.Map] applies to
 // instance types. Karpenter also keys its cache by a hash of the whole AMI
 // list, so any change to the list forgets everything, and keeps it in
 // memory, so a restart forgets too and each replica learns alone; this
@@ -53,15 +53,25 @@
 // what its nodes will have: [Estimator.Estimate] gives capacity, the
 // kube-reserved, system-reserved and hard-eviction amounts the kubelet
 // takes, and allocatable, each [Term] with its amount, [Source] and
-// citation; [Estimator.MaxPods] gives max pods as the family's boot
-// software computes them, from the tables it ships ([AL2MaxPodsTable],
-// [BottlerocketMaxPodsTable], [ParseMaxPodsTable]) or nodeadm's
-// [MaxPodsExpression]. Memory is what the Cache learned when it has the
-// type under the AMI ([MemoryLookup]), else a [MemoryModel]. [Calculator]
-// is AL2's max-pods-calculator.sh; [Estimator.Karpenter] is what
-// karpenter-provider-aws predicts, for comparison. [CheckFit] says which
-// types hold a [FitRequest] and, for each that does not, the resource,
-// the [Shortfall] and the term that causes it. Amounts are [Quantities]:
-// millicores, bytes and pods, read and written as Kubernetes spells them
-// by [ParseQuantity] and [FormatQuantity].
+// citation, and [Estimator.EstimateGiven] the same against capacity the
+// caller gives ([Given]). Max pods is Capacity.Pods, as the family's boot
+// software computes it ([Estimate].MaxPods says how): from the tables it
+// ships ([AL2MaxPodsTable], [BottlerocketMaxPodsTable],
+// [ParseMaxPodsTable]), AL2's calculator ([MaxPodsCalculator]), or
+// nodeadm's maxPodsExpression, CEL compiled and evaluated with cel-go as
+// nodeadm does ([ParseMaxPodsExpression], [Expression]; [MaxPodsFormula]
+// writes the documented forms). [Estimate.Amount] tells a reservation
+// nothing sets from one of 0; what an estimate cannot know is an
+// [Unknown] with its [Reason], input and fix, and [Estimate.Err] is the
+// one test. Memory is what the Cache learned when it has the type under
+// the AMI ([MemoryLookup]), else a [MemoryModel]. [Calculator] is AL2's
+// max-pods-calculator.sh on its own; [Estimator.Karpenter] is what
+// karpenter-provider-aws predicts, for comparison, and
+// [Launch].NodeClassCEL follows Karpenter's alpha expressions for
+// kubeReserved and systemReserved ([ParseKarpenterExpression]).
+// [CheckFit] says which types hold a [FitRequest] and, for each that does
+// not, the resource, the [Shortfall] and the term that causes it. Amounts
+// are [Quantities]: millicores, bytes and pods, read and written as
+// Kubernetes spells them by [ParseQuantity] and [FormatQuantity]; the
+// enums ([Resource], [Kind], [Source], [Reason]) marshal as their names.
 package capacity

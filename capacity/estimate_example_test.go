@@ -45,7 +45,7 @@ func ExampleEstimator_Estimate() {
 
 // Max pods under each family, for a type every table lists and for one
 // newer than the tables, whose DescribeInstanceTypes facts it has.
-func ExampleEstimator_MaxPods() {
+func ExampleEstimator_Estimate_maxPods() {
 	future := exampleType
 	future.Name = "x9z.large" // a type no table lists yet
 	for _, f := range []compat.AMIFamily{compat.AL2, compat.AL2023, compat.Bottlerocket, compat.Windows2022} {
@@ -55,8 +55,8 @@ func ExampleEstimator_MaxPods() {
 			return
 		}
 		for _, it := range []compat.InstanceType{exampleType, future} {
-			mp := e.MaxPods(it)
-			fmt.Printf("%-12s %-9s pods %3d, kube-reserved memory from %3d pods: %s\n", f, it.Name, mp.Pods, mp.ReservationPods, mp.Term.Rule)
+			est := e.Estimate(it)
+			fmt.Printf("%-12s %-9s pods %3d, kube-reserved memory from %3d pods: %s\n", f, it.Name, est.Capacity.Pods, est.MaxPods.ReservationPods, est.MaxPods.Term.Rule)
 		}
 	}
 	// Output:
@@ -120,9 +120,9 @@ func ExampleCalculator_MaxPods() {
 }
 
 // The CEL to write as an AL2023 NodeConfig's kubelet.maxPodsExpression.
-func ExampleMaxPodsExpression_String() {
-	fmt.Println(capacity.MaxPodsExpression{ReservedENIs: 1})
-	fmt.Println(capacity.MaxPodsExpression{PrefixDelegation: true, Cap: 110})
+func ExampleMaxPodsFormula_String() {
+	fmt.Println(capacity.MaxPodsFormula{ReservedENIs: 1})
+	fmt.Println(capacity.MaxPodsFormula{PrefixDelegation: true, Cap: 110})
 	// Output:
 	// ((default_enis - 1) * (ips_per_eni - 1)) + 2
 	// ((default_enis * ((ips_per_eni - 1) * 16)) + 2) < 110 ? ((default_enis * ((ips_per_eni - 1) * 16)) + 2) : 110

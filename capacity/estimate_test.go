@@ -1,6 +1,7 @@
 package capacity_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -200,8 +201,15 @@ func TestNewEstimatorErrors(t *testing.T) {
 		{"no family", capacity.Launch{}, capacity.EstimateOptions{}, `Launch.Family "" is not an AMI family`},
 		{"invalid kubelet config", capacity.Launch{Family: compat.AL2, Kubelet: userdata.KubeletConfig{KubeReserved: map[string]string{"gpu": "1"}}}, capacity.EstimateOptions{}, `capacity: Launch.Kubelet: userdata: Config.Kubelet.KubeReserved["gpu"] is a resource the kubelet cannot reserve`},
 		{"pods per core on Bottlerocket", capacity.Launch{Family: compat.Bottlerocket, Kubelet: userdata.KubeletConfig{PodsPerCore: ptr[int32](4)}}, capacity.EstimateOptions{}, "Bottlerocket has no pods-per-core setting"},
-		{"expression on AL2", capacity.Launch{Family: compat.AL2, MaxPodsExpression: capacity.MaxPodsExpression{Add: 1}}, capacity.EstimateOptions{}, "only AL2023's nodeadm reads a maxPodsExpression"},
-		{"negative expression", capacity.Launch{Family: compat.AL2023, MaxPodsExpression: capacity.MaxPodsExpression{Cap: -1}}, capacity.EstimateOptions{}, "Cap -1"},
+		{"expression on AL2", capacity.Launch{Family: compat.AL2, MaxPodsExpression: "max_pods + 1"}, capacity.EstimateOptions{}, "only AL2023's nodeadm reads a maxPodsExpression"},
+		{"expression that does not compile", capacity.Launch{Family: compat.AL2023, MaxPodsExpression: "max_pods +"}, capacity.EstimateOptions{}, `capacity: maxPodsExpression "max_pods +", at 1:11: Syntax error`},
+		{"calculator beside maxPods", capacity.Launch{Family: compat.AL2, MaxPodsCalculator: &capacity.MaxPodsCalculator{CNIVersion: "1.19.2"}, Kubelet: userdata.KubeletConfig{MaxPods: ptr[int32](3)}}, capacity.EstimateOptions{}, "both set maxPods"},
+		{"calculator version", capacity.Launch{Family: compat.AL2, MaxPodsCalculator: &capacity.MaxPodsCalculator{CNIVersion: "v1"}}, capacity.EstimateOptions{}, `MaxPodsCalculator.CNIVersion "v1"`},
+		{"calculator with two reserved interfaces", capacity.Launch{Family: compat.AL2, MaxPodsCalculator: &capacity.MaxPodsCalculator{CNIVersion: "1.19.2"}, Network: capacity.Network{ReservedENIs: 2}}, capacity.EstimateOptions{}, "reserves one interface"},
+		{"negative fallback", capacity.Launch{Family: compat.AL2}, capacity.EstimateOptions{FallbackMaxPods: -1}, "FallbackMaxPods is -1"},
+		{"expression without NodeClassCEL", capacity.Launch{Family: compat.AL2023, Kubelet: userdata.KubeletConfig{KubeReserved: map[string]string{"memory": "memory_mib / 100"}}}, capacity.EstimateOptions{}, "needs Launch.NodeClassCEL"},
+		{"NodeClassCEL expression that does not compile", capacity.Launch{Family: compat.AL2023, NodeClassCEL: true, Kubelet: userdata.KubeletConfig{KubeReserved: map[string]string{"memory": "memory_mib > 1"}}}, capacity.EstimateOptions{}, `Launch.Kubelet.KubeReserved["memory"]: capacity: NodeClassCEL expression "memory_mib > 1", at 1:12: the expression gives bool`},
+		{"NodeClassCEL expression under a bad key", capacity.Launch{Family: compat.AL2023, NodeClassCEL: true, Kubelet: userdata.KubeletConfig{SystemReserved: map[string]string{"gpu": "vcpus"}}}, capacity.EstimateOptions{}, `SystemReserved["gpu"] is a resource the kubelet cannot reserve`},
 		{"negative interfaces", capacity.Launch{Family: compat.AL2023, Network: capacity.Network{ReservedENIs: -1}}, capacity.EstimateOptions{}, "ReservedENIs -1"},
 		{"negative volume", capacity.Launch{Family: compat.AL2023, RootVolumeBytes: -1}, capacity.EstimateOptions{}, "RootVolumeBytes is -1"},
 		{"unknown policy", capacity.Launch{Family: compat.AL2023, InstanceStorePolicy: "RAID1"}, capacity.EstimateOptions{}, `InstanceStorePolicy "RAID1"`},
@@ -213,33 +221,59 @@ func TestNewEstimatorErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("err = %v, want one containing %q", err, tc.err)
 			}
+			// Every refusal is typed: the field and fix, or the expression
+			// and where in it.
+			var in *capacity.InputError
+			var xe *capacity.ExpressionError
+			if !errors.As(err, &in) && !errors.As(err, &xe) || in != nil && in.Field == "" {
+				t.Errorf("err = %#v is neither an *InputError naming its field nor an *ExpressionError", err)
+			}
 		})
 	}
 }
 
-// TestUnresolved: what cannot be known is said, never guessed.
-func TestUnresolved(t *testing.T) {
+// TestUnknown: what cannot be known is said, as data, never guessed; what
+// is assumed is said apart from it, and does not fail Err.
+func TestUnknown(t *testing.T) {
 	unknown := compat.InstanceType{Name: "zz9.large", VCPU: 2, MemoryMiB: 8192, Hypervisor: "nitro"}
+	noFacts := "zz9.large has no interface facts (compat.InstanceType.Network from DescribeInstanceTypes) and nodeadm's instance-info.jsonl does not list it"
+	al2 := "eni-max-pods.txt does not list zz9.large, so bootstrap.sh asks DescribeInstanceTypes, and " + noFacts
+	fix := "load the type from DescribeInstanceTypes (compat.InstanceTypeFromEC2, or compat.InstanceTypeByName from the embedded catalog), set Launch.Kubelet.MaxPods, or give EstimateOptions.FallbackMaxPods"
+	both := func(detail string) []capacity.Unknown {
+		return []capacity.Unknown{
+			{Resource: capacity.ResourcePods, Kind: capacity.KindCapacity, Reason: capacity.ReasonNoInterfaceFacts, Input: "zz9.large", Detail: detail, Fix: fix},
+			{Resource: capacity.ResourceMemory, Kind: capacity.KindKubeReserved, Reason: capacity.ReasonNoInterfaceFacts, Input: "zz9.large", Detail: detail, Fix: fix},
+		}
+	}
 	for _, tc := range []struct {
-		f    compat.AMIFamily
-		want []string
+		f           compat.AMIFamily
+		unknown     []capacity.Unknown
+		assumptions []string
 	}{
-		{compat.AL2, []string{
-			"max pods: eni-max-pods.txt does not list zz9.large, so bootstrap.sh asks DescribeInstanceTypes, and zz9.large has no interface facts (compat.InstanceType.Network from DescribeInstanceTypes) and nodeadm's instance-info.jsonl does not list it",
-			"kube-reserved memory: eni-max-pods.txt does not list zz9.large, so bootstrap.sh asks DescribeInstanceTypes, and zz9.large has no interface facts (compat.InstanceType.Network from DescribeInstanceTypes) and nodeadm's instance-info.jsonl does not list it",
-		}},
-		{compat.AL2023, []string{
-			"max pods: zz9.large has no interface facts (compat.InstanceType.Network from DescribeInstanceTypes) and nodeadm's instance-info.jsonl does not list it",
-			"kube-reserved memory: zz9.large has no interface facts (compat.InstanceType.Network from DescribeInstanceTypes) and nodeadm's instance-info.jsonl does not list it",
-		}},
+		{compat.AL2, both(al2), nil},
+		{compat.AL2023, both(noFacts), nil},
 		// Bottlerocket needs no interface facts: pluto's table decides.
-		{compat.Bottlerocket, nil},
-		{compat.Windows2022, []string{"Start-EKSBootstrap.ps1 is not published: this assumes it sets no maxPods, kubeReserved or evictionHard, as aws/containers-roadmap#1245 says"}},
+		{compat.Bottlerocket, nil, nil},
+		{compat.Windows2022, []capacity.Unknown{{Resource: capacity.ResourcePods, Kind: capacity.KindLimit, Reason: capacity.ReasonNoInterfaceFacts, Input: "zz9.large",
+			Detail: "the VPC resource controller offers Windows pods IPv4 addresses per interface − 1, and " + noFacts,
+			Fix:    "load the type from DescribeInstanceTypes (compat.InstanceTypeFromEC2, or compat.InstanceTypeByName from the embedded catalog)"}},
+			[]string{"Start-EKSBootstrap.ps1 is not published: this assumes it sets no maxPods, kubeReserved or evictionHard, as aws/containers-roadmap#1245 says"}},
 	} {
 		t.Run(string(tc.f), func(t *testing.T) {
 			est := mustEstimator(t, capacity.Launch{Family: tc.f}, capacity.EstimateOptions{}).Estimate(unknown)
-			if diff := cmp.Diff(tc.want, est.Unresolved); diff != "" {
-				t.Errorf("(-want +got)\n%s", diff)
+			if diff := cmp.Diff(tc.unknown, est.Unknown); diff != "" {
+				t.Errorf("Unknown (-want +got)\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.assumptions, est.Assumptions); diff != "" {
+				t.Errorf("Assumptions (-want +got)\n%s", diff)
+			}
+			err := est.Err()
+			var u capacity.Unknown
+			if (err != nil) != (len(tc.unknown) > 0) || err != nil && (!errors.As(err, &u) || u != tc.unknown[0]) {
+				t.Errorf("Err() = %v; want the unknowns, the first found by errors.As", err)
+			}
+			if _, known := est.Amount(capacity.KindCapacity, capacity.ResourcePods); known == (len(tc.unknown) > 0 && tc.unknown[0].Kind == capacity.KindCapacity) {
+				t.Errorf("Amount(capacity, pods) known = %v with unknowns %v", known, est.Unknown)
 			}
 		})
 	}

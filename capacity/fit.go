@@ -49,8 +49,9 @@ type Verdict struct {
 	Holds int64
 	// Short lists every resource the type lacks, in resource order.
 	Short []Shortfall
-	// Unresolved is why the type cannot be judged: its estimate could not
-	// know its pods capacity. Fits is then false and Short empty.
+	// Unresolved is why the type cannot be judged: its estimate does not
+	// know every figure ([Estimate.Err]); this is the first unknown's
+	// detail. Fits is then false and Short empty.
 	Unresolved string
 }
 
@@ -112,8 +113,8 @@ func (q FitRequest) validate() error {
 
 func verdict(est *Estimate, req FitRequest, need Quantities) Verdict {
 	v := Verdict{InstanceType: est.InstanceType}
-	if est.MaxPods.Unresolved != "" {
-		v.Unresolved = est.MaxPods.Unresolved
+	if est.Err() != nil {
+		v.Unresolved = est.Unknown[0].Detail
 		return v
 	}
 	v.Holds = holds(est.Allocatable, req)

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/ec2select/ec2select/compat"
-	"github.com/ec2select/ec2select/userdata"
+	"github.com/ec2select/ec2select/userdata/nodeclass"
 )
 
 // KarpenterSettings are the karpenter-provider-aws controller settings its
@@ -52,8 +52,9 @@ func (e *Estimator) Karpenter(it compat.InstanceType, s KarpenterSettings) Estim
 	storage := e.karpenterStorage(it)
 	pods, podsTerm, unknown := e.karpenterPods(it, s.ReservedENIs)
 	if unknown != "" {
-		est.Unresolved = append(est.Unresolved, "max pods: "+unknown)
-		est.MaxPods.Unresolved = unknown
+		u := unknownPods(it, unknown)
+		est.Unknown = append(est.Unknown, *u)
+		est.MaxPods.Unresolved, est.MaxPods.unknown = unknown, u
 	}
 	est.MaxPods.Pods, est.MaxPods.Term = pods, podsTerm
 	terms := []Term{
@@ -62,6 +63,15 @@ func (e *Estimator) Karpenter(it compat.InstanceType, s KarpenterSettings) Estim
 	}
 	terms = append(terms, e.karpenterKubeReserved(it, pods, unknown, &est)...)
 	for _, r := range []Resource{ResourceCPU, ResourceMemory, ResourceEphemeralStorage} {
+		if x := e.user.systemReserved.exprs[r]; x != nil {
+			t, u := e.expressionTerm(it, KindSystemReserved, r, x)
+			if u != nil {
+				est.Unknown = append(est.Unknown, *u)
+				continue
+			}
+			t.Source = SourceKarpenter
+			terms = append(terms, t)
+		}
 		if a := e.user.systemReserved.amounts[r]; a != nil {
 			terms = append(terms, Term{Resource: r, Kind: KindSystemReserved, Amount: *a, Source: SourceKarpenter,
 				Rule: "systemReserved " + e.user.systemReserved.text[r], Citation: citeKarpSystem})
@@ -85,6 +95,7 @@ func (e *Estimator) Karpenter(it compat.InstanceType, s KarpenterSettings) Estim
 		taken := est.KubeReserved.Get(r) + est.SystemReserved.Get(r) + est.EvictionHard.Get(r)
 		est.Allocatable = est.Allocatable.With(r, est.Capacity.Get(r)-taken)
 	}
+	est.Unresolved = unresolved(est.Unknown, nil)
 	return est
 }
 
@@ -143,13 +154,23 @@ func (e *Estimator) karpenterKubeReserved(it compat.InstanceType, pods int64, po
 	for _, r := range []Resource{ResourceCPU, ResourceMemory, ResourceEphemeralStorage} {
 		t := Term{Resource: r, Kind: KindKubeReserved, Source: SourceKarpenter, Citation: citeKarpReserved}
 		switch {
+		case e.user.kubeReserved.exprs[r] != nil:
+			xt, u := e.expressionTerm(it, KindKubeReserved, r, e.user.kubeReserved.exprs[r])
+			if u != nil {
+				est.Unknown = append(est.Unknown, *u)
+				continue
+			}
+			t = xt
+			t.Source = SourceKarpenter
 		case e.user.kubeReserved.amounts[r] != nil:
 			t.Amount, t.Rule = *e.user.kubeReserved.amounts[r], "kubeReserved "+e.user.kubeReserved.text[r]
 		case r == ResourceCPU:
 			t.Amount, t.Rule = karpenterCPUReserve(it.VCPU), "6% of the first core, 1%, 0.5%, 0.25% beyond"
 		case r == ResourceMemory:
 			if podsUnknown != "" {
-				est.Unresolved = append(est.Unresolved, "kube-reserved memory: "+podsUnknown)
+				u := unknownPods(it, podsUnknown)
+				u.Resource, u.Kind = ResourceMemory, KindKubeReserved
+				est.Unknown = append(est.Unknown, *u)
 				continue
 			}
 			t.Amount, t.Rule = reservationBytes(reservePods), fmt.Sprintf("11 × %d + 255 MiB, from %s", reservePods, why)
@@ -186,7 +207,7 @@ func karpenterCPUReserve(vcpus int) int64 {
 func (e *Estimator) karpenterStorage(it compat.InstanceType) Term {
 	t := Term{Resource: ResourceEphemeralStorage, Kind: KindCapacity, Source: SourceKarpenter, Citation: citeKarpStorage}
 	switch {
-	case e.launch.InstanceStorePolicy == userdata.RAID0 && it.InstanceStoreGB > 0:
+	case e.launch.InstanceStorePolicy == nodeclass.RAID0 && it.InstanceStoreGB > 0:
 		t.Amount, t.Rule = it.InstanceStoreGB*1_000_000_000, fmt.Sprintf("instance store %dG", it.InstanceStoreGB)
 	case e.launch.RootVolumeBytes > 0:
 		t.Amount, t.Rule = e.launch.RootVolumeBytes, "the root volume"

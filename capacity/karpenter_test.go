@@ -101,7 +101,7 @@ func TestKarpenterDiffers(t *testing.T) {
 		// (nodeadm/doc/examples.md; e2e expected.json maxPods 44, 739Mi);
 		// Karpenter reads no maxPodsExpression.
 		{name: "AL2023 custom-networking maxPodsExpression",
-			l:  capacity.Launch{Family: compat.AL2023, MaxPodsExpression: capacity.MaxPodsExpression{ReservedENIs: 1}},
+			l:  capacity.Launch{Family: compat.AL2023, MaxPodsExpression: "((default_enis - 1) * (ips_per_eni - 1)) + 2"},
 			it: "m4.xlarge", node: [4]int64{44, 80, mib(739), 1 << 30}, karp: [4]int64{58, 80, mib(893), 1 << 30}},
 		// RESERVED_ENIS=1: Karpenter counts one interface fewer for pods
 		// (types.go:494-503) and none fewer for kube-reserved (:150-151);

@@ -1,8 +1,8 @@
 package capacity
 
 import (
+	"errors"
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/ec2select/ec2select/compat"
@@ -54,19 +54,19 @@ type Network struct {
 
 func (n Network) validate() error {
 	if n.ReservedENIs < 0 || n.EFAOnlyInterfaces < 0 {
-		return fmt.Errorf("capacity: Launch.Network has ReservedENIs %d and EFAOnlyInterfaces %d; interface counts are 0 or more", n.ReservedENIs, n.EFAOnlyInterfaces)
+		return &InputError{Field: "Launch.Network", Reason: fmt.Sprintf("has ReservedENIs %d and EFAOnlyInterfaces %d", n.ReservedENIs, n.EFAOnlyInterfaces), Fix: "give interface counts of 0 or more"}
 	}
 	return nil
 }
 
-// MaxPodsExpression is an AL2023 NodeConfig's kubelet.maxPodsExpression,
-// in the forms nodeadm's documentation gives (nodeadm/doc/examples.md
-// "Defining a Max Pods Expression"): reserve interfaces, add pods, cap the
-// result, and, beyond the documentation, max-pods-calculator.sh's prefix
-// delegation arithmetic. ec2select evaluates these forms itself; it has
-// no CEL engine, so write the expression in your NodeConfig as
-// [MaxPodsExpression.String] prints it. The zero value is no expression.
-type MaxPodsExpression struct {
+// MaxPodsFormula writes the kubelet.maxPodsExpression forms nodeadm's
+// documentation gives (nodeadm/doc/examples.md "Defining a Max Pods
+// Expression") as CEL text: reserve interfaces, count 16 addresses per
+// slot as max-pods-calculator.sh does with prefix delegation, add pods,
+// cap the result. [MaxPodsFormula.String] is the text to put in a
+// NodeConfig and in [Launch.MaxPodsExpression]; any other CEL nodeadm
+// accepts can go there as well. The zero value is no expression.
+type MaxPodsFormula struct {
 	// ReservedENIs leaves interfaces out:
 	// ((default_enis - R) * (ips_per_eni - 1)) + 2. Custom networking
 	// reserves 1.
@@ -80,19 +80,22 @@ type MaxPodsExpression struct {
 	Cap int
 }
 
-// IsZero reports whether x is no expression.
-func (x MaxPodsExpression) IsZero() bool { return x == MaxPodsExpression{} }
+// MaxPodsExpression is the four-knob form of a maxPodsExpression.
+//
+// Deprecated: use MaxPodsFormula, whose String gives the CEL text for
+// Launch.MaxPodsExpression; capacity now evaluates any CEL nodeadm does.
+type MaxPodsExpression = MaxPodsFormula
 
-func (x MaxPodsExpression) validate() error {
-	if x.ReservedENIs < 0 || x.Cap < 0 {
-		return fmt.Errorf("capacity: Launch.MaxPodsExpression has ReservedENIs %d and Cap %d; both are 0 or more (Cap 0 means no cap)", x.ReservedENIs, x.Cap)
-	}
-	return nil
-}
+// IsZero reports whether x is no expression.
+func (x MaxPodsFormula) IsZero() bool { return x == MaxPodsFormula{} }
 
 // String returns the expression as CEL for kubelet.maxPodsExpression, with
-// nodeadm's variables default_enis, ips_per_eni and max_pods.
-func (x MaxPodsExpression) String() string {
+// nodeadm's variables default_enis, ips_per_eni and max_pods; "" for the
+// zero value.
+func (x MaxPodsFormula) String() string {
+	if x.IsZero() {
+		return ""
+	}
 	var e string
 	switch {
 	case x.ReservedENIs == 0 && !x.PrefixDelegation:
@@ -117,33 +120,21 @@ func (x MaxPodsExpression) String() string {
 	return e
 }
 
-// eval is the expression's value for a type with enis interfaces on the
-// default card and ipv4 addresses per interface, as CEL's int arithmetic
-// computes it.
-func (x MaxPodsExpression) eval(enis, ipv4 int64) int64 {
-	per := ipv4 - 1
-	if x.PrefixDelegation {
-		per *= 16
-	}
-	v := (enis-int64(x.ReservedENIs))*per + 2 + int64(x.Add)
-	if x.Cap > 0 && v >= int64(x.Cap) {
-		v = int64(x.Cap)
-	}
-	return v
-}
-
-// MaxPods is how many pods a node of an instance type runs under an AMI
-// family and kubelet configuration, and why.
+// MaxPods is how an estimate's pods capacity was decided: the rule, the
+// figure the family reserves memory by, and the pods the VPC CNI can
+// address. The figure itself is [Estimate].Capacity.Pods.
 type MaxPods struct {
-	// Pods is the node's pods capacity: the kubelet's maxPods, capped by
-	// podsPerCore × vCPUs when that is set. Zero when Unresolved.
+	// Pods is the node's pods capacity.
+	//
+	// Deprecated: use Estimate.Capacity.Pods, the one place an estimate
+	// holds it (0 here, as there, when it is unknown).
 	Pods int64
 	// ReservationPods is the max pods the family computes its default
 	// kube-reserved memory from (11 × ReservationPods + 255 MiB): on AL2
 	// and AL2023 the family's own figure, whatever the user sets; on
 	// Bottlerocket the max-pods setting, the user's or pluto's. Zero when
 	// the family reserves no memory by pods (Windows, Custom, and
-	// Bottlerocket for a type its table lacks).
+	// Bottlerocket for a type its table lacks) or the figure is unknown.
 	ReservationPods int64
 	// Addresses is how many pods the VPC CNI can give an address (pods on
 	// the host network need none), under [Launch.Network]: -1 when
@@ -152,12 +143,14 @@ type MaxPods struct {
 	Addresses int64
 	// Term is the pods capacity term, with its rule and citation.
 	Term Term
-	// Unresolved says why Pods cannot be known; empty when it can.
+	// Unresolved says why the pods capacity cannot be known.
+	//
+	// Deprecated: use Estimate.Unknown, or Estimate.Err for the one test.
 	Unresolved string
 
-	// reservationUnknown says why the family's own figure, which its
-	// kube-reserved memory follows, cannot be known.
-	reservationUnknown string
+	unknown, reservationUnknown *Unknown
+	// assumption and warning go to the estimate's Assumptions and Warnings.
+	assumption, warning string
 }
 
 // maxPodsBase is a family's own figure for a type, before the user's
@@ -168,7 +161,8 @@ type maxPodsBase struct {
 	source   Source
 	rule     string
 	citation string
-	unknown  string // why the figure cannot be known
+	unknown  *Unknown // why the figure cannot be known
+	warning  string   // a maxPodsExpression nodeadm gives up on
 }
 
 // eniFacts returns the default card's interfaces and the IPv4 addresses
@@ -205,6 +199,18 @@ func noFacts(it compat.InstanceType) string {
 	return fmt.Sprintf("%s has no interface facts (compat.InstanceType.Network from DescribeInstanceTypes) and nodeadm's instance-info.jsonl does not list it", it.Name)
 }
 
+// fixFactsOnly and fixFacts are how to make a type's interface facts,
+// or the figure that needs them, known.
+const fixFactsOnly = "load the type from DescribeInstanceTypes (compat.InstanceTypeFromEC2, or compat.InstanceTypeByName from the embedded catalog)"
+
+const fixFacts = "load the type from DescribeInstanceTypes (compat.InstanceTypeFromEC2, or compat.InstanceTypeByName from the embedded catalog), set Launch.Kubelet.MaxPods, or give EstimateOptions.FallbackMaxPods"
+
+// unknownPods is the pods capacity of it unknown for want of interface
+// facts, detail saying which rule needs them.
+func unknownPods(it compat.InstanceType, detail string) *Unknown {
+	return &Unknown{Resource: ResourcePods, Kind: KindCapacity, Reason: ReasonNoInterfaceFacts, Input: it.Name, Detail: detail, Fix: fixFacts}
+}
+
 // al2Base is what bootstrap.sh computes: the table's line, else
 // max-pods-calculator.sh's uncapped ENI figure.
 func al2Base(it compat.InstanceType) maxPodsBase {
@@ -214,21 +220,24 @@ func al2Base(it compat.InstanceType) maxPodsBase {
 		return maxPodsBase{pods: pods, reserve: true, source: SourceFamily, citation: citeAL2Table,
 			rule: "/etc/eks/eni-max-pods.txt lists " + it.Name + " with " + strconv.FormatInt(pods, 10)}
 	case matches > 1:
-		return maxPodsBase{reserve: true, source: SourceFamily, citation: citeAL2Table, unknown: fmt.Sprintf("bootstrap.sh's awk pattern /^%s/ matches %d lines of /etc/eks/eni-max-pods.txt, so MAX_PODS is several numbers and its arithmetic fails", it.Name, matches)}
+		return maxPodsBase{reserve: true, source: SourceFamily, citation: citeAL2Table, unknown: &Unknown{Resource: ResourcePods, Kind: KindCapacity, Reason: ReasonAmbiguousTable, Input: it.Name,
+			Detail: fmt.Sprintf("bootstrap.sh's awk pattern /^%s/ matches %d lines of /etc/eks/eni-max-pods.txt, so MAX_PODS is several numbers and its arithmetic fails", it.Name, matches),
+			Fix:    "set Launch.Kubelet.MaxPods (bootstrap.sh --use-max-pods false with --max-pods), or give EstimateOptions.FallbackMaxPods"}}
 	}
 	enis, ipv4, from, ok := eniFacts(it, false)
 	if !ok {
-		return maxPodsBase{reserve: true, source: SourceFamily, citation: citeAL2Table + "; " + citeAL2Calculator, unknown: "eni-max-pods.txt does not list " + it.Name + ", so bootstrap.sh asks DescribeInstanceTypes, and " + noFacts(it)}
+		return maxPodsBase{reserve: true, source: SourceFamily, citation: citeAL2Table + "; " + citeAL2Calculator, unknown: unknownPods(it, "eni-max-pods.txt does not list "+it.Name+", so bootstrap.sh asks DescribeInstanceTypes, and "+noFacts(it))}
 	}
 	return maxPodsBase{pods: eniFormula(enis, ipv4), reserve: true, source: SourceFamily, citation: citeAL2Table + "; " + citeAL2Calculator,
 		rule: fmt.Sprintf("eni-max-pods.txt does not list %s, so max-pods-calculator.sh computes %d × (%d − 1) + 2 from %s", it.Name, enis, ipv4, from)}
 }
 
-// al2023Base is nodeadm's CalcMaxPods, with the expression if any.
-func al2023Base(it compat.InstanceType, x MaxPodsExpression) maxPodsBase {
+// al2023Base is nodeadm's CalcMaxPods, with the expression if any: its
+// value, or the standard one when nodeadm gives up on it.
+func al2023Base(it compat.InstanceType, x Expression) maxPodsBase {
 	enis, ipv4, from, ok := eniFacts(it, true)
 	if !ok {
-		return maxPodsBase{reserve: true, source: SourceFamily, citation: citeNodeadm, unknown: noFacts(it)}
+		return maxPodsBase{reserve: true, source: SourceFamily, citation: citeNodeadm, unknown: unknownPods(it, noFacts(it))}
 	}
 	std := eniFormula(enis, ipv4)
 	b := maxPodsBase{pods: std, reserve: true, source: SourceFamily, citation: citeNodeadm,
@@ -236,15 +245,19 @@ func al2023Base(it compat.InstanceType, x MaxPodsExpression) maxPodsBase {
 	if x.IsZero() {
 		return b
 	}
-	v := x.eval(enis, ipv4)
-	if v <= 0 || v > math.MaxInt32 {
-		b.rule += fmt.Sprintf("; maxPodsExpression %q gives %d, which nodeadm refuses for the standard value", x.String(), v)
-		b.citation += "; " + citeNodeadmExpr
+	b.citation += "; " + citeNodeadmCEL
+	v, err := x.Eval(Variables{DefaultENIs: enis, IPsPerENI: ipv4, MaxPods: std})
+	if err != nil {
+		var xe *ExpressionError
+		errors.As(err, &xe)
+		b.rule += fmt.Sprintf("; maxPodsExpression %q fails at %d:%d (%s), so nodeadm keeps the standard value", x.String(), xe.Line, xe.Column, xe.Reason)
+		b.warning = fmt.Sprintf("%s: nodeadm logs \"Failed to evaluate custom expression, using standard max pods value\" (%d): %v", it.Name, std, err)
 		return b
 	}
+	// Concatenated, not formatted: this runs once per type per estimate.
 	b.pods = v
-	b.rule = fmt.Sprintf("nodeadm: maxPodsExpression %q with default_enis %d, ips_per_eni %d, max_pods %d (from %s)", x.String(), enis, ipv4, std, from)
-	b.citation += "; " + citeNodeadmExpr
+	b.rule = "nodeadm: maxPodsExpression " + x.quoted + " with default_enis " + strconv.FormatInt(enis, 10) + ", ips_per_eni " + strconv.FormatInt(ipv4, 10) +
+		", max_pods " + strconv.FormatInt(std, 10) + " (from " + from + ")"
 	return b
 }
 
@@ -259,32 +272,47 @@ func bottlerocketBase(it compat.InstanceType, table MaxPodsTable, tableName stri
 }
 
 // MaxPods returns how many pods a node of it runs under the estimator's
-// family, kubelet configuration and network: the family's own figure
-// unless the kubelet configuration sets maxPods, capped by podsPerCore.
-// It never fails; what it cannot know it says in Unresolved.
-func (e *Estimator) MaxPods(it compat.InstanceType) MaxPods {
+// family, kubelet configuration and network, and why.
+//
+// Deprecated: use Estimate, whose Capacity.Pods is the figure and whose
+// MaxPods field is this explanation.
+func (e *Estimator) MaxPods(it compat.InstanceType) MaxPods { return e.maxPods(it) }
+
+// maxPods is the family's own figure unless the kubelet configuration or
+// the calculator sets maxPods, capped by podsPerCore; what it cannot know
+// it records as an [Unknown].
+func (e *Estimator) maxPods(it compat.InstanceType) MaxPods {
 	base := e.maxPodsBase(it)
-	mp := MaxPods{Addresses: e.addresses(it)}
-	if base.unknown != "" && base.reserve {
-		mp.reservationUnknown = base.unknown
+	if base.unknown != nil && e.opts.FallbackMaxPods > 0 {
+		base = e.fallback(base)
 	}
-	if base.unknown != "" && e.user.maxPods == nil {
-		mp.Unresolved = base.unknown
-		mp.Term = Term{Resource: ResourcePods, Kind: KindCapacity, Source: base.source, Rule: "unknown: " + base.unknown, Citation: base.citation}
-		return mp
+	mp := MaxPods{Addresses: e.addresses(it), warning: base.warning}
+	if base.unknown != nil && base.reserve {
+		u := *base.unknown
+		u.Resource, u.Kind = ResourceMemory, KindKubeReserved
+		mp.reservationUnknown = &u
 	}
-	if base.reserve && base.unknown == "" {
+	if base.reserve && base.unknown == nil {
 		mp.ReservationPods = base.pods
 	}
+	if base.source == SourceFallback {
+		mp.assumption = base.rule
+	}
 	t := Term{Resource: ResourcePods, Kind: KindCapacity, Amount: base.pods, Source: base.source, Rule: base.rule, Citation: base.citation}
-	if p := e.user.maxPods; p != nil {
-		t = e.userMaxPods(*p, base)
-		if e.launch.Family == compat.Bottlerocket {
+	unknown := base.unknown
+	if p, ut, u := e.userPods(it, base); p != nil || u != nil {
+		t, unknown = ut, u
+		if p != nil && e.launch.Family == compat.Bottlerocket {
 			// Bottlerocket's kube-reserved memory follows the setting,
 			// whoever wrote it, when it is not 0: the template's
 			// {{#if settings.kubernetes.max-pods}} (kubelet-config:89-90).
 			mp.ReservationPods = *p
 		}
+	}
+	if unknown != nil {
+		mp.unknown, mp.Unresolved = unknown, unknown.Detail
+		mp.Term = Term{Resource: ResourcePods, Kind: KindCapacity, Source: t.Source, Rule: "unknown: " + unknown.Detail, Citation: t.Citation}
+		return mp
 	}
 	if ppc := e.user.podsPerCore; ppc > 0 {
 		if limit := ppc * int64(it.VCPU); limit < t.Amount {
@@ -297,12 +325,42 @@ func (e *Estimator) MaxPods(it compat.InstanceType) MaxPods {
 	return mp
 }
 
+// fallback is base with the caller's fallback max pods in place of the
+// figure it cannot know; the family reserves memory by it as by its own.
+func (e *Estimator) fallback(base maxPodsBase) maxPodsBase {
+	n := e.opts.FallbackMaxPods
+	base.rule = fmt.Sprintf("EstimateOptions.FallbackMaxPods %d, as %s (%s)", n, base.unknown.Reason, base.unknown.Detail)
+	base.pods, base.source, base.unknown = n, SourceFallback, nil
+	return base
+}
+
+// userPods is the user's maxPods: Launch.Kubelet.MaxPods, or what
+// Launch.MaxPodsCalculator prints for it; nil with no unknown when the
+// user sets none.
+func (e *Estimator) userPods(it compat.InstanceType, base maxPodsBase) (*int64, Term, *Unknown) {
+	if p := e.user.maxPods; p != nil {
+		return p, e.userMaxPods(*p, base), nil
+	}
+	if e.launch.MaxPodsCalculator == nil {
+		return nil, Term{}, nil
+	}
+	calc := e.launch.MaxPodsCalculator.calculator(e.launch.Network)
+	v, err := calc.MaxPods(it)
+	if err != nil {
+		return nil, Term{Source: SourceUser, Citation: citeCalculator}, unknownPods(it, "max-pods-calculator.sh asks DescribeInstanceTypes, and "+noFacts(it))
+	}
+	t := e.userMaxPods(v, base)
+	t.Rule = fmt.Sprintf("max-pods-calculator.sh %s prints %d, passed as %s", calc.flags(it), v, t.Rule)
+	t.Citation = citeCalculator + "; " + t.Citation
+	return &v, t, nil
+}
+
 // userMaxPods is the pods term when the user's kubelet configuration sets
 // maxPods, as each family passes it to the kubelet.
 func (e *Estimator) userMaxPods(p int64, base maxPodsBase) Term {
 	t := Term{Resource: ResourcePods, Kind: KindCapacity, Amount: p, Source: SourceUser}
 	replaced := ""
-	if base.unknown == "" {
+	if base.unknown == nil {
 		replaced = fmt.Sprintf(" (the family's figure, %d, is replaced)", base.pods)
 	}
 	switch e.launch.Family {
@@ -341,7 +399,7 @@ func (e *Estimator) maxPodsBase(it compat.InstanceType) maxPodsBase {
 	case compat.AL2:
 		return al2Base(it)
 	case compat.AL2023:
-		return al2023Base(it, e.launch.MaxPodsExpression)
+		return al2023Base(it, e.maxPodsExpr)
 	case compat.Bottlerocket:
 		return bottlerocketBase(it, e.brTable, e.brTableName)
 	case compat.Custom:
@@ -380,7 +438,7 @@ func (e *Estimator) addresses(it compat.InstanceType) int64 {
 // address, or, with prefix delegation or IPv6, far fewer than it can; ""
 // when neither.
 func (e *Estimator) addressWarning(it compat.InstanceType, mp MaxPods) string {
-	if e.launch.Family.IsWindows() || mp.Unresolved != "" {
+	if e.launch.Family.IsWindows() || mp.unknown != nil {
 		return ""
 	}
 	n := e.launch.Network
@@ -400,7 +458,7 @@ func (e *Estimator) addressWarning(it compat.InstanceType, mp MaxPods) string {
 		return fmt.Sprintf("%s: the kubelet admits %d pods but the VPC CNI can address %d (+ 2 on the host network) %s; pods beyond them stay ContainerCreating [%s]",
 			it.Name, mp.Pods, mp.Addresses, how, citeAddresses)
 	}
-	if !n.PrefixDelegation && !n.IPv6 || e.user.maxPods != nil || it.Hypervisor != "nitro" {
+	if !n.PrefixDelegation && !n.IPv6 || e.user.maxPods != nil || e.launch.MaxPodsCalculator != nil || it.Hypervisor != "nitro" {
 		return ""
 	}
 	calc := Calculator{CNIVersion: "1.9.0", PrefixDelegation: true, CustomNetworking: n.ReservedENIs > 0}

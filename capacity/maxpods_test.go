@@ -263,8 +263,8 @@ func ptr[T any](v T) *T { return &v }
 // kube-reserved memory from the result (config.go:278-287).
 func TestAL2023PrefixDelegationExpression(t *testing.T) {
 	enis := refENIs(t)
-	x := capacity.MaxPodsExpression{PrefixDelegation: true, Cap: 250}
-	e := mustEstimator(t, capacity.Launch{Family: compat.AL2023, MaxPodsExpression: x}, capacity.EstimateOptions{})
+	x := capacity.MaxPodsFormula{PrefixDelegation: true, Cap: 250}
+	e := mustEstimator(t, capacity.Launch{Family: compat.AL2023, MaxPodsExpression: x.String()}, capacity.EstimateOptions{})
 	for _, it := range estCatalog() {
 		f := enis[it.Name]
 		want := min(f[0]*((f[1]-1)*16)+2, 250)
@@ -348,8 +348,8 @@ func TestAL2AWKPrefix(t *testing.T) {
 	e := mustEstimator(t, capacity.Launch{Family: compat.AL2}, capacity.EstimateOptions{})
 	it := compat.InstanceType{Name: "c7i.metal", Family: "c7i", Arch: compat.ArchAMD64, VCPU: 96, MemoryMiB: 196608}
 	est := e.Estimate(it)
-	if est.MaxPods.Unresolved == "" || !strings.Contains(est.MaxPods.Unresolved, "matches 2 lines") {
-		t.Errorf("MaxPods.Unresolved = %q; want the awk ambiguity", est.MaxPods.Unresolved)
+	if len(est.Unknown) == 0 || est.Unknown[0].Reason != capacity.ReasonAmbiguousTable || !strings.Contains(est.Unknown[0].Detail, "matches 2 lines") {
+		t.Errorf("Unknown = %+v; want the awk ambiguity", est.Unknown)
 	}
 	if _, ok := termOf(est, capacity.ResourceMemory, capacity.KindKubeReserved); ok {
 		t.Errorf("kube-reserved memory estimated although bootstrap.sh cannot compute it")
@@ -386,7 +386,7 @@ func TestUpstreamCases(t *testing.T) {
 	// nodeadm/test/e2e/cases/custom-max-pods-expression (81fec2e8): the
 	// mock instance has 4 interfaces of 15 addresses (m4.xlarge's).
 	t.Run("nodeadm custom-networking", func(t *testing.T) {
-		e := mustEstimator(t, capacity.Launch{Family: compat.AL2023, MaxPodsExpression: capacity.MaxPodsExpression{ReservedENIs: 1}}, capacity.EstimateOptions{})
+		e := mustEstimator(t, capacity.Launch{Family: compat.AL2023, MaxPodsExpression: "((default_enis -1) * (ips_per_eni - 1)) + 2"}, capacity.EstimateOptions{})
 		est := e.Estimate(types["m4.xlarge"])
 		mem, _ := termOf(est, capacity.ResourceMemory, capacity.KindKubeReserved)
 		// scenarios/custom-networking/expected.json: maxPods 44, memory 739Mi.
@@ -395,7 +395,7 @@ func TestUpstreamCases(t *testing.T) {
 		}
 	})
 	t.Run("nodeadm kubelet-config-max-pods", func(t *testing.T) {
-		e := mustEstimator(t, capacity.Launch{Family: compat.AL2023, MaxPodsExpression: capacity.MaxPodsExpression{Add: 2},
+		e := mustEstimator(t, capacity.Launch{Family: compat.AL2023, MaxPodsExpression: "max_pods + 2",
 			Kubelet: userdata.KubeletConfig{MaxPods: ptr[int32](1)}}, capacity.EstimateOptions{})
 		est := e.Estimate(types["m4.xlarge"])
 		mem, _ := termOf(est, capacity.ResourceMemory, capacity.KindKubeReserved)
@@ -407,31 +407,33 @@ func TestUpstreamCases(t *testing.T) {
 	})
 }
 
-func TestMaxPodsExpression(t *testing.T) {
+// TestMaxPodsFormula: the helper writes the documented forms as CEL, and
+// the estimator evaluates that CEL as nodeadm does.
+func TestMaxPodsFormula(t *testing.T) {
 	for _, tc := range []struct {
-		x    capacity.MaxPodsExpression
+		x    capacity.MaxPodsFormula
 		cel  string
 		want int64 // on m5.large: 3 interfaces of 10 addresses
 	}{
-		{capacity.MaxPodsExpression{Add: 2}, "max_pods + 2", 31},
-		{capacity.MaxPodsExpression{Add: -3}, "max_pods - 3", 26},
-		{capacity.MaxPodsExpression{Cap: 20}, "(max_pods) < 20 ? (max_pods) : 20", 20},
-		{capacity.MaxPodsExpression{Cap: 30}, "(max_pods) < 30 ? (max_pods) : 30", 29},
-		{capacity.MaxPodsExpression{ReservedENIs: 1}, "((default_enis - 1) * (ips_per_eni - 1)) + 2", 20},
-		{capacity.MaxPodsExpression{PrefixDelegation: true, Cap: 110}, "((default_enis * ((ips_per_eni - 1) * 16)) + 2) < 110 ? ((default_enis * ((ips_per_eni - 1) * 16)) + 2) : 110", 110},
-		{capacity.MaxPodsExpression{ReservedENIs: 1, PrefixDelegation: true}, "((default_enis - 1) * ((ips_per_eni - 1) * 16)) + 2", 290},
+		{capacity.MaxPodsFormula{Add: 2}, "max_pods + 2", 31},
+		{capacity.MaxPodsFormula{Add: -3}, "max_pods - 3", 26},
+		{capacity.MaxPodsFormula{Cap: 20}, "(max_pods) < 20 ? (max_pods) : 20", 20},
+		{capacity.MaxPodsFormula{Cap: 30}, "(max_pods) < 30 ? (max_pods) : 30", 29},
+		{capacity.MaxPodsFormula{ReservedENIs: 1}, "((default_enis - 1) * (ips_per_eni - 1)) + 2", 20},
+		{capacity.MaxPodsFormula{PrefixDelegation: true, Cap: 110}, "((default_enis * ((ips_per_eni - 1) * 16)) + 2) < 110 ? ((default_enis * ((ips_per_eni - 1) * 16)) + 2) : 110", 110},
+		{capacity.MaxPodsFormula{ReservedENIs: 1, PrefixDelegation: true}, "((default_enis - 1) * ((ips_per_eni - 1) * 16)) + 2", 290},
 		// nodeadm refuses a result ≤ 0 and keeps the standard value
 		// (eni_max_pods.go:108-109).
-		{capacity.MaxPodsExpression{ReservedENIs: 5}, "((default_enis - 5) * (ips_per_eni - 1)) + 2", 29},
-		{capacity.MaxPodsExpression{Add: -29}, "max_pods - 29", 29},
+		{capacity.MaxPodsFormula{ReservedENIs: 5}, "((default_enis - 5) * (ips_per_eni - 1)) + 2", 29},
+		{capacity.MaxPodsFormula{Add: -29}, "max_pods - 29", 29},
 	} {
 		t.Run(tc.cel, func(t *testing.T) {
 			if got := tc.x.String(); got != tc.cel {
 				t.Errorf("String() = %q, want %q", got, tc.cel)
 			}
-			e := mustEstimator(t, capacity.Launch{Family: compat.AL2023, MaxPodsExpression: tc.x}, capacity.EstimateOptions{})
+			e := mustEstimator(t, capacity.Launch{Family: compat.AL2023, MaxPodsExpression: tc.x.String()}, capacity.EstimateOptions{})
 			m5 := compat.InstanceType{Name: "m5.large", Hypervisor: "nitro", VCPU: 2, MemoryMiB: 8192}
-			if got := e.MaxPods(m5).Pods; got != tc.want {
+			if got := e.Estimate(m5).Capacity.Pods; got != tc.want {
 				t.Errorf("max pods %d, want %d", got, tc.want)
 			}
 		})
@@ -556,7 +558,7 @@ func TestPodsPerCore(t *testing.T) {
 			e := mustEstimator(t, capacity.Launch{Family: f, Kubelet: userdata.KubeletConfig{PodsPerCore: ptr[int32](5)}}, capacity.EstimateOptions{})
 			// kubernetes pkg/kubelet/nodestatus/setters.go:235-241:
 			// min(podsPerCore × cores, maxPods).
-			if got := e.MaxPods(it).Pods; got != 10 {
+			if got := e.Estimate(it).Capacity.Pods; got != 10 {
 				t.Errorf("pods %d, want 5 × 2 = 10", got)
 			}
 		})
@@ -580,10 +582,10 @@ func TestMaxPodsZero(t *testing.T) {
 		{compat.Bottlerocket, 110},
 	} {
 		e := mustEstimator(t, capacity.Launch{Family: tc.f, Kubelet: userdata.KubeletConfig{MaxPods: ptr[int32](0)}}, capacity.EstimateOptions{})
-		if got := e.MaxPods(it).Pods; got != tc.want {
+		if got := e.Estimate(it).Capacity.Pods; got != tc.want {
 			t.Errorf("%s: pods %d, want %d", tc.f, got, tc.want)
 		}
-		if tc.f == compat.Bottlerocket && e.MaxPods(it).ReservationPods != 0 {
+		if tc.f == compat.Bottlerocket && e.Estimate(it).MaxPods.ReservationPods != 0 {
 			t.Errorf("Bottlerocket: reserves memory for max-pods 0")
 		}
 	}

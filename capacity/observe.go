@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/ec2select/ec2select/amiselect"
+	"github.com/ec2select/ec2select/amiselect/amimap"
 	"github.com/ec2select/ec2select/compat"
 )
 
@@ -31,8 +31,8 @@ var (
 )
 
 // Observe records what a node reports, keyed by its instance type and the
-// AMI it runs, when that AMI is the one [amiselect.Choose] picks from amis
-// (in selection order) for the node, the rule [amiselect.Map] applies to
+// AMI it runs, when that AMI is the one [amimap.Choose] picks from amis
+// (in selection order) for the node, the rule [amimap.Map] applies to
 // instance types. The node's requirements come from its labels
 // ([compat.FromNodeLabels]: a node without GPU labels has no GPU) and are
 // compared strictly, so a plain node is never filed under an NVIDIA AMI
@@ -40,7 +40,7 @@ var (
 // equal one refreshes the TTL; a higher one is ignored. It reports whether
 // it recorded, and when it refused, an error saying why that wraps one of
 // the Err values.
-func (c *Cache) Observe(o Observation, amis []amiselect.AMI) (bool, error) {
+func (c *Cache) Observe(o Observation, amis []amimap.AMI) (bool, error) {
 	k, err := c.check(o, amis)
 	now := c.now() // outside the lock: Options.Now is the caller's code
 	c.mu.Lock()
@@ -60,7 +60,7 @@ func (c *Cache) Observe(o Observation, amis []amiselect.AMI) (bool, error) {
 }
 
 // check returns the key o is to be filed under, or why it must not be.
-func (c *Cache) check(o Observation, amis []amiselect.AMI) (key, error) {
+func (c *Cache) check(o Observation, amis []amimap.AMI) (key, error) {
 	instanceType := o.NodeLabels[compat.LabelInstanceType]
 	if instanceType == "" {
 		instanceType = o.NodeLabels["beta.kubernetes.io/instance-type"]
@@ -90,7 +90,7 @@ func (c *Cache) check(o Observation, amis []amiselect.AMI) (key, error) {
 		return key{}, fmt.Errorf("capacity: %s runs %q: %w", node, o.ImageID, ErrInvalidName)
 	}
 	reqs := compat.FromNodeLabels(o.NodeLabels)
-	chosen := amiselect.Choose(reqs, amis)
+	chosen := amimap.Choose(reqs, amis)
 	if chosen < 0 {
 		return key{}, fmt.Errorf("capacity: %s runs %s, but no selected AMI is compatible with its labels (%v): %w", node, o.ImageID, reqs.Compatible(amis[running].Requirements), ErrNoCompatible)
 	}

@@ -21,20 +21,27 @@ const (
 	numResources
 )
 
+var resourceNames = [...]string{
+	ResourceCPU:              "cpu",
+	ResourceMemory:           "memory",
+	ResourceEphemeralStorage: "ephemeral-storage",
+	ResourcePods:             "pods",
+}
+
 // String returns the resource's Kubernetes name: cpu, memory,
 // ephemeral-storage or pods.
-func (r Resource) String() string {
-	switch r {
-	case ResourceCPU:
-		return "cpu"
-	case ResourceMemory:
-		return "memory"
-	case ResourceEphemeralStorage:
-		return "ephemeral-storage"
-	case ResourcePods:
-		return "pods"
-	}
-	return "Resource(" + strconv.Itoa(int(r)) + ")"
+func (r Resource) String() string { return enumString(resourceNames[:], int(r), "Resource") }
+
+// MarshalText returns the resource's Kubernetes name.
+func (r Resource) MarshalText() ([]byte, error) {
+	return enumText(resourceNames[:], int(r), "Resource")
+}
+
+// UnmarshalText reads a resource's Kubernetes name.
+func (r *Resource) UnmarshalText(text []byte) error {
+	i, err := enumParse(resourceNames[:], text, "Resource")
+	*r = Resource(i)
+	return err
 }
 
 // Quantities is an amount of each resource: CPU in millicores, memory and

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/ec2select/ec2select/compat"
-	"github.com/ec2select/ec2select/userdata"
+	"github.com/ec2select/ec2select/userdata/nodeclass"
 )
 
 // Citations of the reservation rules.
@@ -41,6 +41,9 @@ type reservation struct {
 	set     bool
 	amounts [ResourcePods]*int64 // cpu, memory, ephemeral-storage; nil when absent
 	text    [ResourcePods]string
+	// exprs are Karpenter NodeClassCEL expressions (alpha), evaluated per
+	// instance type; nil where the value is a quantity or absent.
+	exprs [ResourcePods]*Expression
 }
 
 // eviction is an evictionHard map's two signals that reserve capacity.
@@ -72,7 +75,7 @@ func (t threshold) resolve(capacity int64) int64 {
 }
 
 // readKubelet reads k, which Validate accepted, into amounts.
-func readKubelet(k userdata.KubeletConfig) (userKubelet, error) {
+func readKubelet(k nodeclass.Kubelet) (userKubelet, error) {
 	var u userKubelet
 	if k.MaxPods != nil {
 		v := int64(*k.MaxPods)
@@ -102,7 +105,7 @@ func readKubelet(k userdata.KubeletConfig) (userKubelet, error) {
 		}
 		t, err := readThreshold(r, text)
 		if err != nil {
-			return u, fmt.Errorf("capacity: Launch.Kubelet.EvictionHard[%q]: %w", signal, err)
+			return u, &InputError{Field: fmt.Sprintf("Launch.Kubelet.EvictionHard[%q]", signal), Err: err}
 		}
 		*dst = &t
 	}
@@ -118,7 +121,7 @@ func readReservation(field string, m map[string]string) (reservation, error) {
 		}
 		a, err := parseAmount(r, text)
 		if err != nil {
-			return res, fmt.Errorf("capacity: Launch.Kubelet.%s[%q]: %w", field, r.String(), err)
+			return res, &InputError{Field: fmt.Sprintf("Launch.Kubelet.%s[%q]", field, r.String()), Err: err}
 		}
 		v := a.floor
 		res.amounts[r], res.text[r] = &v, text
@@ -190,7 +193,7 @@ func reservationBytes(pods int64) int64 { return (11*pods + 255) * mib }
 type (
 	reservePlan struct {
 		kube   [ResourcePods]kubeSlot
-		system []Term // the user's systemReserved: no family sets one
+		system [ResourcePods]kubeSlot // the user's systemReserved: no family sets one
 		evict  [2]evictSlot
 	}
 	// kubeSlot is one resource's kube-reserved: a fixed term (the user's,
@@ -198,7 +201,8 @@ type (
 	// computed per type, or nothing.
 	kubeSlot struct {
 		how  slotHow
-		term Term // the fixed term, or the family's with its amount to fill
+		term Term        // the fixed term, or the family's with its amount to fill
+		expr *Expression // slotExpression's (alpha NodeClassCEL)
 	}
 	// evictSlot is one signal's hard eviction threshold, resolved
 	// against each type's capacity.
@@ -214,6 +218,7 @@ const (
 	slotAbsent slotHow = iota
 	slotFixed
 	slotFamily
+	slotExpression
 )
 
 // plan resolves the reservations of e's family and kubelet configuration.
@@ -224,18 +229,20 @@ func (e *Estimator) plan() reservePlan {
 	for _, r := range []Resource{ResourceCPU, ResourceMemory, ResourceEphemeralStorage} {
 		def, hasDef := e.familyKubeReserved(r)
 		switch {
+		case user.exprs[r] != nil:
+			p.kube[r] = kubeSlot{how: slotExpression, expr: user.exprs[r]}
 		case user.amounts[r] != nil:
 			t := Term{Resource: r, Kind: KindKubeReserved, Amount: *user.amounts[r], Source: SourceUser,
 				Rule: "kubeReserved " + r.String() + " " + user.text[r], Citation: e.userCitation()}
 			if hasDef {
 				t.Rule += " (replaces the family's)"
 			}
-			p.kube[r] = kubeSlot{slotFixed, t}
+			p.kube[r] = kubeSlot{how: slotFixed, term: t}
 		case replaces && hasDef:
-			p.kube[r] = kubeSlot{slotFixed, Term{Resource: r, Kind: KindKubeReserved, Source: SourceUser, Citation: citeMapFlag,
+			p.kube[r] = kubeSlot{how: slotFixed, term: Term{Resource: r, Kind: KindKubeReserved, Source: SourceUser, Citation: citeMapFlag, Unset: true,
 				Rule: "none: --kube-reserved replaces the family's whole kubeReserved and names no " + r.String()}}
 		case hasDef:
-			p.kube[r] = kubeSlot{slotFamily, def}
+			p.kube[r] = kubeSlot{how: slotFamily, term: def}
 		}
 	}
 	cite := e.userCitation()
@@ -243,9 +250,12 @@ func (e *Estimator) plan() reservePlan {
 		cite = citeBRSystem
 	}
 	for _, r := range []Resource{ResourceCPU, ResourceMemory, ResourceEphemeralStorage} {
-		if a := e.user.systemReserved.amounts[r]; a != nil {
-			p.system = append(p.system, Term{Resource: r, Kind: KindSystemReserved, Amount: *a, Source: SourceUser,
-				Rule: "systemReserved " + r.String() + " " + e.user.systemReserved.text[r], Citation: cite})
+		switch sys := e.user.systemReserved; {
+		case sys.exprs[r] != nil:
+			p.system[r] = kubeSlot{how: slotExpression, expr: sys.exprs[r]}
+		case sys.amounts[r] != nil:
+			p.system[r] = kubeSlot{how: slotFixed, term: Term{Resource: r, Kind: KindSystemReserved, Amount: *sys.amounts[r], Source: SourceUser,
+				Rule: "systemReserved " + r.String() + " " + sys.text[r], Citation: cite}}
 		}
 	}
 	p.evict[0] = e.evictSlot(ResourceMemory, "memory.available", e.user.evictionHard.memory)
@@ -286,24 +296,28 @@ func (e *Estimator) familyKubeReserved(r Resource) (Term, bool) {
 }
 
 // kubeReservedTerms appends the kube-reserved terms for it.
-func (e *Estimator) kubeReservedTerms(terms []Term, it compat.InstanceType, mp MaxPods, est *Estimate) []Term {
+// vcpus is the node's cores, from which the family computes its cpu
+// reservation.
+func (e *Estimator) kubeReservedTerms(terms []Term, it compat.InstanceType, vcpus int, mp MaxPods, est *Estimate) []Term {
 	for _, r := range []Resource{ResourceCPU, ResourceMemory, ResourceEphemeralStorage} {
 		s := e.reserve.kube[r]
 		switch {
 		case s.how == slotFixed:
 			terms = append(terms, s.term)
+		case s.how == slotExpression:
+			terms = e.appendExpression(terms, it, KindKubeReserved, r, s.expr, est)
 		case s.how != slotFamily:
 		case r == ResourceCPU:
 			t := s.term
 			if e.launch.Family == compat.Bottlerocket {
-				t.Amount = bottlerocketCPUReserve(it.VCPU)
+				t.Amount = bottlerocketCPUReserve(vcpus)
 			} else {
-				t.Amount = al2CPUReserve(it.VCPU)
+				t.Amount = al2CPUReserve(vcpus)
 			}
 			terms = append(terms, t)
 		case r == ResourceMemory:
-			if mp.reservationUnknown != "" {
-				est.Unresolved = append(est.Unresolved, "kube-reserved memory: "+mp.reservationUnknown)
+			if mp.reservationUnknown != nil {
+				est.Unknown = append(est.Unknown, *mp.reservationUnknown)
 				continue
 			}
 			if mp.ReservationPods == 0 {
@@ -342,8 +356,27 @@ func (e *Estimator) userCitation() string {
 }
 
 // systemReservedTerms appends the user's systemReserved.
-func (e *Estimator) systemReservedTerms(terms []Term) []Term {
-	return append(terms, e.reserve.system...)
+func (e *Estimator) systemReservedTerms(terms []Term, it compat.InstanceType, est *Estimate) []Term {
+	for r, s := range e.reserve.system {
+		switch s.how {
+		case slotFixed:
+			terms = append(terms, s.term)
+		case slotExpression:
+			terms = e.appendExpression(terms, it, KindSystemReserved, Resource(r), s.expr, est)
+		}
+	}
+	return terms
+}
+
+// appendExpression appends the term an expression gives it, or records
+// why it cannot be known.
+func (e *Estimator) appendExpression(terms []Term, it compat.InstanceType, k Kind, r Resource, x *Expression, est *Estimate) []Term {
+	t, u := e.expressionTerm(it, k, r, x)
+	if u != nil {
+		est.Unknown = append(est.Unknown, *u)
+		return terms
+	}
+	return append(terms, t)
 }
 
 // evictSlot resolves one signal's threshold: the user's, none when the
@@ -359,7 +392,7 @@ func (e *Estimator) evictSlot(r Resource, signal string, user *threshold) evictS
 		s.term.Citation = e.evictionUserCitation() + "; " + citeThreshold
 	case e.user.evictionHard.set && e.launch.Family != compat.AL2023:
 		s.t = threshold{ignored: true}
-		s.term.Source, s.term.Citation = SourceUser, e.evictionUserCitation()
+		s.term.Source, s.term.Citation, s.term.Unset = SourceUser, e.evictionUserCitation(), true
 		s.term.Rule = "none: the user's evictionHard replaces the defaults and names no " + signal
 	default:
 		t, src, who, cite := e.defaultEviction(r)
@@ -399,6 +432,7 @@ func (e *Estimator) evictionTerms(terms []Term, capacity Quantities) []Term {
 	for _, s := range e.reserve.evict {
 		t := s.term
 		t.Amount = s.t.resolve(capacity.Get(s.r))
+		t.Unset = t.Unset || s.t.ignored
 		terms = append(terms, t)
 	}
 	return terms
@@ -427,11 +461,21 @@ func thresholdRule(signal string, t threshold) string {
 // limitTerms appends Windows' pod address cap: each Windows pod takes one
 // vpc.amazonaws.com/PrivateIPv4Address, of which the VPC resource
 // controller offers IPv4 addresses per interface − 1.
-func (e *Estimator) limitTerms(terms []Term, it compat.InstanceType, mp MaxPods) []Term {
-	if !e.launch.Family.IsWindows() || mp.Addresses <= 0 || mp.Pods <= mp.Addresses {
+//
+// Without the type's interface facts the cap is unknown.
+func (e *Estimator) limitTerms(terms []Term, it compat.InstanceType, pods int64, mp MaxPods, est *Estimate) []Term {
+	if !e.launch.Family.IsWindows() {
 		return terms
 	}
-	return append(terms, Term{Resource: ResourcePods, Kind: KindLimit, Amount: mp.Pods - mp.Addresses, Source: SourceFamily,
+	if mp.Addresses == 0 {
+		est.Unknown = append(est.Unknown, Unknown{Resource: ResourcePods, Kind: KindLimit, Reason: ReasonNoInterfaceFacts, Input: it.Name,
+			Detail: "the VPC resource controller offers Windows pods IPv4 addresses per interface − 1, and " + noFacts(it), Fix: fixFactsOnly})
+		return terms
+	}
+	if pods <= mp.Addresses {
+		return terms
+	}
+	return append(terms, Term{Resource: ResourcePods, Kind: KindLimit, Amount: pods - mp.Addresses, Source: SourceFamily,
 		Rule:     fmt.Sprintf("vpc.amazonaws.com/PrivateIPv4Address: %s takes %d addresses per interface, so %d pods", it.Name, mp.Addresses+1, mp.Addresses),
 		Citation: citeWindowsIPs})
 }

@@ -1,6 +1,8 @@
 package capacity
 
 import (
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -20,6 +22,10 @@ type Term struct {
 	// Citation names the text that decides it: repository, commit, file
 	// and lines, or a document.
 	Citation string
+	// Unset marks a term that explains why nothing is set: a reservation
+	// a kubelet flag replaced, a threshold the kubelet ignores. Its Amount
+	// is 0, and [Estimate.Amount] does not count it as set.
+	Unset bool `json:",omitempty"`
 }
 
 // String returns "memory kube-reserved 574Mi: 11 × 29 + 255 MiB … [family
@@ -62,21 +68,25 @@ const (
 	KindLimit
 )
 
+var kindNames = [...]string{
+	KindCapacity:       "capacity",
+	KindKubeReserved:   "kube-reserved",
+	KindSystemReserved: "system-reserved",
+	KindEvictionHard:   "eviction-hard",
+	KindLimit:          "limit",
+}
+
 // String returns the kind's name as the kubelet configuration spells it.
-func (k Kind) String() string {
-	switch k {
-	case KindCapacity:
-		return "capacity"
-	case KindKubeReserved:
-		return "kube-reserved"
-	case KindSystemReserved:
-		return "system-reserved"
-	case KindEvictionHard:
-		return "eviction-hard"
-	case KindLimit:
-		return "limit"
-	}
-	return "Kind(" + strconv.Itoa(int(k)) + ")"
+func (k Kind) String() string { return enumString(kindNames[:], int(k), "Kind") }
+
+// MarshalText returns the kind's name.
+func (k Kind) MarshalText() ([]byte, error) { return enumText(kindNames[:], int(k), "Kind") }
+
+// UnmarshalText reads a kind's name.
+func (k *Kind) UnmarshalText(text []byte) error {
+	i, err := enumParse(kindNames[:], text, "Kind")
+	*k = Kind(i)
+	return err
 }
 
 // Source is where a term's amount comes from.
@@ -106,27 +116,57 @@ const (
 	SourceHeuristic
 	// Karpenter is karpenter-provider-aws's prediction ([Estimator.Karpenter]).
 	SourceKarpenter
+	// Fallback is [EstimateOptions.FallbackMaxPods], standing in for a
+	// figure the estimate cannot know.
+	SourceFallback
+	// Given is a capacity the caller gave ([Estimator.EstimateGiven]).
+	SourceGiven
 )
 
+var sourceNames = [...]string{
+	SourcePublished:      "published",
+	SourceLearned:        "learned",
+	SourceLaunch:         "launch",
+	SourceFamily:         "family rule",
+	SourceUser:           "user kubelet config",
+	SourceKubeletDefault: "kubelet default",
+	SourceHeuristic:      "heuristic",
+	SourceKarpenter:      "karpenter",
+	SourceFallback:       "fallback",
+	SourceGiven:          "given",
+}
+
 // String returns the source's name.
-func (s Source) String() string {
-	switch s {
-	case SourcePublished:
-		return "published"
-	case SourceLearned:
-		return "learned"
-	case SourceLaunch:
-		return "launch"
-	case SourceFamily:
-		return "family rule"
-	case SourceUser:
-		return "user kubelet config"
-	case SourceKubeletDefault:
-		return "kubelet default"
-	case SourceHeuristic:
-		return "heuristic"
-	case SourceKarpenter:
-		return "karpenter"
+func (s Source) String() string { return enumString(sourceNames[:], int(s), "Source") }
+
+// MarshalText returns the source's name.
+func (s Source) MarshalText() ([]byte, error) { return enumText(sourceNames[:], int(s), "Source") }
+
+// UnmarshalText reads a source's name.
+func (s *Source) UnmarshalText(text []byte) error {
+	i, err := enumParse(sourceNames[:], text, "Source")
+	*s = Source(i)
+	return err
+}
+
+// enumString, enumText and enumParse read an enum's names from its table.
+func enumString(names []string, i int, typ string) string {
+	if i < len(names) && names[i] != "" {
+		return names[i]
 	}
-	return "Source(" + strconv.Itoa(int(s)) + ")"
+	return typ + "(" + strconv.Itoa(i) + ")"
+}
+
+func enumText(names []string, i int, typ string) ([]byte, error) {
+	if i < len(names) && names[i] != "" {
+		return []byte(names[i]), nil
+	}
+	return nil, fmt.Errorf("capacity: %s(%d) has no name", typ, i)
+}
+
+func enumParse(names []string, text []byte, typ string) (int, error) {
+	if i := slices.Index(names, string(text)); i >= 0 && len(text) > 0 {
+		return i, nil
+	}
+	return 0, fmt.Errorf("capacity: %q is not a %s; use one of %s", text, typ, strings.Join(slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == "" }), ", "))
 }

@@ -29,7 +29,7 @@ const (
 )
 
 // operations lists every operation a Backend answers, EC2's then SSM's.
-var operations = append([]string{OpDescribeImages, OpDescribeInstanceTypes, OpDisableImage}, ssmOperations...)
+var operations = slices.Concat([]string{OpDescribeImages, OpDescribeInstanceTypes, OpDisableImage}, ssmOperations, placementOperations)
 
 func checkOperation(op string) error {
 	if op == "" || slices.Contains(operations, op) {
@@ -83,6 +83,8 @@ type Backend struct {
 	params     map[string]*customParameter // the account's parameters, by name
 	paramNames []string                    // their names, sorted
 	paramIndex *publicIndex                // nil: rebuild on the next SSM call
+
+	place placeState // zones, offerings, reservations, subnets, launches
 
 	ctl       sync.Mutex // faults, latency, call log, request IDs
 	faults    []*faultState
@@ -142,7 +144,9 @@ func (b *Backend) initLocked() {
 	}
 }
 
-// NewWithCatalog returns a Backend loaded with DefaultCatalog.
+// NewWithCatalog returns a Backend loaded with DefaultCatalog and the
+// ZoneCatalog of its region (Options.Region, default us-east-1), if the
+// zone catalog has that region.
 func NewWithCatalog(opts Options) *Backend {
 	b := New(opts)
 	images, types := DefaultCatalog()
@@ -150,6 +154,7 @@ func NewWithCatalog(opts Options) *Backend {
 		// The catalog is embedded and checked by TestCatalogLoads.
 		panic(fmt.Sprintf("ec2fake: embedded catalog does not load: %v", err))
 	}
+	b.loadZoneCatalog()
 	return b
 }
 
@@ -547,7 +552,7 @@ func cloneAny(v any) any {
 		c := clone(*in)
 		return &c
 	}
-	return v
+	return clonePlacementInput(v)
 }
 
 func isThrottlingCode(code string) bool {

@@ -220,6 +220,22 @@
 // valid in SSM but Unsupported here. In process, a nil required member
 // gives the error *ssm.Client raises before sending.
 //
+// # Zones, offerings, reservations, subnets and launches
+//
+// DescribeAvailabilityZones, DescribeInstanceTypeOfferings (by region,
+// zone or zone ID), DescribeCapacityReservations and DescribeSubnets
+// answer as EC2 does (filters, pages, EC2's errors), and CreateFleet
+// launches instant fleets: overrides in priority order, each taking what
+// its scripted capacity ([Backend.SetCapacity]: "3 instances, then
+// InsufficientInstanceCapacity"), its subnet's free addresses and, for
+// reserved launches, its reservations allow; what it cannot launch is a
+// per-override error, as EC2 reports it, and whole-call errors and
+// throttling come from [Backend.InjectFault]. [NewWithCatalog] loads its
+// region's zones and EC2's recorded offerings per zone ([ZoneCatalog]);
+// [Backend.LoadZones], [Backend.PutCapacityReservation] and
+// [Backend.PutSubnet] set them by hand. boto3 and the AWS CLI read every
+// answer.
+//
 // # Faults, latency and the call log
 //
 // [Backend.InjectFault] makes calls fail with an EC2 error: for one

@@ -93,7 +93,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "":
 		h.fail(w, h.b.nextRequestID(), newAPIError(CodeInvalidAction, "The request must contain the parameter Action."))
 	default:
-		h.fail(w, h.b.nextRequestID(), newAPIError(CodeInvalidAction, "The action %s is not valid for this web service; ec2fake implements %s, %s and %s.", action, OpDescribeImages, OpDescribeInstanceTypes, OpDisableImage))
+		if h.servePlacement(w, r, action, form) {
+			return
+		}
+		h.fail(w, h.b.nextRequestID(), newAPIError(CodeInvalidAction, "The action %s is not valid for this web service; ec2fake implements %s.", action, strings.Join(ec2Operations(), ", ")))
 	}
 }
 

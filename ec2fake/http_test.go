@@ -59,7 +59,7 @@ func TestHandlerProtocolErrors(t *testing.T) {
 	}{
 		{"no action", http.MethodPost, "Version=2016-11-15", 400, CodeInvalidAction, "The request must contain the parameter Action."},
 		{"unknown action", http.MethodPost, "Action=RunInstances&Version=2016-11-15", 400, CodeInvalidAction,
-			"The action RunInstances is not valid for this web service; ec2fake implements DescribeImages, DescribeInstanceTypes and DisableImage."},
+			"The action RunInstances is not valid for this web service; ec2fake implements DescribeImages, DescribeInstanceTypes, DisableImage, DescribeAvailabilityZones, DescribeInstanceTypeOfferings, DescribeCapacityReservations, DescribeSubnets, CreateFleet."},
 		{"unknown parameter", http.MethodPost, "Action=DescribeImages&Owners.1=self", 400, CodeUnknownParameter, "The parameter Owners.1 is not recognized"},
 		{"bad index", http.MethodPost, "Action=DescribeImages&ImageId.0=ami-12345678", 400, CodeUnknownParameter, "The parameter ImageId.0 is not recognized"},
 		{"leading zero index", http.MethodPost, "Action=DescribeImages&Filter.01.Name=name", 400, CodeUnknownParameter, "The parameter Filter.01.Name is not recognized"},
@@ -232,7 +232,10 @@ func TestXMLShapesCoverEveryField(t *testing.T) {
 	}
 	// And no entry in the table is stale.
 	for typ, plans := range enc.plans {
-		shape := xmlShapes[typ.Name()]
+		shape, ok := xmlShapes[typ.Name()]
+		if !ok {
+			shape = xmlShapesOfferings[typ.Name()]
+		}
 		if len(shape) != len(plans) {
 			t.Errorf("%s: %d element names for %d exported fields", typ.Name(), len(shape), len(plans))
 		}
@@ -244,6 +247,11 @@ func TestXMLShapesCoverEveryField(t *testing.T) {
 	for name := range xmlShapes {
 		if !used[name] {
 			t.Errorf("xmlShapes[%q] is not reachable from Image or InstanceTypeInfo", name)
+		}
+	}
+	for name := range xmlShapesOfferings {
+		if _, twice := xmlShapes[name]; twice || !used[name] {
+			t.Errorf("xmlShapesOfferings[%q] is in xmlShapes too, or is not reachable from an answer's item type", name)
 		}
 	}
 }

@@ -38,7 +38,7 @@ var timeType = reflect.TypeOf(time.Time{})
 
 func newXMLEncoder() (*xmlEncoder, error) {
 	e := &xmlEncoder{plans: map[reflect.Type][]fieldPlan{}}
-	for _, t := range []reflect.Type{reflect.TypeOf(ec2types.Image{}), reflect.TypeOf(ec2types.InstanceTypeInfo{})} {
+	for _, t := range append([]reflect.Type{reflect.TypeOf(ec2types.Image{}), reflect.TypeOf(ec2types.InstanceTypeInfo{})}, offeringsXMLRoots...) {
 		if err := e.plan(t); err != nil {
 			return nil, err
 		}
@@ -54,6 +54,9 @@ func (e *xmlEncoder) plan(t reflect.Type) error {
 		return nil
 	}
 	shape, ok := xmlShapes[t.Name()]
+	if !ok {
+		shape, ok = xmlShapesOfferings[t.Name()]
+	}
 	if !ok {
 		return fmt.Errorf("ec2fake: no EC2 element names for %s", t)
 	}

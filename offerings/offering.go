@@ -3,9 +3,11 @@ package offerings
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/internal/validation"
 )
 
 // CapacityType is how an instance is paid for: on demand, as spot, or from
@@ -172,37 +174,148 @@ func (o Offering) String() string {
 }
 
 // Requirements are the offering's labels as requirements, in Karpenter's
-// keys: topology.kubernetes.io/zone, topology.k8s.aws/zone-id (when the
-// zone ID is known), karpenter.sh/capacity-type and, for a reserved
-// offering, karpenter.k8s.aws/capacity-reservation-id, -type and
-// -interruptible. Keys the offering does not have are DoesNotExist, as on
-// a Karpenter offering, so a NodePool that requires a reservation ID
-// matches only reserved offerings. Ask a NodePool's requirements of them
-// with compat's Compatible, the offering as the receiver.
-func (o Offering) Requirements() compat.Requirements {
-	rs := []compat.Requirement{
-		{Key: compat.LabelZone, Operator: compat.In, Values: []string{o.Zone}},
-		{Key: compat.LabelCapacityType, Operator: compat.In, Values: []string{o.CapacityType.String()}},
+// keys: node.kubernetes.io/instance-type, topology.kubernetes.io/zone,
+// topology.k8s.aws/zone-id (when the zone ID is known),
+// karpenter.sh/capacity-type and, for a reserved offering,
+// karpenter.k8s.aws/capacity-reservation-id, -type and -interruptible.
+// Reservation keys the offering does not have are DoesNotExist, as on a
+// Karpenter offering (karpenter-provider-aws v1.14.1
+// pkg/providers/instancetype/offering/base_resolver.go:127-133), so a
+// NodePool that requires a reservation ID matches only reserved offerings.
+// Ask a NodePool's requirements of them with compat's Compatible, the
+// offering as the receiver.
+//
+// It fails, naming the field, when the offering is not valid (see
+// [Offering.Validate]): a zone that is no label value cannot be required.
+func (o Offering) Requirements() (compat.Requirements, error) {
+	if err := o.Validate(); err != nil {
+		return compat.Requirements{}, err
 	}
+	return o.requirements()
+}
+
+// requirements compiles the requirements of an offering Validate accepted:
+// every value is then a label value, so NewRequirements does not fail.
+func (o Offering) requirements() (compat.Requirements, error) {
+	rs := make([]compat.Requirement, 0, 7)
+	in := func(key, value string) {
+		rs = append(rs, compat.Requirement{Key: key, Operator: compat.In, Values: []string{value}})
+	}
+	in(compat.LabelInstanceType, o.InstanceType)
+	in(compat.LabelZone, o.Zone)
+	in(compat.LabelCapacityType, o.CapacityType.String())
 	if o.ZoneID != "" {
-		rs = append(rs, compat.Requirement{Key: compat.LabelAWSZoneID, Operator: compat.In, Values: []string{o.ZoneID}})
+		in(compat.LabelAWSZoneID, o.ZoneID)
 	}
-	reservationKeys := []string{compat.LabelCapacityReservationID, compat.LabelCapacityReservationType, compat.LabelCapacityReservationInterruptible}
 	if r := o.Reservation; r != nil {
-		for i, v := range []string{r.ID, r.Type.String(), strconv.FormatBool(r.Interruptible)} {
-			rs = append(rs, compat.Requirement{Key: reservationKeys[i], Operator: compat.In, Values: []string{v}})
-		}
+		in(compat.LabelCapacityReservationID, r.ID)
+		in(compat.LabelCapacityReservationType, r.Type.String())
+		in(compat.LabelCapacityReservationInterruptible, strconv.FormatBool(r.Interruptible))
 	} else {
-		for _, k := range reservationKeys {
+		for _, k := range []string{compat.LabelCapacityReservationID, compat.LabelCapacityReservationType, compat.LabelCapacityReservationInterruptible} {
 			rs = append(rs, compat.Requirement{Key: k, Operator: compat.DoesNotExist})
 		}
 	}
 	reqs, err := compat.NewRequirements(rs...)
 	if err != nil {
-		// Every value above is a single non-empty label value; an empty
-		// zone or reservation ID is the caller's bug, and a requirement
-		// with no value still constrains the key. Return what compiles.
-		return compat.Requirements{}
+		return compat.Requirements{}, fmt.Errorf("offerings: offering %s: %v", o, err)
 	}
-	return reqs
+	return reqs, nil
+}
+
+// validInstanceType reports whether s is an EC2 instance type name,
+// family.size: ^[a-z][a-z0-9-]*\.[a-z0-9-]+$ (a loop rather than a
+// regexp: Region.Validate runs it for every type and reservation).
+func validInstanceType(s string) bool {
+	dot := strings.IndexByte(s, '.')
+	if dot < 1 || dot == len(s)-1 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	return lowerDigitsDashes(s[:dot]) && lowerDigitsDashes(s[dot+1:])
+}
+
+func lowerDigitsDashes(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// validReservationID reports whether s is a capacity reservation ID as
+// Karpenter's EC2NodeClass status admits it, ^cr-[0-9a-z]+$
+// (karpenter-provider-aws v1.14.1 pkg/apis/v1/ec2nodeclass_status.go:92).
+func validReservationID(s string) bool {
+	if len(s) < 4 || s[:3] != "cr-" {
+		return false
+	}
+	for i := 3; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// Validate reports the first thing that makes o no offering, naming the
+// field and the fix: an instance type that is not family.size, a zone or
+// zone ID that is empty or no label value, a capacity type that is none
+// of the three, a reservation on an offering that is not reserved (or
+// none on one that is), a reservation ID that is not cr-…, a count below
+// zero or more instances available than the reservation holds, a window
+// that ends before it starts.
+func (o Offering) Validate() error {
+	if err := o.validatePlace(); err != nil {
+		return err
+	}
+	return o.validateKind()
+}
+
+// validateKind checks the capacity type and the reservation.
+func (o Offering) validateKind() error {
+	switch {
+	case o.CapacityType < Reserved || o.CapacityType > OnDemand:
+		return fmt.Errorf("offerings: offering %s: capacity type %s is none of on-demand, spot or reserved", o, o.CapacityType)
+	case o.CapacityType == Reserved && o.Reservation == nil:
+		return fmt.Errorf("offerings: offering %s: a reserved offering needs its Reservation", o)
+	case o.CapacityType != Reserved && o.Reservation != nil:
+		return fmt.Errorf("offerings: offering %s: only a reserved offering has a Reservation; set CapacityType to reserved or drop the reservation", o)
+	}
+	if o.Reservation != nil {
+		return o.Reservation.validate(o)
+	}
+	return nil
+}
+
+func (o Offering) validatePlace() error {
+	if !validInstanceType(o.InstanceType) {
+		return fmt.Errorf("offerings: offering %s: instance type %q is not of the form family.size (e.g. m5.large)", o, o.InstanceType)
+	}
+	if o.Zone == "" {
+		return fmt.Errorf("offerings: offering %s: empty zone; set Zone to the zone's name (e.g. us-east-1a)", o)
+	}
+	if err := validation.LabelValue(o.Zone); err != nil {
+		return fmt.Errorf("offerings: offering %s: zone %q is not a label value: %v", o, o.Zone, err)
+	}
+	if err := validation.LabelValue(o.ZoneID); err != nil {
+		return fmt.Errorf("offerings: offering %s: zone ID %q is not a label value: %v", o, o.ZoneID, err)
+	}
+	return nil
+}
+
+func (r *Reservation) validate(o Offering) error {
+	switch {
+	case !validReservationID(r.ID):
+		return fmt.Errorf("offerings: offering %s: reservation ID %q is not a capacity reservation ID (cr- and lowercase letters or digits)", o, r.ID)
+	case r.Type < ReservationDefault || r.Type > ReservationCapacityBlock:
+		return fmt.Errorf("offerings: offering %s: reservation type %s is neither default nor capacity-block", o, r.Type)
+	case r.Total < 0 || r.Available < 0:
+		return fmt.Errorf("offerings: offering %s: negative instance count (total %d, available %d)", o, r.Total, r.Available)
+	case r.Available > r.Total:
+		return fmt.Errorf("offerings: offering %s: %d instances available of a reservation that holds %d", o, r.Available, r.Total)
+	case !r.Start.IsZero() && !r.End.IsZero() && !r.End.After(r.Start):
+		return fmt.Errorf("offerings: offering %s: reservation ends (%s) before it starts (%s)", o, r.End.Format(time.RFC3339), r.Start.Format(time.RFC3339))
+	}
+	return nil
 }

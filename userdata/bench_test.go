@@ -75,3 +75,41 @@ func BenchmarkLint(b *testing.B) {
 		})
 	}
 }
+
+// migrateScript is an AL2 script of about size bytes that migrates:
+// kernel parameters set with sysctl -w (Bottlerocket moves each to
+// settings.kernel.sysctl; AL2023 keeps the script), then a join with the
+// cluster's values.
+func migrateScript(size int) []byte {
+	var s strings.Builder
+	s.WriteString("#!/bin/bash\nset -ex\n")
+	join := "/etc/eks/bootstrap.sh my-cluster --apiserver-endpoint https://ABCDEF0123456789.gr7.us-west-2.eks.amazonaws.com --b64-cluster-ca " + testCA() +
+		" --dns-cluster-ip 10.100.0.10 --use-max-pods false --kubelet-extra-args '--node-labels=example.com/a=b --register-with-taints=karpenter.sh/unregistered:NoExecute --max-pods=58'\n"
+	for i := 0; s.Len() < size-len(join)-50; i++ {
+		fmt.Fprintf(&s, "sysctl -w net.ipv4.conf.eth%d.rp_filter=%d\n", i, i%3)
+	}
+	s.WriteString(join)
+	return []byte(s.String())
+}
+
+// BenchmarkMigrate: a 16 KB AL2 script moves to Bottlerocket (each sysctl
+// to a setting) and a 15 KB one to AL2023 (the script kept: with the
+// NodeConfig and MIME it stays under EC2's 16 KB), both proven by Lint.
+func BenchmarkMigrate(b *testing.B) {
+	opts := MigrateOptions{Required: []Taint{UnregisteredTaint()}, ClusterCIDR: "10.100.0.0/16"}
+	for _, c := range []struct {
+		target compat.AMIFamily
+		size   int
+	}{{compat.Bottlerocket, 16 << 10}, {compat.AL2023, 15 << 10}} {
+		script := migrateScript(c.size)
+		b.Run(fmt.Sprintf("%v/%dKB", c.target, c.size>>10), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(script)))
+			for b.Loop() {
+				if _, err := Migrate(script, c.target, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

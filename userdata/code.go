@@ -97,6 +97,11 @@ const (
 	// releases have; on the others the settings API refuses it and the
 	// node never joins.
 	CodeVariantSetting Code = "variant-setting"
+	// CodeRepeatedJoin: a script runs AL2023's "nodeadm init" with
+	// nodeadm's own configuration source, so it configures and starts the
+	// kubelet as nodeadm's units do, only earlier; what the node
+	// registers does not change (Render accepts such custom parts).
+	CodeRepeatedJoin Code = "repeated-join"
 )
 
 // Severity says whether a problem breaks the node (SeverityError) or is
@@ -122,7 +127,7 @@ func (s Severity) String() string {
 // Severity returns the severity of problems with this code.
 func (c Code) Severity() Severity {
 	switch c {
-	case CodeIgnoredArgument, CodeTaintRemovalIgnored, CodeBootFileEdit, CodeVariantSetting:
+	case CodeIgnoredArgument, CodeTaintRemovalIgnored, CodeBootFileEdit, CodeVariantSetting, CodeRepeatedJoin:
 		return SeverityWarning
 	}
 	return SeverityError

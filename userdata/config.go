@@ -1,5 +1,7 @@
 package userdata
 
+import "github.com/ec2select/ec2select/userdata/nodeclass"
+
 // MaxSize is EC2's limit on userData: 16 KB of raw data, before the base64
 // encoding the API requires.
 const MaxSize = 16384
@@ -79,13 +81,12 @@ type Config struct {
 }
 
 // InstanceStorePolicy is what to do with a node's instance-store (NVMe)
-// disks, EC2NodeClass spec.instanceStorePolicy. The zero value leaves them
-// alone.
-type InstanceStorePolicy string
+// disks, EC2NodeClass spec.instanceStorePolicy: nodeclass.InstanceStorePolicy.
+type InstanceStorePolicy = nodeclass.InstanceStorePolicy
 
 // RAID0 makes one RAID-0 array of every instance-store disk and puts the
 // kubelet's and containerd's state on it.
-const RAID0 InstanceStorePolicy = "RAID0"
+const RAID0 = nodeclass.RAID0
 
 // Required returns the taints cfg requires on every new node: its
 // RequiredTaints, or [UnregisteredTaint] when they are empty, or none when

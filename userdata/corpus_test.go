@@ -20,8 +20,11 @@ import (
 // decides (the node joins with known taints, or never joins) on which
 // Lint says Unresolved. Measured when the corpus was gathered: 14 of 64;
 // 12 of 64 (18.75%) once Lint followed the edits scripts make to AL2's
-// join files. Lower it as Lint learns to follow more of what people write.
-const corpusMaxAbstentionRate = 0.19
+// join files; issue 39 asks for at most 10%, which modelling docker's
+// files, Windows' $env:ProgramFiles, AL2023 scripts' exits and bare
+// nodeadm init, and the texts of AL2's kubelet-config.json met. Lower it
+// as Lint learns to follow more of what people write.
+const corpusMaxAbstentionRate = 0.10
 
 // corpusDir holds real userData documents and, beside each, a sidecar
 // <name>.expect.yaml saying where it comes from and what the real boot software
@@ -88,6 +91,11 @@ type corpusExpect struct {
 	// found (ran what, read what).
 	Why         string `json:"why"`
 	Established string `json:"established"`
+	// Problems, when set, are every error-severity problem Lint must
+	// report, by code, each followed by "<-" and the code it follows from
+	// when it has a Cause (issue 43: each independent problem is its own
+	// finding).
+	Problems []string `json:"problems,omitempty"`
 	// KnownWrong names the part of issue 23 (a, b or c) expected to fix a
 	// wrong certain verdict Lint gives today. The test passes on it but
 	// fails once Lint stops being wrong, so the mark is removed.
@@ -206,6 +214,22 @@ func checkCorpusEntry(t *testing.T, name string, e corpusEntry) corpusOutcome {
 		t.Fatalf("%s: Lint: %v", name, err)
 	}
 	outcome, diff := judgeCorpus(e.Expect, report)
+	if e.Expect.Problems != nil {
+		var got []string
+		for _, p := range report.Problems {
+			if p.Severity != SeverityError {
+				continue
+			}
+			if p.Cause != "" {
+				got = append(got, string(p.Code)+"<-"+string(p.Cause))
+			} else {
+				got = append(got, string(p.Code))
+			}
+		}
+		if d := cmp.Diff(e.Expect.Problems, got); d != "" {
+			t.Errorf("%s: error problems (-sidecar +Lint):\n%s", name, d)
+		}
+	}
 	switch {
 	case outcome == corpusWrongCertain && e.Expect.KnownWrong == "":
 		t.Errorf("%s: Lint says %s, the boot software %s (%s)%s\nreport:\n%s",

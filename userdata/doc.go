@@ -23,7 +23,11 @@
 //     node: [KubernetesVersion] the kubelet release whose flags and
 //     feature gates apply, [AMI] the image that decides problems scoped
 //     to some AMIs ([AMIScope]).
-//   - Errors: [*LintError] (Custom userData that fails lint).
+//   - Moving: [Migrate] moves AL2 userData to AL2023 or Bottlerocket
+//     ([MigrateOptions]), proven by Lint on both sides; its [Migration]
+//     lists each [Move] and each [Unmoved] construct, dropped or refused.
+//   - Errors: [*LintError] (Custom userData that fails lint),
+//     [*MigrateError] (a migration refused).
 //
 // # Where things live
 //
@@ -31,7 +35,8 @@
 // lint_al2_bootstrap.go, bootstrap.sh's arguments), render_al2023.go and
 // lint_al2023.go, render_bottlerocket.go and lint_bottlerocket.go,
 // render_windows_powershell.go and lint_windows_powershell.go,
-// render_custom.go. render.go and lint.go dispatch; render_plan.go
+// render_custom.go; migrate_al2.go reads AL2 userData for a target and
+// migrate_targets.go writes it. render.go and lint.go dispatch; render_plan.go
 // validates a Config; render_cloudinit.go and lint_cloudinit.go are
 // cloud-init's custom parts and scripts; lint_kubelet.go follows argv to
 // the kubelet; linter.go builds the Report.
@@ -42,7 +47,9 @@
 // release, argv, value syntaxes); nodeadm's
 // NodeConfig in internal/nodeadm; Bottlerocket's settings in
 // internal/bottlerocket. The parsers are internal/shell, internal/powershell,
-// internal/systemd, internal/mimedoc and internal/cloudinit, each tested
+// internal/systemd, internal/mimedoc (Render's MIME), internal/pyemail
+// (Python's email parser, which cloud-init reads MIME with; nodeadm reads
+// it with Go's, in internal/nodeadm) and internal/cloudinit, each tested
 // and fuzzed on its own. References run one way (TestLayout).
 //
 // # Fail closed

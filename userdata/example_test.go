@@ -196,3 +196,35 @@ spec:
 	// kubelet: map[memory.available:200Mi nodefs.available:10% nodefs.inodesFree:5%] [10.100.0.10]
 	// userData: map[memory.available:200Mi] []
 }
+
+// Migrate moves AL2 userData to Bottlerocket: each bootstrap.sh option
+// and kubelet flag to a setting, a sysctl to settings.kernel.sysctl, and
+// proves it: Lint of both registers the same taints, labels and kubelet
+// configuration.
+func ExampleMigrate() {
+	al2 := []byte(`#!/bin/bash
+set -ex
+sysctl -w vm.max_map_count=262144
+/etc/eks/bootstrap.sh my-cluster \
+  --apiserver-endpoint https://ABCDEF0123456789.gr7.us-west-2.eks.amazonaws.com \
+  --b64-cluster-ca LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJzekNDQVZtZ0F3SUJBZ0lVRWMybE1BPT0KLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo= \
+  --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute --max-pods=58'
+`)
+	m, err := userdata.Migrate(al2, compat.Bottlerocket, userdata.MigrateOptions{Required: []userdata.Taint{userdata.UnregisteredTaint()}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, mv := range m.Moved {
+		fmt.Printf("line %d: %s → %s\n", mv.Line, mv.From, mv.To)
+	}
+	fmt.Println(m.Before.Verdict, "→", m.After.Verdict, m.After.Taints[0])
+	// Output:
+	// line 4: bootstrap.sh my-cluster → settings.kubernetes.cluster-name
+	// line 5: bootstrap.sh --apiserver-endpoint → settings.kubernetes.api-server
+	// line 6: bootstrap.sh --b64-cluster-ca → settings.kubernetes.cluster-certificate
+	// line 7: --register-with-taints=karpenter.sh/unregistered:NoExecute → settings.kubernetes.node-taints
+	// line 7: --max-pods=58 → settings.kubernetes.max-pods
+	// line 3: sysctl vm.max_map_count=262144 → settings.kernel.sysctl."vm.max_map_count"
+	// joins → joins karpenter.sh/unregistered:NoExecute
+}

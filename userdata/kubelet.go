@@ -9,150 +9,38 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ec2select/ec2select/internal/quantity"
+	"github.com/ec2select/ec2select/internal/kubeletrules"
 	"github.com/ec2select/ec2select/internal/validation"
 	"github.com/ec2select/ec2select/userdata/internal/kubelet"
+	"github.com/ec2select/ec2select/userdata/nodeclass"
 )
 
-// KubeletConfig is the kubelet configuration [Render] writes, mirroring
-// Karpenter's EC2NodeClass spec.kubelet field for field (v1.14), so that a
-// fork converts one to the other by copying fields. The zero value sets
-// nothing: every family's defaults apply. A nil and an empty map mean the
-// same, "not set"; a nil pointer means "not set".
-//
-// [Render] validates it with the kubelet's own rules and Karpenter's CRD
-// rules (see [KubeletConfig.Validate]) and writes each field where the
-// family's boot agent reads it:
-//
-//	field                        AL2 and Windows (kubelet flag)   AL2023 (kubelet.config)        Bottlerocket (settings.kubernetes)
-//	ClusterDNS                   --dns-cluster-ip / -DNSClusterIP  clusterDNS                     cluster-dns-ip
-//	MaxPods                      --max-pods                        maxPods                        max-pods
-//	PodsPerCore                  --pods-per-core                   podsPerCore                    (none: Render refuses it)
-//	SystemReserved               --system-reserved                 systemReserved                 system-reserved
-//	KubeReserved                 --kube-reserved                   kubeReserved                   kube-reserved
-//	EvictionHard                 --eviction-hard                   evictionHard                   eviction-hard
-//	EvictionSoft                 --eviction-soft                   evictionSoft                   eviction-soft
-//	EvictionSoftGracePeriod      --eviction-soft-grace-period      evictionSoftGracePeriod        eviction-soft-grace-period
-//	EvictionMaxPodGracePeriod    --eviction-max-pod-grace-period   evictionMaxPodGracePeriod      eviction-max-pod-grace-period
-//	ImageGCHighThresholdPercent  --image-gc-high-threshold         imageGCHighThresholdPercent    image-gc-high-threshold-percent
-//	ImageGCLowThresholdPercent   --image-gc-low-threshold          imageGCLowThresholdPercent     image-gc-low-threshold-percent
-//	CPUCFSQuota                  --cpu-cfs-quota                   cpuCFSQuota                    cpu-cfs-quota-enforced
-type KubeletConfig struct {
-	// ClusterDNS is the cluster DNS service IPs, all of one IP family, in
-	// canonical form. AL2 and Windows pass only the first to their boot
-	// script, so Render refuses more than one for them.
-	ClusterDNS []string
-	// MaxPods is the most pods the node runs; at least 0.
-	MaxPods *int32
-	// PodsPerCore caps pods per core; at least 0 (0 means no cap).
-	PodsPerCore *int32
-	// SystemReserved and KubeReserved reserve resources for the OS and for
-	// Kubernetes: keys cpu, memory, ephemeral-storage and pid, values
-	// non-negative quantities ("100m", "1Gi").
-	SystemReserved, KubeReserved map[string]string
-	// EvictionHard and EvictionSoft are eviction thresholds: keys are
-	// signals (memory.available, nodefs.available, nodefs.inodesFree,
-	// imagefs.available, imagefs.inodesFree, pid.available), values a
-	// positive quantity ("500Mi") or a percentage from 0% to 100% ("10%").
-	// Every soft threshold needs a grace period.
-	EvictionHard, EvictionSoft map[string]string
-	// EvictionSoftGracePeriod is how long each soft threshold must hold
-	// before the kubelet evicts; keys are signals, durations at least 0.
-	EvictionSoftGracePeriod map[string]time.Duration
-	// EvictionMaxPodGracePeriod is the longest termination grace period,
-	// in seconds, the kubelet grants a pod it evicts for a soft threshold.
-	EvictionMaxPodGracePeriod *int32
-	// ImageGCHighThresholdPercent and ImageGCLowThresholdPercent bound
-	// image garbage collection: 0 ≤ low < high ≤ 100. A bound left unset
-	// takes the kubelet's default (high 85, low 80), and the pair must
-	// still be ordered, or the kubelet exits.
-	ImageGCHighThresholdPercent, ImageGCLowThresholdPercent *int32
-	// CPUCFSQuota enforces CPU limits with CFS quota.
-	CPUCFSQuota *bool
-}
+// KubeletConfig is the kubelet configuration [Render] writes: an
+// EC2NodeClass's spec.kubelet. It is nodeclass.Kubelet, which documents
+// its fields, where each family writes them and what
+// [KubeletConfig.Validate] refuses; capacity reads the same type without
+// linking this package.
+type KubeletConfig = nodeclass.Kubelet
 
-// The kubelet's image GC defaults, which apply to a bound left unset
-// (kubernetes pkg/kubelet/apis/config/v1beta1/defaults.go@v1.35.3
-// L156-162, the same from v1.24: ImageGCHighThresholdPercent 85,
-// ImageGCLowThresholdPercent 80).
-const (
-	defaultImageGCHigh = 85
-	defaultImageGCLow  = 80
+// The keys the kubelet reserves and the eviction signals Validate
+// accepts, as kubeletrules lists them.
+var (
+	reservedResources = kubeletrules.ReservedResources
+	evictionSignals   = kubeletrules.EvictionSignals
 )
 
-// reservedResources are the keys systemReserved and kubeReserved take:
-// the kubelet reserves nothing else (cmd/kubelet/app/server.go@v1.35.3
-// parseResourceList L1326-1348: "cannot reserve"), and Karpenter's CRD
-// allows the same four.
-var reservedResources = []string{"cpu", "ephemeral-storage", "memory", "pid"}
-
-// evictionSignals are the signals Karpenter's CRD and Bottlerocket's
-// settings model (bottlerocket-os/bottlerocket-settings-sdk@25e4241f
-// bottlerocket-settings-models/modeled-types/src/kubernetes.rs
-// EvictionSignal) accept for evictionHard, evictionSoft and
-// evictionSoftGracePeriod, all of which every kubelet release knows.
-// [KubeletConfig.Validate] keeps to them; Lint applies the kubelet's own
-// list for its release ([kubelet.SignalReleases]).
-var evictionSignals = []string{
-	"imagefs.available", "imagefs.inodesFree", "memory.available",
-	"nodefs.available", "nodefs.inodesFree", "pid.available",
-}
-
-// IsZero reports whether k sets nothing.
-func (k KubeletConfig) IsZero() bool {
-	return len(k.ClusterDNS) == 0 && k.MaxPods == nil && k.PodsPerCore == nil &&
-		len(k.SystemReserved) == 0 && len(k.KubeReserved) == 0 &&
-		len(k.EvictionHard) == 0 && len(k.EvictionSoft) == 0 && len(k.EvictionSoftGracePeriod) == 0 &&
-		k.EvictionMaxPodGracePeriod == nil && k.ImageGCHighThresholdPercent == nil &&
-		k.ImageGCLowThresholdPercent == nil && k.CPUCFSQuota == nil
-}
-
-// Validate checks k against the rules the kubelet enforces when it
-// starts, in every release from 1.24 on, and refuses nothing else: what
-// the kubelet accepts is accepted even where Karpenter's CRD is stricter
-// (a negative EvictionMaxPodGracePeriod, a reservation of "-0"), and a
-// ClusterDNS entry that is not an IP address is accepted, because the
-// kubelet starts with it and skips it (pkg/kubelet/kubelet.go@v1.35.3
-// L576-584 logs "Invalid clusterDNS IP" and goes on). Eviction signals are
-// the six every release and Bottlerocket know. [Render] adds each family's
-// own limits, and refuses such a ClusterDNS entry in every family: the
-// node would join with pods that cannot resolve services. The error
-// names the field (as Config.Kubelet.Field), the bad value and the fix.
-func (k KubeletConfig) Validate() error {
-	if r := k.validate(); r != nil {
-		return r.configError()
+// validateKubelet is [KubeletConfig.Validate]'s refusal, for Render, which
+// also reads when it rests on a default.
+func validateKubelet(k KubeletConfig) (defaulted bool, err error) {
+	if r := kubeletrules.Validate(kubeletrules.Fields(k)); r != nil {
+		return r.Defaulted, r.ConfigError()
 	}
-	return nil
-}
-
-// validate is [KubeletConfig.Validate]'s refusal.
-func (k KubeletConfig) validate() *kubeletRefusal {
-	for i, s := range k.ClusterDNS {
-		if strings.TrimSpace(s) == "" {
-			return &kubeletRefusal{field: fmt.Sprintf("ClusterDNS[%d]", i), why: "is empty", fix: "remove it, or write the cluster DNS service IP like 10.100.0.10"}
-		}
-	}
-	crd := func(signal string) kubelet.Releases {
-		if slices.Contains(evictionSignals, signal) {
-			return kubelet.ReleasesAll
-		}
-		return 0
-	}
-	r := k.kubeletRefusal(kubelet.ReleasesAll, crd)
-	if r != nil && r.signal {
-		r.fix = "use one of " + strings.Join(evictionSignals, ", ")
-	}
-	return r
-}
-
-// configError is the refusal as Render's error about Config.Kubelet.
-func (r *kubeletRefusal) configError() error {
-	return fmt.Errorf("userdata: Config.Kubelet.%s %s; %s", r.subject(), r.why, r.fix)
+	return false, nil
 }
 
 // dnsAddrs parses the ClusterDNS entries the kubelet reads as IP
 // addresses ([kubeletIP]); it skips the others.
-func (k KubeletConfig) dnsAddrs() []netip.Addr {
+func dnsAddrs(k KubeletConfig) []netip.Addr {
 	var addrs []netip.Addr
 	for _, s := range k.ClusterDNS {
 		if a, ok := kubeletIP(s); ok {
@@ -185,216 +73,13 @@ func kubeletIP(s string) (netip.Addr, bool) {
 	return netip.AddrFrom4(b), true
 }
 
-// kubeletRefusal is a rule of the kubelet's own that a configuration
-// breaks, so that the kubelet exits.
-type kubeletRefusal struct {
-	field, key string // the KubeletConfig field and map key at fault
-	why        string // follows the field's name: "is -1, and the kubelet ..."
-	fix        string
-	rule       string // the upstream file and lines, at v1.35.3
-	signal     bool   // an eviction signal the kubelet does not know
-	// defaulted: the refusal rests on the kubelet's default for a bound
-	// left unset, which another configuration merged in may set.
-	defaulted bool
-	// only, when not 0, are the releases that refuse it: whether the
-	// kubelet starts depends on its release.
-	only kubelet.Releases
-}
-
-func (r *kubeletRefusal) subject() string {
-	if r.key == "" {
-		return r.field
-	}
-	return fmt.Sprintf("%s[%q]", r.field, r.key)
-}
-
-// kubeletRefusal applies the rules the kubelet enforces on k's fields
-// when it starts, for the releases rs; signals says which releases know
-// an eviction signal. It returns nil when no release in rs refuses k; the
-// checks run in field order, map keys sorted, so the result is
-// deterministic. The kubelet exits on each: its command returns the
-// validation error (cmd/kubelet/app/server.go@v1.35.3 L251-253), the
-// reservation parse error (L800-807) or NewMainKubelet's eviction parse
-// error (pkg/kubelet/kubelet.go@v1.35.3 L522-525).
-func (k KubeletConfig) kubeletRefusal(rs kubelet.Releases, signals func(string) kubelet.Releases) *kubeletRefusal {
-	for _, check := range []func() *kubeletRefusal{
-		k.countRefusal,
-		func() *kubeletRefusal { return reservedRefusal("SystemReserved", k.SystemReserved) },
-		func() *kubeletRefusal { return reservedRefusal("KubeReserved", k.KubeReserved) },
-		func() *kubeletRefusal { return k.evictionRefusal(rs, signals) },
-		k.imageGCRefusal,
-	} {
-		if r := check(); r != nil {
-			return r
-		}
-	}
-	return nil
-}
-
-// countRefusal: pkg/kubelet/apis/config/validation/validation.go@v1.35.3
-// L123-125 (maxPods) and L129-131 (podsPerCore), "must not be a negative
-// number".
-func (k KubeletConfig) countRefusal() *kubeletRefusal {
-	for _, f := range []struct {
-		name string
-		v    *int32
-		rule string
-	}{{"MaxPods", k.MaxPods, "L123-125"}, {"PodsPerCore", k.PodsPerCore, "L129-131"}} {
-		if f.v != nil && *f.v < 0 {
-			return &kubeletRefusal{field: f.name, why: fmt.Sprintf("is %d; it must be at least 0", *f.v),
-				fix: "use 0 or more (leave it unset for the default)", rule: "pkg/kubelet/apis/config/validation/validation.go " + f.rule}
-		}
-	}
-	return nil
-}
-
-// reservedRefusal: cmd/kubelet/app/server.go@v1.35.3 parseResourceList
-// L1326-1348: cpu, memory, ephemeral-storage and pid only, each a quantity
-// that is not negative.
-func reservedRefusal(field string, m map[string]string) *kubeletRefusal {
-	const rule = "cmd/kubelet/app/server.go parseResourceList L1326-1348"
-	for _, key := range slices.Sorted(maps.Keys(m)) {
-		v := m[key]
-		r := &kubeletRefusal{field: field, key: key, rule: rule}
-		if !slices.Contains(reservedResources, key) {
-			r.why, r.fix = "is a resource the kubelet cannot reserve; it reserves only "+strings.Join(reservedResources, ", "), "remove the key"
-			return r
-		}
-		q, err := quantity.Parse(v)
-		switch {
-		case err != nil:
-			r.why, r.fix = fmt.Sprintf("%q is not a quantity (%v)", v, err), `write it like "100m" or "1Gi"`
-			return r
-		case q.Sign() < 0:
-			r.why, r.fix = fmt.Sprintf("%q is negative", v), "reserve 0 or more"
-			return r
-		}
-	}
-	return nil
-}
-
-// evictionRefusal: pkg/kubelet/eviction/helpers.go@v1.35.3
-// ParseThresholdConfig L128-168 (every soft threshold needs a grace
-// period), parseThresholdStatement L381-425 and parseGracePeriods
-// L436-457, each refusing a signal the release does not know (validSignal
-// L111-114).
-func (k KubeletConfig) evictionRefusal(rs kubelet.Releases, signals func(string) kubelet.Releases) *kubeletRefusal {
-	const rule = "pkg/kubelet/eviction/helpers.go ParseThresholdConfig L128-168"
-	signalRefusal := func(field, signal string) *kubeletRefusal {
-		known := signals(signal) & rs
-		if known == rs {
-			return nil
-		}
-		r := &kubeletRefusal{field: field, key: signal, why: "is a signal the kubelet does not know", fix: "use one of the kubelet's eviction signals", rule: rule, signal: true}
-		if known != 0 {
-			r.only = rs &^ known
-			r.why = "is a signal only some kubelet releases know (" + known.String() + ")"
-		}
-		return r
-	}
-	for _, f := range []struct {
-		name string
-		m    map[string]string
-	}{{"EvictionHard", k.EvictionHard}, {"EvictionSoft", k.EvictionSoft}} {
-		for _, signal := range slices.Sorted(maps.Keys(f.m)) {
-			if r := signalRefusal(f.name, signal); r != nil {
-				return r
-			}
-			if why, fix := thresholdRefusal(f.m[signal]); why != "" {
-				return &kubeletRefusal{field: f.name, key: signal, why: why, fix: fix, rule: "pkg/kubelet/eviction/helpers.go parseThresholdStatement L381-425"}
-			}
-		}
-	}
-	for _, signal := range slices.Sorted(maps.Keys(k.EvictionSoftGracePeriod)) {
-		if r := signalRefusal("EvictionSoftGracePeriod", signal); r != nil {
-			return r
-		}
-		if d := k.EvictionSoftGracePeriod[signal]; d < 0 {
-			return &kubeletRefusal{field: "EvictionSoftGracePeriod", key: signal, why: fmt.Sprintf("is %v; a grace period must be 0 or more", d),
-				fix: "use a duration of 0 or more", rule: "pkg/kubelet/eviction/helpers.go parseGracePeriods L436-457"}
-		}
-	}
-	for _, signal := range slices.Sorted(maps.Keys(k.EvictionSoft)) {
-		if _, ok := k.EvictionSoftGracePeriod[signal]; !ok {
-			return &kubeletRefusal{field: "EvictionSoft", key: signal, why: "has no grace period, and the kubelet refuses a soft threshold without one",
-				fix: fmt.Sprintf("set EvictionSoftGracePeriod[%q]", signal), rule: "pkg/kubelet/eviction/helpers.go ParseThresholdConfig L147-152"}
-		}
-	}
-	return nil
-}
-
-// thresholdRefusal applies parseThresholdStatement to a value: "0%" and
-// "100%" switch the threshold off; another percentage must parse as a
-// float32 from 0% to 100% (the kubelet compares the float32 fraction);
-// otherwise a positive quantity.
-func thresholdRefusal(v string) (why, fix string) {
-	if strings.HasSuffix(v, "%") {
-		if v == "0%" || v == "100%" {
-			return "", ""
-		}
-		p, err := strconv.ParseFloat(strings.TrimRight(v, "%"), 32)
-		if err != nil || p < 0 || float32(p)/100 > 1 {
-			return fmt.Sprintf("%q is not a percentage from 0%% to 100%%", v), `write it like "10%"`
-		}
-		return "", ""
-	}
-	q, err := quantity.Parse(v)
-	switch {
-	case err != nil:
-		return fmt.Sprintf("%q is neither a percentage nor a quantity (%v)", v, err), `write it like "10%" or "500Mi"`
-	case q.Sign() <= 0:
-		return fmt.Sprintf("%q is not positive; the kubelet needs a threshold above 0", v), `use a positive quantity like "500Mi", or "0%" to switch it off`
-	}
-	return "", ""
-}
-
-// imageGCRefusal: pkg/kubelet/apis/config/validation/validation.go@v1.35.3
-// L87-92 (each bound from 0 to 100) and L93-95 (low below high), with the
-// kubelet's default for an unset bound.
-func (k KubeletConfig) imageGCRefusal() *kubeletRefusal {
-	const rule = "pkg/kubelet/apis/config/validation/validation.go L87-95"
-	for _, f := range []struct {
-		name string
-		v    *int32
-	}{{"ImageGCHighThresholdPercent", k.ImageGCHighThresholdPercent}, {"ImageGCLowThresholdPercent", k.ImageGCLowThresholdPercent}} {
-		if f.v != nil && (*f.v < 0 || *f.v > 100) {
-			return &kubeletRefusal{field: f.name, why: fmt.Sprintf("is %d; it must be a percentage from 0 to 100", *f.v), fix: "use a percentage from 0 to 100", rule: rule}
-		}
-	}
-	high, low := gcBound(k.ImageGCHighThresholdPercent, defaultImageGCHigh), gcBound(k.ImageGCLowThresholdPercent, defaultImageGCLow)
-	if low < high {
-		return nil
-	}
-	r := &kubeletRefusal{field: "ImageGCLowThresholdPercent", rule: rule, fix: "lower the low bound or raise the high one",
-		defaulted: k.ImageGCLowThresholdPercent == nil || k.ImageGCHighThresholdPercent == nil}
-	switch {
-	case k.ImageGCLowThresholdPercent == nil:
-		r.field = "ImageGCHighThresholdPercent"
-		r.why = fmt.Sprintf("(%d) is not above ImageGCLowThresholdPercent (%d), the kubelet's default when it is unset", high, low)
-		r.fix = fmt.Sprintf("set ImageGCLowThresholdPercent below %d too, or raise the high bound above %d", high, low)
-	case k.ImageGCHighThresholdPercent == nil:
-		r.why = fmt.Sprintf("(%d) is not below ImageGCHighThresholdPercent (%d), the kubelet's default when it is unset", low, high)
-		r.fix = fmt.Sprintf("set ImageGCHighThresholdPercent above %d too, or lower the low bound below %d", low, high)
-	default:
-		r.why = fmt.Sprintf("(%d) is not below ImageGCHighThresholdPercent (%d)", low, high)
-	}
-	return r
-}
-
-func gcBound(v *int32, def int32) int32 {
-	if v == nil {
-		return def
-	}
-	return *v
-}
-
-// flags returns the kubelet flags for k in the order Karpenter's AL2 and
+// kubeletFlags returns the kubelet flags for k in the order Karpenter's AL2 and
 // Windows bootstrap writes them (karpenter-provider-aws v1.14.1
 // pkg/providers/amifamily/bootstrap/bootstrap.go, kubeletExtraArgs), which
 // is the order of [kubeletFields], with map entries sorted by key.
 // ClusterDNS is not a flag: the boot scripts take it as an option of their
 // own.
-func (k *KubeletConfig) flags() []string {
+func kubeletFlags(k *KubeletConfig) []string {
 	var fs []string
 	for _, f := range kubeletFields {
 		if v, ok := f.encode(k, false); ok {
@@ -427,11 +112,11 @@ func flagText(v any, sep string) string {
 	return fmt.Sprint(v)
 }
 
-// configFields returns k as the fields of a KubeletConfiguration
+// kubeletConfigFields returns k as the fields of a KubeletConfiguration
 // (kubelet.config.k8s.io/v1beta1, JSON names), which nodeadm merges into
 // the kubelet's config file: what Karpenter's nodeadm bootstrap marshals
 // from spec.kubelet (nodeadm.go, generateInlineKubeletConfiguration).
-func (k *KubeletConfig) configFields() map[string]any {
+func kubeletConfigFields(k *KubeletConfig) map[string]any {
 	m := map[string]any{}
 	if len(k.ClusterDNS) > 0 {
 		m["clusterDNS"] = slices.Clone(k.ClusterDNS)
@@ -444,11 +129,11 @@ func (k *KubeletConfig) configFields() map[string]any {
 	return m
 }
 
-// bottlerocketSettings returns k as settings.kubernetes entries, spelled as
+// bottlerocketKubeletSettings returns k as settings.kubernetes entries, spelled as
 // Karpenter's Bottlerocket bootstrap writes them (bottlerocket.go and
 // bottlerocketsettings.go: the image GC percentages are strings there).
 // PodsPerCore has no Bottlerocket setting; Render refuses it before this.
-func (k *KubeletConfig) bottlerocketSettings() map[string]any {
+func bottlerocketKubeletSettings(k *KubeletConfig) map[string]any {
 	m := map[string]any{}
 	switch len(k.ClusterDNS) {
 	case 0:

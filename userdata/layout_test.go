@@ -23,6 +23,7 @@ var layers = []struct {
 	{"doc.go", 0}, {"text.go", 0}, {"code.go", 0}, {"taint.go", 1}, {"labels.go", 1}, {"verdict.go", 2},
 	{"kubelet.go", 3}, // the model of the kubelet; nodeadm's and Bottlerocket's are internal packages
 	{"config.go", 4}, {"report.go", 4},
+	{"lint_al2_kubeletconfig.go", 4}, // the AMI's kubelet-config.json, which AL2's analysis runs once per text of
 	{"linter.go", 5},
 	{"lint_cloudinit.go", 6}, {"lint_kubelet.go", 6},
 	{"lint_al2_bootstrap.go", 7}, {"lint_al2_bootfiles.go", 7},
@@ -32,6 +33,9 @@ var layers = []struct {
 	{"render_cloudinit.go", 11},
 	{"render_*.go", 12},
 	{"render.go", 13},
+	{"migrate_plan.go", 14},
+	{"migrate_*.go", 15},
+	{"migrate.go", 16},
 }
 
 func layerOf(file string) (int, bool) {

@@ -29,7 +29,11 @@ const maxDecompressed = 1 << 20
 //
 // It follows (sources are cited at the code and in the tests):
 //
-//   - cloud-init: part types (from Content-Type, or the first line of a
+//   - cloud-init: MIME read with Python's email parser, as cloud-init
+//     reads it (a header block may run straight into the body; where
+//     Python 2.7 and 3 read a document differently, unresolved; a script
+//     part whose text cloud-init's Python 3 cannot write, unresolved),
+//     part types (from Content-Type, or the first line of a
 //     text/plain part), file names (Content-Disposition filename, else
 //     part-NNN) and the order they run in (boothooks, bootcmd, then
 //     per-once, per-boot, per-instance and user scripts, each by file
@@ -47,7 +51,10 @@ const maxDecompressed = 1 << 20
 //   - the kubelet: its real flag set per release (unknown flags exit), the
 //     last --register-with-taints, its own cloud-provider taint, a
 //     duplicate of which the API server refuses, label rules.
-//   - nodeadm: top-level NodeConfig parts merged in order (flags appended,
+//   - nodeadm: MIME read with Go's net/mail and mime/multipart, as nodeadm
+//     reads it (a header block must end at an empty line, every part's
+//     headers must parse, the body must end at a closing delimiter),
+//     top-level NodeConfig parts merged in order (flags appended,
 //     config maps merged, an explicit empty list or null replaces), config
 //     keys matched ignoring case, timeAdded refused.
 //   - Bottlerocket: early-boot-config's reading of the TOML (a script or
@@ -70,11 +77,18 @@ const maxDecompressed = 1 << 20
 // variant it does not know, or gzip data
 // it cannot decompress; everything else is in the [Report].
 func Lint(family compat.AMIFamily, userData []byte, required []Taint, opts ...LintOption) (Report, error) {
+	r, _, err := lint(family, userData, required, false, opts...)
+	return r, err
+}
+
+// lint is [Lint]; with traced set (AL2 only) it also returns how the
+// userData reaches its join.
+func lint(family compat.AMIFamily, userData []byte, required []Taint, traced bool, opts ...LintOption) (Report, *al2Trace, error) {
 	if !family.Valid() {
-		return Report{}, fmt.Errorf("userdata: cannot lint for %v; use AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025 or Custom", family)
+		return Report{}, nil, fmt.Errorf("userdata: cannot lint for %v; use AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025 or Custom", family)
 	}
 	if err := validateTaintList("required taints", required); err != nil {
-		return Report{}, err
+		return Report{}, nil, err
 	}
 	minor, image := 0, amiOption{}
 	for _, o := range opts {
@@ -85,21 +99,24 @@ func Lint(family compat.AMIFamily, userData []byte, required []Taint, opts ...Li
 			}
 			m, err := kubelet.ParseMinor(string(o))
 			if err != nil {
-				return Report{}, fmt.Errorf("userdata: %v", err)
+				return Report{}, nil, fmt.Errorf("userdata: %v", err)
 			}
 			minor = m
 		case amiOption:
 			if err := o.check(); err != nil {
-				return Report{}, err
+				return Report{}, nil, err
 			}
 			image = o
 		}
 	}
 	text, rawSize, err := decodeUserData(userData)
 	if err != nil {
-		return Report{}, err
+		return Report{}, nil, err
 	}
 	l := &linter{required: required}
+	if traced {
+		l.trace = &al2Trace{joins: map[int]joinTrace{}, joined: -1}
+	}
 	if rawSize > MaxSize {
 		l.add(CodeTooLarge, 0, "shorten the custom part of the userData",
 			"the userData is %d bytes; EC2 accepts at most %d bytes before base64", rawSize, MaxSize)
@@ -108,7 +125,7 @@ func Lint(family compat.AMIFamily, userData []byte, required []Taint, opts ...Li
 		// Nothing runs: whether the node joins is the AMI's own doing.
 		b := l.unresolved(0, "nothing to fix if the AMI joins the cluster by itself; otherwise give the EC2NodeClass the userData that joins it",
 			"the Custom family's userData is empty: the AMI must join the cluster by itself, and what it registers is not in the userData")
-		return l.finish(b), nil
+		return l.finish(b), nil, nil
 	}
 	if family == compat.Custom {
 		family = detectFamily(text)
@@ -126,7 +143,7 @@ func Lint(family compat.AMIFamily, userData []byte, required []Taint, opts ...Li
 	case compat.Windows2019, compat.Windows2022, compat.Windows2025:
 		b = l.lintWindows(text)
 	}
-	return l.finish(l.kubeletRefuses(b)), nil
+	return l.finish(l.kubeletRefuses(b)), l.al2Trace(), nil
 }
 
 // A LintOption tells [Lint] something about the node beyond its userData.

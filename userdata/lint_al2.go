@@ -14,6 +14,33 @@ import (
 // bootstrapScript is the base name of AL2's join, /etc/eks/bootstrap.sh.
 const bootstrapScript = "bootstrap.sh"
 
+// al2Trace is what the AL2 analysis learnt on its way to the join:
+// cloud-init's scripts and the changes they make, and, for each
+// bootstrap.sh call it followed to the kubelet, what that call passes.
+type al2Trace struct {
+	ci     *cloudInit
+	joins  map[int]joinTrace // by the call's index among the calls
+	joined int               // the index of the call that starts the kubelet; -1 when none
+}
+
+// joinTrace is one bootstrap.sh call followed to the kubelet.
+type joinTrace struct {
+	at    located
+	call  bootstrapCall
+	files al2Files
+	// argv are the kubelet's arguments from KUBELET_EXTRA_ARGS, as systemd
+	// splits them; extra is that value before the split, and given the
+	// value --kubelet-extra-args (or the environment) gave bootstrap.sh.
+	argv         []string
+	extra, given string
+}
+
+// al2Trace returns the trace Migrate asked for, nil when none.
+func (l *linter) al2Trace() *al2Trace {
+	t, _ := l.trace.(*al2Trace)
+	return t
+}
+
 // lintAL2 follows cloud-init through AL2 userData to the bootstrap.sh
 // calls, with what the userData does to the files they read, then follows
 // the first call that starts the kubelet to the kubelet.
@@ -22,6 +49,112 @@ func (l *linter) lintAL2(text []byte) boot {
 	if stop != nil {
 		return *stop
 	}
+	if ci.skipsNoJoin() {
+		// An exit in a branch, with no join after it in its script, only
+		// decides whether what follows it runs: read it all as possibly
+		// running, which the analysis takes either way.
+		l.endsFollowed = true
+		ci, stop = l.cloudInitScripts(text, bootstrapScript, al2JoinFiles)
+		l.endsFollowed = false
+		if stop != nil {
+			return *stop
+		}
+	}
+	if t := l.al2Trace(); t != nil {
+		t.ci = ci
+	}
+	if ci.python2Differs != "" {
+		// AL2's cloud-init (19.3-46.amzn2) is not upstream's Python 3 build.
+		return l.unresolved(0, "start every header line of the MIME document with a name", "%s", ci.python2Differs)
+	}
+	if ci.horizon != nil {
+		return l.beforeHorizon(ci)
+	}
+	if editsConfigText(ci) {
+		return l.followLayouts(ci)
+	}
+	return l.followAL2(ci)
+}
+
+// editsConfigText reports a sed edit of kubelet-config.json, whose effect
+// depends on the file's text, which AL2 AMIs have shipped in several
+// layouts (al2ConfigLayouts).
+func editsConfigText(ci *cloudInit) bool {
+	return slices.ContainsFunc(ci.changes, func(c fileChange) bool {
+		return !c.ignored && c.Path == al2KubeletConfig && c.Kind == shell.OpFilter && c.Tool == "sed"
+	})
+}
+
+// followLayouts follows the boot once for each text of kubelet-config.json
+// the AMIs the node may run ship. The outcome is certain when every text
+// gives the same (verdict and taints, the kubelet refusing or not); the
+// kubelet configuration reported is then what they agree on.
+func (l *linter) followLayouts(ci *cloudInit) boot {
+	mark := len(l.problems)
+	var first boot
+	var problems []Problem
+	n := 0
+	for _, layout := range al2ConfigLayouts() {
+		if layout.releases&l.releases == 0 {
+			continue
+		}
+		l.layout = layout
+		l.problems = l.problems[:mark]
+		b := l.kubeletRefuses(l.followAL2(ci))
+		if n++; n == 1 {
+			first, problems = b, slices.Clone(l.problems)
+			continue
+		}
+		if !sameOutcome(b, first) {
+			l.problems = problems
+			return l.unresolved(0, "set the kubelet's settings with --kubelet-extra-args, or with jq '.key = value' on kubelet-config.json",
+				"the edits of kubelet-config.json give the node another outcome on the AMIs whose file is %s than %s, and the userData does not say which AMIs the node runs (give Lint the Kubernetes version)",
+				layout.name, "on the others")
+		}
+		first.kubeletVals = commonValues(first.kubeletVals, b.kubeletVals)
+	}
+	l.problems = problems
+	return first
+}
+
+// beforeHorizon follows the boot up to the first construct the analysis
+// cannot follow. When a join runs before it, what that join does is
+// certain and is reported (the kubelet starts and registers with that
+// call's taints and settings: a required taint it lacks is missing
+// whatever comes later); the verdict stays Unresolved, for what runs
+// after the horizon may still change the node.
+func (l *linter) beforeHorizon(ci *cloudInit) boot {
+	if !ci.joinsBefore() {
+		return l.unfollowable(ci.horizon) // the join may come after it
+	}
+	b := l.followAL2(ci)
+	if b.unresolved {
+		return b
+	}
+	if b = l.kubeletRefuses(b); b.verdict() == Joins {
+		l.checkRequired(b)
+	}
+	if b.unresolved {
+		return b
+	}
+	return l.unfollowable(ci.horizon)
+}
+
+// joinsBefore reports whether a script calls the join before the horizon.
+func (ci *cloudInit) joinsBefore() bool {
+	for _, s := range ci.scripts {
+		for _, c := range s.walk.Calls {
+			if ci.known(at{s.index, c.Seq}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// followAL2 follows the bootstrap.sh calls cloud-init runs, with the
+// changes the userData makes to the files they read.
+func (l *linter) followAL2(ci *cloudInit) boot {
 	l.reportChanges(ci.changes)
 	calls, stop := l.allCalls(ci, bootstrapScript)
 	if stop != nil {
@@ -46,6 +179,9 @@ func (l *linter) lintAL2(text []byte) boot {
 		return *stop
 	}
 	b, joined := l.firstBootstrap(ci, calls)
+	if t := l.al2Trace(); t != nil && joined != nil {
+		t.joined = joined.index
+	}
 	if joined == nil {
 		if stop := l.startBefore(ci, nil); stop != nil {
 			return *stop // every call exits before starting the kubelet, and something else starts it
@@ -112,13 +248,13 @@ func (l *linter) firstBootstrap(ci *cloudInit, calls []located) (b boot, joined 
 		if c.call.Cond {
 			continue
 		}
-		l.reportRepeats(calls, firsts)
+		l.reportRepeats(ci.withLater(calls), firsts)
 		return l.agree(ci, firsts, b), &firsts[0]
 	}
 	if len(firsts) == 0 {
 		return boot{}, nil // every call exits; each said why
 	}
-	l.reportRepeats(calls, firsts)
+	l.reportRepeats(ci.withLater(calls), firsts)
 	last, _ := l.bootstrap(ci, firsts[len(firsts)-1])
 	b = l.agree(ci, firsts, last)
 	if b.verdict() == Joins && !l.someCallRuns(firsts) {
@@ -128,6 +264,20 @@ func (l *linter) firstBootstrap(ci *cloudInit, calls []located) (b boot, joined 
 			"every bootstrap.sh call is conditional, so whether any runs, and the node joins, depends on conditions only known at boot"), &firsts[0]
 	}
 	return b, &firsts[0]
+}
+
+// withLater adds to calls those after the horizon: if they run, they run
+// after every call before it.
+func (ci *cloudInit) withLater(calls []located) []located {
+	if ci.horizon == nil {
+		return calls
+	}
+	out := slices.Clone(calls)
+	for _, c := range ci.horizon.later {
+		c.index = len(out)
+		out = append(out, c)
+	}
+	return out
 }
 
 // someCallRuns reports whether one of the conditional calls certainly
@@ -327,7 +477,11 @@ func (l *linter) bootstrapWith(lc located, changes []fileChange) (b boot, exited
 			stop = l.bootstrapExits(call, line)
 		}
 		if stop == nil {
-			return l.extraArgs(s, c, call, line, files), false
+			b := l.extraArgs(s, c, call, line, files)
+			if t := l.al2Trace(); t != nil && b.registers && !b.unresolved {
+				t.joins[lc.index] = joinTrace{at: lc, call: call, files: files, argv: b.argv, extra: b.extra, given: b.given}
+			}
+			return b, false
 		}
 	}
 	return *stop, !stop.unresolved
@@ -339,6 +493,13 @@ func (l *linter) bootstrapWith(lc located, changes []fileChange) (b boot, exited
 // userData left it.
 func (l *linter) extraArgs(s *script, c shell.Call, call bootstrapCall, line int, files al2Files) boot {
 	b := boot{registers: true, line: line}
+	for _, a := range call.positional[1:] {
+		code := CodeIgnoredArgument
+		if equalsOption(a.Value) != "" {
+			code = CodeEqualsForm
+		}
+		b.dropped = append(b.dropped, droppedArg{taints: taintsIn(a.Value), code: code})
+	}
 	dns, dnsSet := call.opts["--dns-cluster-ip"]
 	value := c.Env
 	if extra, ok := call.opts["--kubelet-extra-args"]; ok {
@@ -381,6 +542,7 @@ func (l *linter) extraArgs(s *script, c shell.Call, call bootstrapCall, line int
 	if stop != nil {
 		return *stop
 	}
+	b.argv, b.extra, b.given = args, extra, value.Value
 	l.part = s.part
 	// Feature gates are judged per release with the rest of the
 	// configuration (kubeletRefuses). The keys bootstrap.sh writes itself

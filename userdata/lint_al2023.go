@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/ec2select/ec2select/userdata/internal/kubelet"
+	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
 	"github.com/ec2select/ec2select/userdata/internal/nodeadm"
+	"github.com/ec2select/ec2select/userdata/internal/shell"
 )
 
 // lintAL2023 follows nodeadm: it collects the NodeConfig parts, merges
@@ -28,14 +30,7 @@ func (l *linter) lintAL2023(text []byte) boot {
 			return boot{}
 		}
 		for _, p := range parts {
-			if p.MediaType != nodeadm.MediaType {
-				continue
-			}
-			body := p.Body
-			if decoded, ok := decodeBase64Text(body); ok {
-				body = decoded
-			}
-			d, ok := l.nodeConfigPart(body, p.Line)
+			d, ok := l.nodeConfigPart(p.Body, p.Line)
 			if !ok {
 				return boot{}
 			}
@@ -47,6 +42,11 @@ func (l *linter) lintAL2023(text []byte) boot {
 			return boot{}
 		}
 	} else {
+		if err := nodeadm.MultipartError(text); mimedoc.LooksMIME(text) && err != nil {
+			l.add(CodeSyntax, 1, "end the header block with an empty line, write each header as Name: value, and give a multipart/* Content-Type with a boundary",
+				"nodeadm reads userData as MIME only when Go's mail reader accepts its header block and its Content-Type is multipart/* (configprovider/mime.go getMultipartReader), and it refuses this one (%v); it then decodes the whole userData as one NodeConfig, which fails, and the node never joins", err)
+			return boot{}
+		}
 		d, ok := l.nodeConfigPart(text, 1)
 		if !ok {
 			return boot{}
@@ -75,12 +75,18 @@ var al2023JoinFiles = joinFiles{
 // file nodeadm or the kubelet reads, or does something the linter cannot
 // follow makes the verdict unresolved.
 func (l *linter) userScripts(text []byte) *boot {
+	l.endsFollowed = true
 	ci, stop := l.cloudInitScripts(text, nodeadm.Command, al2023JoinFiles)
+	l.endsFollowed = false
 	if stop != nil {
 		if !stop.unresolved {
 			return nil // cloud-init cannot read it; nodeadm's own reading decides
 		}
 		return stop
+	}
+	if ci.horizon != nil {
+		b := l.unfollowable(ci.horizon)
+		return &b
 	}
 	if stop := l.startBefore(ci, nil); stop != nil {
 		return stop
@@ -92,6 +98,15 @@ func (l *linter) userScripts(text []byte) *boot {
 	if stop != nil {
 		return stop
 	}
+	calls = slices.DeleteFunc(calls, func(c located) bool {
+		if !repeatsNodeadm(c.call) {
+			return false
+		}
+		l.part = c.script.part
+		l.add(CodeRepeatedJoin, c.script.absLine(c.call.Line), "remove the call; nodeadm-config.service and nodeadm-run.service run nodeadm",
+			"this script runs nodeadm init with nodeadm's own configuration source, so it starts the kubelet before nodeadm-run.service does, with the same NodeConfig")
+		return true
+	})
 	if len(calls) > 0 {
 		c := calls[0]
 		l.part = c.script.part
@@ -143,6 +158,9 @@ func (l *linter) nodeadm(docs []*nodeadm.Doc) boot {
 		return *stop
 	}
 	b := boot{registers: true, labels: k.labels, kubeletVals: vals.overlay(k.values)}
+	if m.ExpressionDoc != nil {
+		b.maxPodsExpression, b.maxPodsExpressionLine = m.MaxPodsExpression, m.ExpressionDoc.KeyLine("maxPodsExpression")
+	}
 	if k.taintFlag {
 		return l.withCloudProviderTaint(l.flagTaints(b, k, m.TaintDoc, configTaints, flagLine))
 	}
@@ -326,4 +344,34 @@ func lastSetting(docs []*nodeadm.Doc, section func(*nodeadm.Doc) map[string]any,
 		}
 	}
 	return 0
+}
+
+// repeatsNodeadm reports a script's "nodeadm init" that does what
+// nodeadm's own units do: with no flag but the default config source
+// (imds://user-data, nodeadm/internal/cli/options.go
+// DefaultConfigSources), it reads the same NodeConfig and configures and
+// starts the same kubelet, earlier (scripts run in cloud-final, before
+// nodeadm-run.service: templates/al2023/runtime/rootfs/etc/systemd/system,
+// awslabs/amazon-eks-ami@81fec2e8). nodeadm-run.service adds
+// file:///etc/eks/nodeadm.d/, which the AMI creates empty
+// (provisioners/install-nodeadm.sh L63) and a script's write to which is
+// a change of the join's files, reported as such.
+func repeatsNodeadm(c shell.Call) bool {
+	if len(c.Args) == 0 || !c.Args[0].Known || c.Args[0].Value != "init" {
+		return false
+	}
+	args := c.Args[1:]
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case !a.Known:
+			return false
+		case a.Value == "--config-source=imds://user-data" || a.Value == "-c=imds://user-data":
+		case (a.Value == "--config-source" || a.Value == "-c") && i+1 < len(args) && args[i+1].Known && args[i+1].Value == "imds://user-data":
+			i++
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -1,8 +1,11 @@
 package userdata
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -34,12 +37,19 @@ const (
 // kubelet and the units it requires: a change to one of them that Lint
 // does not follow makes the verdict unresolved. Files elsewhere
 // (/etc/sysctl.d, other units, logs) do not change how the node joins.
+// Docker's files are not among them: from Kubernetes 1.24, the first AL2
+// release Lint judges, bootstrap.sh runs containerd only and exits on any
+// other runtime (bootstrap.sh L200-213); its containerd branch (L544-576)
+// reads nothing of docker's and replaces kubelet.service by
+// kubelet-containerd.service, which requires containerd and
+// sandbox-image only; docker is installed only on AMIs before 1.25
+// (provisioners/install-worker.sh L231-256), beside the join.
 var al2JoinFiles = joinFiles{
-	"/etc/eks", "/etc/kubernetes", "/var/lib/kubelet", "/etc/containerd", "/etc/docker", "/etc/sysconfig/docker",
+	"/etc/eks", "/etc/kubernetes", "/var/lib/kubelet", "/etc/containerd",
 	"/etc/systemd/system/kubelet.service", al2DropIns, "/etc/systemd/system/containerd.service", "/etc/systemd/system/containerd.service.d",
-	"/etc/systemd/system/sandbox-image.service", "/etc/systemd/system/docker.service", "/etc/systemd/system/docker.service.d",
+	"/etc/systemd/system/sandbox-image.service",
 	"/etc/systemd/system/iptables-restore.service", "/etc/systemd/system.conf", "/etc/systemd/system.conf.d", "/etc/systemd/system/service.d",
-	"/usr/lib/systemd/system/containerd.service", "/usr/lib/systemd/system/docker.service",
+	"/usr/lib/systemd/system/containerd.service",
 	// Programs bootstrap.sh runs that people might replace.
 	"/usr/bin/kubelet", "/usr/bin/containerd", "/usr/bin/jq", "/usr/bin/aws", "/usr/local/bin/aws", "/usr/bin/imds",
 	"/usr/bin/vercmp", "/usr/bin/provider-id", "/usr/bin/private-dns-name", "/usr/bin/setup-local-disks", "/usr/bin/mount-bpf-fs",
@@ -52,12 +62,18 @@ type al2Files struct {
 	// the order bootstrap.sh runs them.
 	before, after []fileChange
 	config        []configEdit
-	dropIns       map[string]dropIn // kubelet.service.d/*.conf by file name
+	// configText: an edit of kubelet-config.json works on its text.
+	configText bool
+	dropIns    map[string]dropIn // kubelet.service.d/*.conf by file name
 }
 
 type configEdit struct {
 	edit.Edit
 	change fileChange
+	// sed, when set, is a sed edit of the file's text instead (then Edit
+	// is zero): it needs the AMI's text, so the analysis runs once per
+	// text AL2 AMIs have shipped (al2ConfigLayouts).
+	sed edit.Sed
 }
 
 type dropIn struct {
@@ -126,10 +142,19 @@ func (f *al2Files) editBootstrap(c fileChange) string {
 	return ""
 }
 
-// editConfig follows jq edits of kubelet-config.json.
+// editConfig follows jq and sed edits of kubelet-config.json.
 func (f *al2Files) editConfig(c fileChange) string {
+	if c.Kind == shell.OpFilter && c.Tool == "sed" {
+		script, err := edit.ParseSed(c.Text)
+		if err != nil {
+			return err.Error() + "; Lint follows sed's a, i, c and s commands on it"
+		}
+		f.config = append(f.config, configEdit{change: c, sed: script})
+		f.configText = true
+		return ""
+	}
 	if c.Kind != shell.OpFilter || c.Tool != "jq" {
-		return "and the AMI's kubelet configuration it starts from differs between releases; Lint follows only jq assignments to it"
+		return "and the AMI's kubelet configuration it starts from differs between releases; Lint follows only jq and sed edits of it"
 	}
 	edits, err := edit.ParseJQ(c.Text, c.Args)
 	if err != nil {
@@ -269,6 +294,13 @@ var configOverwritten = []string{"clusterDNS", "evictionHard", "kubeReserved", "
 // none, templates/al2/runtime/kubelet-config.json@0ab84280, so += starts
 // from null) and the fields Report.Kubelet shows.
 func (l *linter) kubeletConfigFile(f al2Files, useMaxPods bool) (cfg map[string]any, taints []Taint, line int, keyLines map[string]int, stop *boot) {
+	if f.configText {
+		cfg, keyLines, line, stop = l.configFromText(f)
+		if stop != nil {
+			return nil, nil, 0, nil, stop
+		}
+		return l.configRead(cfg, line, keyLines, useMaxPods)
+	}
 	cfg = map[string]any{}
 	set := map[string]bool{}
 	keyLines = map[string]int{}
@@ -298,6 +330,13 @@ func (l *linter) kubeletConfigFile(f al2Files, useMaxPods bool) (cfg map[string]
 			line = e.change.line
 		}
 	}
+	return l.configRead(cfg, line, keyLines, useMaxPods)
+}
+
+// configRead drops from the userData's kubelet-config.json keys what
+// bootstrap.sh writes itself, and reads registerWithTaints.
+func (l *linter) configRead(cfg map[string]any, line int, keyLines map[string]int, useMaxPods bool) (map[string]any, []Taint, int, map[string]int, *boot) {
+	var taints []Taint
 	for _, k := range configOverwritten {
 		delete(cfg, k)
 	}
@@ -390,4 +429,80 @@ func (l *linter) reportChanges(changes []fileChange) {
 			"this changes %s (%s), a file the join or the kubelet reads; Lint applies the change where it can follow it, and what the kubelet registers follows from it", c.what(), c.how)
 	}
 	l.part = ""
+}
+
+// configFromText applies the edits of kubelet-config.json, in order, to
+// the text of the AMIs the analysis runs for (linter.layout): sed to its
+// lines, jq to its first JSON value (which jq then writes pretty). The
+// keys whose values differ from the AMI's are what the userData sets;
+// removing one of the AMI's is not followed.
+func (l *linter) configFromText(f al2Files) (cfg map[string]any, keyLines map[string]int, line int, stop *boot) {
+	text := l.layout.text
+	base, _ := firstJSONObject(text)
+	jq := false
+	for _, e := range f.config {
+		l.part = e.change.part
+		if line == 0 {
+			line = e.change.line
+		}
+		if e.sed != nil {
+			next, ok := e.sed.Apply(text)
+			if !ok || jq {
+				b := l.unresolved(e.change.line, "set the value with jq '.key = value' instead",
+					"this sed edit of kubelet-config.json uses an expression Lint does not follow, or comes after a jq edit, which rewrites the file's layout")
+				return nil, nil, 0, &b
+			}
+			text = next
+			continue
+		}
+		obj, ok := firstJSONObject(text)
+		if !ok || !applyJQ(obj, e.Edit) {
+			b := l.unresolved(e.change.line, "set the whole value with = instead", "jq cannot apply this edit of .%s to the file as the edits before left it", strings.Join(e.Path, "."))
+			return nil, nil, 0, &b
+		}
+		out, _ := json.MarshalIndent(obj, "", "  ")
+		text, jq = string(out)+"\n", true
+	}
+	obj, ok := firstJSONObject(text)
+	if !ok {
+		b := l.unresolved(line, "set the values with jq '.key = value' instead",
+			"after the edits, kubelet-config.json %s does not start with a JSON object; what bootstrap.sh's jq and the kubelet then do is not followed", l.layout.where())
+		return nil, nil, 0, &b
+	}
+	cfg, keyLines = map[string]any{}, map[string]int{}
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
+		if !reflect.DeepEqual(base[k], obj[k]) {
+			cfg[k], keyLines[k] = obj[k], line
+		}
+	}
+	for k := range base {
+		if _, kept := obj[k]; !kept {
+			b := l.unresolved(line, "leave the AMI's keys in kubelet-config.json", "the edits remove .%s of kubelet-config.json %s, which Lint does not follow", k, l.layout.where())
+			return nil, nil, 0, &b
+		}
+	}
+	return cfg, keyLines, line, nil
+}
+
+// applyJQ applies one jq edit to an object as jq does; false when jq
+// fails.
+func applyJQ(obj map[string]any, e edit.Edit) bool {
+	switch e.Op {
+	case edit.Set:
+		setPath(obj, e.Path, e.Value)
+	case edit.Add:
+		sum, ok := edit.AddValues(getPath(obj, e.Path), e.Value)
+		if !ok {
+			return false
+		}
+		setPath(obj, e.Path, sum)
+	case edit.Delete:
+		if len(e.Path) != 1 {
+			return false
+		}
+		delete(obj, e.Path[0])
+	default:
+		return false
+	}
+	return true
 }

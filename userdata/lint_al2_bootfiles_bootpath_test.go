@@ -53,6 +53,18 @@ func TestBootPathBootFileEdits(t *testing.T) {
 	unresolved := userdata.Unresolved
 	rows := []row{
 		{
+			// From Kubernetes 1.24 bootstrap.sh runs containerd only
+			// (L200-213) and its containerd branch (L544-576) reads none of
+			// docker's files; kubelet-containerd.service requires containerd
+			// and sandbox-image only. ran (issue 39's corpus): the
+			// devopsbots document's sed on daemon.json changes nothing the
+			// kubelet gets.
+			name:     "an edit of docker's daemon.json is beside the join",
+			family:   compat.AL2,
+			userData: head + "sed -i 's/10m/300m/g' /etc/docker/daemon.json\nsystemctl restart docker\n" + join(withRequired) + "\n",
+			want:     outcome{Verdict: userdata.Joins, Taints: []string{kubeletTaint, unregistered}},
+		},
+		{
 			// The NodePool's and the required taints are in the call; the
 			// sed adds a second --register-with-taints after them, which the
 			// kubelet keeps: karpenter.sh/unregistered is lost.

@@ -10,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/ec2select/ec2select/userdata/internal/shell"
+	"github.com/ec2select/ec2select/userdata/internal/systemd"
 )
 
 // bootstrapValueOptions are the options of AL2's /etc/eks/bootstrap.sh
@@ -298,4 +299,27 @@ func containerdConfigCheck(c bootstrapCall) (string, string) {
 		return "", "--containerd-config-file " + v + " is copied under errexit; whether the file exists at boot is not known"
 	}
 	return "", ""
+}
+
+// taintsIn are the taints a dropped bootstrap.sh argument would have
+// registered: the --register-with-taints values of the kubelet arguments
+// it holds ("--kubelet-extra-args=ARGS" or a kubelet flag given to
+// bootstrap.sh itself), split as systemd splits $KUBELET_EXTRA_ARGS.
+func taintsIn(word string) []Taint {
+	args := word
+	if opt := equalsOption(word); opt != "" {
+		args = strings.TrimPrefix(word, opt+"=")
+	}
+	words, _ := systemd.Split(args, false, true)
+	var out []Taint
+	for i, w := range words {
+		value, ok := strings.CutPrefix(w, "--register-with-taints=")
+		if !ok && w == "--register-with-taints" && i+1 < len(words) {
+			value, ok = words[i+1], true
+		}
+		if ts, _, code, _ := kubeletTaints(value); ok && code == "" {
+			out = append(out, ts...)
+		}
+	}
+	return out
 }

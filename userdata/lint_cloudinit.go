@@ -8,6 +8,7 @@ import (
 
 	"github.com/ec2select/ec2select/userdata/internal/cloudinit"
 	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
+	"github.com/ec2select/ec2select/userdata/internal/nodeadm"
 	"github.com/ec2select/ec2select/userdata/internal/shell"
 )
 
@@ -75,6 +76,71 @@ type cloudInit struct {
 	scripts []*script
 	changes []fileChange
 	starts  []kubeletStart
+	// python2Differs says how Python 2.7's email parser reads the MIME
+	// document differently from Python 3's ("" when they agree).
+	python2Differs string
+	// horizon, when set, is the first point in run order the analysis
+	// cannot follow past; the scripts, changes, starts and calls above
+	// are those before it.
+	horizon *horizon
+}
+
+// horizon is the first construct, in the order cloud-init runs the
+// scripts, that the analysis cannot follow (eval, a command only known at
+// boot, another interpreter): what runs before it is known, what runs
+// after it is not.
+type horizon struct {
+	when at
+	// stop is the Unresolved boot it makes, and problems the problems
+	// that say why, held back until the verdict is known.
+	stop     boot
+	problems []Problem
+	// later are the calls of the join after it, which run after it if at
+	// all.
+	later []located
+	// endsOnly: all the script can do there is end early (an exit, or a
+	// failure under set -e, in a branch).
+	endsOnly bool
+}
+
+// skipsNoJoin reports a horizon that can only end its script early,
+// where nothing after it in that script matters to the join (a call of
+// it, a change of its files, a kubelet start): it then decides only
+// whether inert commands run, and a later script runs whatever this one
+// does.
+func (ci *cloudInit) skipsNoJoin() bool {
+	h := ci.horizon
+	if h == nil || !h.endsOnly {
+		return false
+	}
+	for _, s := range ci.scripts {
+		if s.index != h.when.script {
+			continue
+		}
+		var seqs []int
+		for _, c := range s.walk.Calls {
+			seqs = append(seqs, c.Seq)
+		}
+		for _, op := range s.walk.Files {
+			seqs = append(seqs, op.Seq)
+		}
+		for _, st := range s.walk.Starts {
+			seqs = append(seqs, st.Seq)
+		}
+		for _, seq := range seqs {
+			if h.when.before(at{s.index, seq}) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// unfollowable returns the Unresolved boot of the horizon, with its
+// problems.
+func (l *linter) unfollowable(h *horizon) boot {
+	l.problems = append(l.problems, h.problems...)
+	return h.stop
 }
 
 // kubeletStart is a command that may start the kubelet, in its script.
@@ -109,7 +175,7 @@ func (l *linter) cloudInitScripts(text []byte, target string, files joinFiles) (
 	planned, err := cloudinit.Plan(text)
 	if err != nil {
 		l.add(CodeSyntax, 0, "write the MIME document with a Content-Type header, a boundary and --boundary delimiter lines",
-			"cloud-init cannot read the MIME userData: %v", err)
+			"cloud-init finds no part in the MIME userData: %v", err)
 		return nil, &boot{}
 	}
 	multipart := mimedoc.LooksMIME(text)
@@ -125,30 +191,68 @@ func (l *linter) cloudInitScripts(text []byte, target string, files joinFiles) (
 		b := l.unresolved(o.Line, "replace the part with a plain #!/bin/bash script or inert cloud-config", "%s: the linter cannot tell what it runs", o.Reason)
 		return nil, &b
 	}
-	ci := &cloudInit{}
+	ci := &cloudInit{python2Differs: planned.Python2Differs}
 	for _, w := range planned.Writes {
 		ci.changes = append(ci.changes, writeChange(w, partName(w.Part), files))
 	}
+	var after []*script // walked past the horizon, for their calls
 	for _, p := range planned.Scripts {
-		s := &script{Script: p, part: partName(p.Part), index: len(ci.scripts) + 1}
+		s := &script{Script: p, part: partName(p.Part), index: len(ci.scripts) + len(after) + 1}
 		l.part = s.part
 		if !l.runnable(s) {
 			continue
 		}
-		if stop := l.walkScript(s, target, files); stop != nil {
-			return nil, stop
+		if ci.horizon != nil {
+			mark, stopped := len(l.problems), l.stop
+			l.walkScript(s, target, files)
+			l.problems, l.stop = l.problems[:mark], stopped
+			after = append(after, s)
+			continue
 		}
-		ci.scripts = append(ci.scripts, s)
-		for _, op := range s.walk.Files {
-			op.Cond = op.Cond || s.MayNotRun != "" // AL2's cloud-init may not run the script at all
-			ci.changes = append(ci.changes, fileChange{FileOp: op, script: s, part: s.part, line: s.absLine(op.Line), when: at{s.index, op.Seq}, how: opHow(op)})
+		mark := len(l.problems)
+		stop, seq := l.walkScript(s, target, files)
+		if stop != nil {
+			ci.horizon = &horizon{when: at{s.index, seq}, stop: *stop, problems: slices.Clone(l.problems[mark:]), endsOnly: endsOnly(s.walk.Opaque)}
+			l.problems = l.problems[:mark]
 		}
-		for _, st := range s.walk.Starts {
-			ci.starts = append(ci.starts, kubeletStart{Construct: st, script: s})
+		ci.add(s)
+	}
+	if ci.horizon != nil {
+		for _, s := range after {
+			for _, c := range s.walk.Calls {
+				ci.horizon.later = append(ci.horizon.later, located{call: c, script: s})
+			}
 		}
 	}
 	l.part = ""
 	return ci, nil
+}
+
+// add records what a walked script does before the horizon: the changes
+// it makes to the join's files and the commands that may start the
+// kubelet; its calls of the join are read from its walk ([linter.allCalls]).
+func (ci *cloudInit) add(s *script) {
+	if ci.horizon != nil && s.walk.Files == nil && s.walk.Starts == nil && s.walk.Calls == nil {
+		return // stopped before anything of it was walked
+	}
+	ci.scripts = append(ci.scripts, s)
+	for _, op := range s.walk.Files {
+		if !ci.known(at{s.index, op.Seq}) {
+			continue
+		}
+		op.Cond = op.Cond || s.MayNotRun != "" // AL2's cloud-init may not run the script at all
+		ci.changes = append(ci.changes, fileChange{FileOp: op, script: s, part: s.part, line: s.absLine(op.Line), when: at{s.index, op.Seq}, how: opHow(op)})
+	}
+	for _, st := range s.walk.Starts {
+		if ci.known(at{s.index, st.Seq}) {
+			ci.starts = append(ci.starts, kubeletStart{Construct: st, script: s})
+		}
+	}
+}
+
+// known reports whether a point runs before the horizon.
+func (ci *cloudInit) known(when at) bool {
+	return ci.horizon == nil || when.before(ci.horizon.when)
 }
 
 // writeChange is a write_files entry as a change of a file the join reads;
@@ -194,33 +298,62 @@ func (l *linter) runnable(s *script) bool {
 
 // walkScript walks one script for target and the join's files. Bash runs
 // the complete commands before a syntax error, so what comes before it is
-// kept.
-func (l *linter) walkScript(s *script, target string, files joinFiles) *boot {
+// kept. stop is set, after a CodeUnresolved problem, when the script
+// holds something the walk cannot follow; seq is where in the script that
+// is (0: before all of it), and the walk up to it is kept.
+func (l *linter) walkScript(s *script, target string, files joinFiles) (stop *boot, seq int) {
 	if !isShellInterpreter(s.Interpreter) {
 		b := l.unresolved(s.absLine(1), "write the part as a #!/bin/bash script",
 			"this part runs %s, which can call %s or start the kubelet in ways a shell linter cannot see", s.Interpreter, target)
-		return &b
+		return &b, 0
 	}
 	if i := bytes.IndexAny(s.Body, "\r\u0080\u0081"); i >= 0 {
 		b := l.unresolved(s.absLine(lineAt(s.Body, i)), "remove carriage returns and control characters from the script",
 			"the script contains a carriage return (CRLF line ends that cloud-init does not convert, because the first line ends in LF) or the control character U+0080/U+0081, which bash keeps but the linter's shell parser cannot read faithfully")
-		return &b
+		return &b, 0
 	}
 	r, err := shell.Walk(s.Body, shell.Options{Target: target, EnvName: kubeletExtraArgs, Watch: files})
 	var se *shell.SyntaxError
 	if errors.As(err, &se) {
 		l.add(CodeSyntax, s.absLine(se.Line), "fix the shell syntax", "bash stops at this syntax error: %v", err)
 	}
+	s.walk = r
+	if l.endsFollowed && endsOnly(r.Opaque) {
+		return nil, 0 // what it records after them may run or not, which the caller takes either way
+	}
 	if len(r.Opaque) > 0 {
-		b := l.unresolved(s.absLine(r.Opaque[0].Line), "call "+target+" directly, with literal arguments, from the script itself",
-			"%s: the linter cannot follow it, and it may call %s or start the kubelet", r.Opaque[0].What, target)
-		return &b
+		b := l.opaque(s, r, target)
+		return &b, r.Opaque[0].Seq
 	}
 	if r.SkipsTarget && l.stop.line == 0 {
 		l.stop = stopBefore{line: s.absLine(r.StopLine), part: s.part, why: r.StopWhy}
 	}
-	s.walk = r
-	return nil
+	return nil, 0
+}
+
+// opaque makes the verdict unresolved at the first construct of a walked
+// script that the linter cannot follow. When the script has already
+// called the target itself, the construct's own reason would hide that
+// call and advise calling the target directly, which the script does: the
+// reason names the call, and the fix says where the call belongs.
+func (l *linter) opaque(s *script, r shell.Result, target string) boot {
+	o := r.Opaque[0]
+	i := slices.IndexFunc(r.Calls, func(c shell.Call) bool { return c.Seq < o.Seq && !c.InString })
+	if i < 0 {
+		fix := "call " + target + " directly, with literal arguments, from the script itself"
+		if target == nodeadm.Command {
+			fix = "write out the commands it runs, so the linter can follow them; nodeadm itself runs from its own systemd units, after the scripts"
+		}
+		return l.unresolved(s.absLine(o.Line), fix,
+			"%s: the linter cannot follow it, and it may call %s or start the kubelet", o.What, target)
+	}
+	fix := "make the " + target + " call the script's last command, after everything the linter must follow"
+	if target == nodeadm.Command {
+		fix = "remove the script's nodeadm calls; nodeadm runs from its own systemd units, after the scripts"
+	}
+	return l.unresolved(s.absLine(o.Line), fix,
+		"this script calls %s itself (its line %d), and then comes %s, which the linter cannot follow: which of its %s calls run, and what runs after them, cannot be told",
+		target, r.Calls[i].Line, o.What, target)
 }
 
 // allCalls returns the target's calls in run order. stop is set, after a
@@ -243,7 +376,9 @@ func (l *linter) allCalls(ci *cloudInit, target string) ([]located, *boot) {
 			return nil, &b
 		}
 		for _, c := range s.walk.Calls {
-			calls = append(calls, located{call: c, script: s, index: len(calls)})
+			if ci.known(at{s.index, c.Seq}) {
+				calls = append(calls, located{call: c, script: s, index: len(calls)})
+			}
 		}
 	}
 	l.part = ""
@@ -317,3 +452,13 @@ func changesAfter(changes []fileChange, when at) []fileChange {
 // kubelet arguments from. The walk of every script records it at each
 // call; cloud-init's environment never has it, so a script sees it unset.
 const kubeletExtraArgs = "KUBELET_EXTRA_ARGS"
+
+// endsOnly reports constructs that can only end a script early.
+func endsOnly(cs []shell.Construct) bool {
+	for _, c := range cs {
+		if !c.EndsOnly {
+			return false
+		}
+	}
+	return true
+}

@@ -2,6 +2,7 @@ package userdata
 
 import (
 	"fmt"
+	"github.com/ec2select/ec2select/internal/kubeletrules"
 	"maps"
 	"slices"
 	"strings"
@@ -226,7 +227,7 @@ func (l *linter) configTaints(taints []Taint, line int, where string) bool {
 // would join gets, as it checks it when it starts: its feature gates
 // first (cmd/kubelet/app/server.go@v1.35.3 L204-206, L235-237), then its
 // config validation and the eviction thresholds and reservations it
-// parses (see [KubeletConfig.kubeletRefusal]), for the kubelet releases
+// parses (see kubeletrules.Refuse), for the kubelet releases
 // the node may run. A refusal every release makes ends the boot: the
 // kubelet exits and the node never joins. One only some releases make
 // leaves the verdict unresolved.
@@ -248,20 +249,20 @@ func (l *linter) kubeletRefuses(b boot) boot {
 			"%s sets the feature gates of the kubelet: in Kubernetes %s %s, so that kubelet exits; the other releases the AMI may run (%s) start", src.From, refuse, why, l.releases&^refuse)
 		maybe = &u
 	}
-	if r := v.cfg.kubeletRefusal(l.releases, kubelet.SignalReleases); r != nil {
-		src := v.source(r.field, r.key)
+	if r := kubeletrules.Refuse(kubeletrules.Fields(v.cfg), l.releases, kubelet.SignalReleases); r != nil {
+		src := v.source(r.Field, r.Key)
 		where := src.From
-		if r.key != "" {
-			where += fmt.Sprintf("[%q]", r.key)
+		if r.Key != "" {
+			where += fmt.Sprintf("[%q]", r.Key)
 		}
-		if r.only == 0 || r.only == l.releases {
-			l.add(CodeKubeletConfig, src.Line, r.fix+" in "+src.From,
-				"%s %s, so the kubelet refuses its configuration and exits (kubernetes %s)", where, r.why, r.rule)
+		if r.Only == 0 || r.Only == l.releases {
+			l.add(CodeKubeletConfig, src.Line, r.Fix+" in "+src.From,
+				"%s %s, so the kubelet refuses its configuration and exits (kubernetes %s)", where, r.Why, r.Rule)
 			return boot{}
 		}
 		if maybe == nil {
-			u := l.unresolved(src.Line, r.fix+", or tell Lint the Kubernetes version (userdata.KubernetesVersion)",
-				"%s %s: the kubelet of Kubernetes %s exits on it, the other releases the AMI may run start (kubernetes %s)", where, r.why, r.only, r.rule)
+			u := l.unresolved(src.Line, r.Fix+", or tell Lint the Kubernetes version (userdata.KubernetesVersion)",
+				"%s %s: the kubelet of Kubernetes %s exits on it, the other releases the AMI may run start (kubernetes %s)", where, r.Why, r.Only, r.Rule)
 			maybe = &u
 		}
 	}

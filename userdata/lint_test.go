@@ -39,6 +39,9 @@ func TestLintUserScript(t *testing.T) {
 				Line:     2,
 				Message:  "required taint karpenter.sh/uninitialized:NoExecute missing: the kubelet will register the node without it",
 				Fix:      "put --register-with-taints=karpenter.sh/uninitialized:NoExecute in --kubelet-extra-args '...' (one flag, space after --kubelet-extra-args)",
+				// The dropped word carries the taint: fixing the = form
+				// fixes this one.
+				Cause: CodeEqualsForm,
 			},
 		},
 	}
@@ -206,5 +209,44 @@ func TestLintErrors(t *testing.T) {
 	}
 	if r, err := Lint(compat.AL2, []byte("#!/bin/bash\n/etc/eks/bootstrap.sh c\n"), []Taint{}); err != nil || len(r.Problems) != 0 {
 		t.Errorf("with no required taints: %v, %v", r, err)
+	}
+}
+
+// TestLintIndependentProblems (issue 43): a missing required taint follows
+// from a dropped bootstrap.sh argument only when that argument carries it.
+// In Karpenter's custom-family example (aws/karpenter-provider-aws
+// examples/v1/custom-family.yaml) the dropped word holds labels, so the
+// missing karpenter.sh/unregistered is a problem of its own: fixing the =
+// form leaves the node without the taint.
+func TestLintIndependentProblems(t *testing.T) {
+	t.Parallel()
+	unregistered := []Taint{UnregisteredTaint()}
+	tests := []struct {
+		name, script string
+		want         map[Code]Code // code → its Cause
+	}{
+		{"the = form drops labels; the taint is missing on its own",
+			"#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster --kubelet-extra-args='--node-labels=foo=bar'\n",
+			map[Code]Code{CodeEqualsForm: "", CodeRequiredTaintMissing: ""}},
+		{"the = form drops the taint",
+			"#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster --kubelet-extra-args='--node-labels=a=b --register-with-taints=karpenter.sh/unregistered:NoExecute'\n",
+			map[Code]Code{CodeEqualsForm: "", CodeRequiredTaintMissing: CodeEqualsForm}},
+		{"a kubelet flag given to bootstrap.sh itself",
+			"#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster --register-with-taints=karpenter.sh/unregistered:NoExecute\n",
+			map[Code]Code{CodeIgnoredArgument: "", CodeRequiredTaintMissing: CodeIgnoredArgument}},
+		{"the dropped word holds another taint",
+			"#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster --kubelet-extra-args=--register-with-taints=a=b:NoSchedule\n",
+			map[Code]Code{CodeEqualsForm: "", CodeRequiredTaintMissing: ""}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := map[Code]Code{}
+			for _, p := range mustLint(t, compat.AL2, []byte(tc.script), unregistered).Problems {
+				got[p.Code] = p.Cause
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("problems and causes (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

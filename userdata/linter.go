@@ -26,6 +26,18 @@ type linter struct {
 	minor int
 	// ami is the image Lint was told the node boots ([AMI]).
 	ami amiOption
+	// layout is the text of AL2's kubelet-config.json the analysis runs
+	// for, when an edit of it works on its text.
+	layout al2ConfigLayout
+	// endsFollowed says the family's analysis takes every event a script
+	// records as one that may run, so an exit in a branch (which can only
+	// skip what follows) need not stop it: AL2023's, which refuses any
+	// script event that matters whether or not it runs.
+	endsFollowed bool
+	// trace, when set, records how the userData reaches its join, for
+	// [Migrate] (an *al2Trace; any, so that the vocabulary of the AL2
+	// analysis stays in its own files).
+	trace any
 }
 
 // forRelease sets the kubelet releases the node of family f may run: the
@@ -84,6 +96,25 @@ type boot struct {
 	fix func(Taint) string
 	// kubeletVals is the kubelet configuration the boot agent hands over.
 	kubeletVals kubeletValues
+	// maxPodsExpression and its line: AL2023's, for Report.
+	maxPodsExpression     string
+	maxPodsExpressionLine int
+	// dropped are the arguments the boot agent drops (bootstrap.sh's extra
+	// positional words), each with the code of the problem that says so.
+	dropped []droppedArg
+	// argv are the kubelet arguments the boot agent adds (AL2's
+	// KUBELET_EXTRA_ARGS as systemd splits it).
+	argv []string
+	// extra and given are AL2's KUBELET_EXTRA_ARGS after the lines sed
+	// added to bootstrap.sh ran, and as bootstrap.sh was given it.
+	extra, given string
+}
+
+// droppedArg is an argument the boot agent drops: the taints it would
+// have registered, and the code of the problem that says it is dropped.
+type droppedArg struct {
+	taints []Taint
+	code   Code
 }
 
 func (b boot) verdict() Verdict {
@@ -102,6 +133,7 @@ func (l *linter) finish(b boot) Report {
 		l.checkRequired(b)
 		r.Taints = registered(b.taints, b.kubelet, l.required)
 		r.Kubelet, r.KubeletSources = b.kubeletVals.cfg, b.kubeletVals.list()
+		r.MaxPodsExpression, r.MaxPodsExpressionLine = b.maxPodsExpression, b.maxPodsExpressionLine
 		if len(b.labels) > 0 {
 			r.Labels = b.labels
 		}
@@ -140,6 +172,12 @@ func (l *linter) checkRequired(b boot) {
 		}
 		l.add(CodeRequiredTaintMissing, b.line, fix,
 			"required taint %s missing: the kubelet will register the node without it", req.String())
+		for _, d := range b.dropped {
+			if containsMatch(d.taints, req) {
+				l.problems[len(l.problems)-1].Cause = d.code
+				break
+			}
+		}
 	}
 }
 

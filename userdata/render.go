@@ -56,7 +56,9 @@ import (
 //     says so.
 //
 // Custom parts for AL2 and AL2023 are accepted when [Lint] proves them
-// harmless: they neither call the join nor start the kubelet (a script,
+// harmless: they neither call the join nor start the kubelet (on AL2023 a
+// bare "nodeadm init", which reads the same NodeConfig as nodeadm's own
+// units, is the join run early: [CodeRepeatedJoin]) (a script,
 // runcmd, a boothook or bootcmd writing a sysctl file, sh -c with a
 // static script), and what they do to the files the join reads (sed on
 // bootstrap.sh, jq on the kubelet's config, a drop-in) leaves the kubelet
@@ -115,6 +117,7 @@ func render(family compat.AMIFamily, cfg Config) ([]byte, *Report, error) {
 		return nil, nil, err
 	}
 	var out []byte
+	var merged *Report
 	switch family {
 	case compat.AL2:
 		out, err = p.renderAL2()
@@ -124,7 +127,7 @@ func render(family compat.AMIFamily, cfg Config) ([]byte, *Report, error) {
 		out, err = p.renderBottlerocket()
 		if err == nil && p.mergesCustom(family) {
 			// Bottlerocket merges the custom settings with Render's.
-			err = p.checkMergedKubelet(family, out)
+			merged, err = p.checkMergedKubelet(family, out)
 		}
 	case compat.Windows2019, compat.Windows2022, compat.Windows2025:
 		out, err = p.renderWindows()
@@ -142,5 +145,5 @@ func render(family compat.AMIFamily, cfg Config) ([]byte, *Report, error) {
 		}
 		return out, &rep, nil
 	}
-	return out, nil, nil
+	return out, merged, nil
 }

@@ -60,6 +60,12 @@ func (p *plan) renderAL2() ([]byte, error) {
 			script.WriteString(" \\\n  ")
 		}
 		for j, w := range words {
+			if i := nonASCII(w); i >= 0 {
+				// cloud-init's Python 3 builds make a MIME part's text bytes
+				// through raw-unicode-escape and cannot write a script that
+				// then holds a lone byte (pyemail.Message.Payload).
+				return nil, fmt.Errorf("userdata: bootstrap.sh argument %q holds the character %q, which is not ASCII; cloud-init cannot write a MIME script part holding it, so use ASCII", w, []rune(w[i:])[0])
+			}
 			q, err := shell.Quote(w)
 			if err != nil {
 				return nil, fmt.Errorf("userdata: bootstrap.sh argument %s", err)
@@ -77,4 +83,14 @@ func (p *plan) renderAL2() ([]byte, error) {
 	}
 	parts = append(parts, append([]byte("Content-Type: text/x-shellscript; charset=\"us-ascii\"\n\n"), script.String()...))
 	return mimedoc.Write(parts)
+}
+
+// nonASCII is the offset of the first byte of s that is not ASCII, or -1.
+func nonASCII(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return i
+		}
+	}
+	return -1
 }

@@ -31,7 +31,7 @@ func (p *plan) renderAL2023() ([]byte, error) {
 	for i, t := range p.taints {
 		taints[i] = nodeadm.Taint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)}
 	}
-	config := p.cfg.Kubelet.configFields()
+	config := kubeletConfigFields(&p.cfg.Kubelet)
 	config["registerWithTaints"] = taints
 	if len(config) > 0 {
 		nc.Spec.Kubelet.Config = config
@@ -68,12 +68,11 @@ func (p *plan) renderAL2023() ([]byte, error) {
 // kubelet gets, and must pass on its own the check checkKubelet deferred.
 func (p *plan) checkMergedNodeConfig(custom [][]byte, out []byte) error {
 	if !slices.ContainsFunc(custom, isNodeConfigPart) {
-		if r := p.cfg.Kubelet.validate(); r != nil {
-			return r.configError()
-		}
-		return nil
+		_, err := validateKubelet(p.cfg.Kubelet)
+		return err
 	}
-	return p.checkMergedKubelet(compat.AL2023, out)
+	_, err := p.checkMergedKubelet(compat.AL2023, out)
+	return err
 }
 
 // isNodeConfigPart reports whether a MIME part is a NodeConfig part.

@@ -34,7 +34,7 @@ func (p *plan) renderBottlerocket() ([]byte, error) {
 	kube["cluster-name"] = p.cfg.ClusterName
 	kube["api-server"] = p.cfg.APIServerEndpoint
 	kube["cluster-certificate"] = p.cfg.CABundle
-	for k, v := range p.cfg.Kubelet.bottlerocketSettings() {
+	for k, v := range bottlerocketKubeletSettings(&p.cfg.Kubelet) {
 		kube[k] = v
 	}
 	if p.cfg.InstanceStorePolicy == RAID0 {

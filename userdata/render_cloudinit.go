@@ -25,7 +25,7 @@ func (p *plan) cloudInitCustomParts(f compat.AMIFamily) ([][]byte, error) {
 	if err != nil || parts == nil {
 		return nil, err
 	}
-	if err := checkCustomParts(f, p.custom, parts, p.cfg.AllowUnresolved, p.cfg.lintOptions()...); err != nil {
+	if err := checkCustomParts(f, p.custom, parts, p.cfg.Required(), p.cfg.AllowUnresolved, p.cfg.lintOptions()...); err != nil {
 		return nil, err
 	}
 	return parts, nil
@@ -85,16 +85,16 @@ func (p *plan) customParts(f compat.AMIFamily) ([][]byte, error) {
 // Render's own part, which would replace it in cloud-init's scripts
 // directory. What the parts do to the files the join reads is judged on
 // the rendered userData ([plan.checkRendered]).
-func checkCustomParts(f compat.AMIFamily, custom []byte, parts [][]byte, allowUnresolved bool, opts ...LintOption) error {
+func checkCustomParts(f compat.AMIFamily, custom []byte, parts [][]byte, required []Taint, allowUnresolved bool, opts ...LintOption) error {
 	whole, err := mimedoc.Write(parts)
 	if err != nil {
 		return err
 	}
-	r, err := lintCustom(f, custom, whole, opts...)
+	r, join, err := lintCustom(f, custom, whole, required, opts...)
 	if err != nil {
 		return err
 	}
-	if err := customVerdict(f, r, allowUnresolved); err != nil {
+	if err := customVerdict(f, r, join, allowUnresolved); err != nil {
 		return err
 	}
 	if err := checkCustomNodeConfigs(f, parts); err != nil {
@@ -114,8 +114,12 @@ func checkCustomParts(f compat.AMIFamily, custom []byte, parts [][]byte, allowUn
 // lintCustom lints the custom data as written where cloud-init reads it
 // the same way (a MIME document, or an AL2 script), so that lines are the
 // user's; otherwise the parts as Render writes them, with lines shifted
-// back to the user's.
-func lintCustom(f compat.AMIFamily, custom, whole []byte, opts ...LintOption) (Report, error) {
+// back to the user's. It requires the caller's taints, and renderSentinel,
+// which no userData registers, so that custom parts that join always have
+// a problem on the line of the join: that problem is taken out of the
+// report (the sentinel is Render's name, not the caller's) and its place
+// returned as join.
+func lintCustom(f compat.AMIFamily, custom, whole []byte, required []Taint, opts ...LintOption) (r Report, join joinAt, err error) {
 	doc, shift := whole, 0
 	switch {
 	case mimedoc.LooksMIME(custom), f == compat.AL2 && !mimedoc.StartsWithHeader(custom):
@@ -123,11 +127,27 @@ func lintCustom(f compat.AMIFamily, custom, whole []byte, opts ...LintOption) (R
 	case !mimedoc.StartsWithHeader(custom):
 		shift = lineAt(whole, bytes.Index(whole, custom)) - 1
 	}
-	r, err := Lint(f, doc, []Taint{renderSentinel}, opts...)
+	r, err = Lint(f, doc, append(slices.Clone(required), renderSentinel), opts...)
 	if err != nil {
-		return Report{}, fmt.Errorf("userdata: Config.CustomUserData: %v", err)
+		return Report{}, joinAt{}, fmt.Errorf("userdata: Config.CustomUserData: %v", err)
 	}
-	return shiftLines(r, shift), nil
+	r = shiftLines(r, shift)
+	sentinel := "required taint " + renderSentinel.String() + " "
+	r.Problems = slices.DeleteFunc(slices.Clone(r.Problems), func(p Problem) bool {
+		if p.Code != CodeRequiredTaintMissing || !strings.HasPrefix(p.Message, sentinel) {
+			return false
+		}
+		join = joinAt{p.Part, p.Line}
+		return true
+	})
+	return r, join, nil
+}
+
+// joinAt is where custom parts call the join: a MIME part's name and a
+// line, as a [Problem] gives them.
+type joinAt struct {
+	part string
+	line int
 }
 
 // checkRendered lints the rendered userData, custom parts and Render's
@@ -151,7 +171,7 @@ func (p *plan) checkRendered(f compat.AMIFamily, out []byte) (Report, error) {
 	what := renderedOutcome(rep, p.taints)
 	if custom, err := p.customParts(f); err == nil {
 		if whole, err := mimedoc.Write(custom); err == nil {
-			if r, err := lintCustom(f, p.custom, whole, p.cfg.lintOptions()...); err == nil {
+			if r, _, err := lintCustom(f, p.custom, whole, p.cfg.Required(), p.cfg.lintOptions()...); err == nil {
 				for _, prob := range r.Problems {
 					if prob.Code == CodeBootFileEdit {
 						return rep, customError(rep, prob.Part, prob.Line, prob.Message+"; with it, "+what+"; remove the change and put kubelet settings in Config")
@@ -210,7 +230,7 @@ func hasCode(r Report, c Code) bool {
 
 // renderSentinel is required when Render lints custom parts, so that a
 // report of custom parts that join carries a required-taint-missing
-// problem on the line of the join.
+// problem on the line of the join (lintCustom takes it out of the report).
 var renderSentinel = Taint{Key: "render.ec2select.invalid/custom-part-check", Effect: NoExecute}
 
 // shiftLines moves a report's lines back by n.
@@ -260,18 +280,15 @@ func checkCustomNodeConfigs(f compat.AMIFamily, parts [][]byte) error {
 // customVerdict turns Lint's report on the custom parts into Render's
 // decision: refused when they call the join or break the node; when Lint
 // cannot tell, refused unless the caller accepts that.
-func customVerdict(f compat.AMIFamily, r Report, allowUnresolved bool) error {
+func customVerdict(f compat.AMIFamily, r Report, join joinAt, allowUnresolved bool) error {
+	// A join Lint is certain of (it found Render's sentinel taint missing
+	// there) is a second join, even when Lint cannot follow what comes
+	// after it.
+	if f == compat.AL2 && (r.Verdict == Joins || join != (joinAt{})) {
+		return customError(r, join.part, join.line, "it calls bootstrap.sh; Render adds the bootstrap.sh call, and a second one would register the node untainted before it, so remove the call and put kubelet settings in Config")
+	}
 	if r.Verdict == Unresolved && !allowUnresolved {
 		return customError(r, r.Part, r.Line, "Render cannot tell that it neither starts the kubelet nor calls the join before Render's part: "+r.Reason+"; change it, or set Config.AllowUnresolved to accept userData Lint cannot follow")
-	}
-	if f == compat.AL2 && r.Verdict == Joins {
-		part, line := "", 0
-		for _, p := range r.Problems {
-			if p.Code == CodeRequiredTaintMissing {
-				part, line = p.Part, p.Line
-			}
-		}
-		return customError(r, part, line, "it calls bootstrap.sh; Render adds the bootstrap.sh call, and a second one would register the node untainted before it, so remove the call and put kubelet settings in Config")
 	}
 	allowed := map[Code]bool{CodeNoBootstrap: true, CodeRequiredTaintMissing: true, CodeUnresolved: allowUnresolved}
 	if f == compat.AL2023 {

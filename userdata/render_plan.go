@@ -213,15 +213,15 @@ func checkKubeletOwnTaint(f compat.AMIFamily, taints []Taint) error {
 // family f, and records the parsed DNS addresses.
 func (p *plan) checkKubelet(f compat.AMIFamily) error {
 	k := p.cfg.Kubelet
-	if r := k.validate(); r != nil && !(r.defaulted && p.mergesCustom(f)) {
+	if defaulted, err := validateKubelet(k); err != nil && !(defaulted && p.mergesCustom(f)) {
 		// Custom configuration merged in may set the other image GC bound;
 		// Render then checks the merge (checkMergedKubelet).
-		return r.configError()
+		return err
 	}
 	if err := checkDNSForFamily(f, k.ClusterDNS); err != nil {
 		return err
 	}
-	p.dns = k.dnsAddrs()
+	p.dns = dnsAddrs(k)
 	p.ipv6 = nodeIPv6(p.cidr, p.dns)
 	switch {
 	case f == compat.Bottlerocket && (hasKey(k.SystemReserved, "pid") || hasKey(k.KubeReserved, "pid")):
@@ -259,7 +259,7 @@ func (p *plan) kubeletFlags() ([]string, error) {
 	if len(p.taints) > 0 {
 		flags = append(flags, "--register-with-taints="+FormatTaints(p.taints))
 	}
-	flags = append(flags, p.cfg.Kubelet.flags()...)
+	flags = append(flags, kubeletFlags(&p.cfg.Kubelet)...)
 	for _, f := range flags {
 		if strings.ContainsAny(f, "'\"\\` \t\r\n") {
 			return nil, fmt.Errorf("userdata: kubelet flag %q contains a character that cannot reach the kubelet unchanged", f)
@@ -369,7 +369,7 @@ func (c Config) lintOptions() []LintOption {
 // all of the kubelet releases of Config.KubernetesVersion (every release
 // the family ships, when it is ""). Other constructs Lint cannot follow
 // are the custom parts' checks' business.
-func (p *plan) checkMergedKubelet(f compat.AMIFamily, out []byte) error {
+func (p *plan) checkMergedKubelet(f compat.AMIFamily, out []byte) (*Report, error) {
 	l := &linter{required: p.taints}
 	minor, _ := kubelet.ParseMinor(p.cfg.KubernetesVersion) // checked by newPlan
 	l.forRelease(f, minor)
@@ -380,13 +380,16 @@ func (p *plan) checkMergedKubelet(f compat.AMIFamily, out []byte) error {
 	case compat.Bottlerocket:
 		b = l.lintBottlerocket(out)
 	default:
-		return nil
+		return nil, nil
 	}
 	after := l.kubeletRefuses(b)
-	if b.verdict() == Unresolved || after.verdict() == Joins {
-		return nil
+	if b.verdict() == Unresolved {
+		return nil, nil
 	}
 	r := l.finish(after)
+	if after.verdict() == Joins {
+		return &r, nil // Lint's report on out, every effective taint required
+	}
 	fix := ""
 	for _, pr := range r.Problems {
 		if pr.Message == r.Reason && pr.Fix != "" {
@@ -396,5 +399,5 @@ func (p *plan) checkMergedKubelet(f compat.AMIFamily, out []byte) error {
 	if after.verdict() == Unresolved {
 		fix += "; or set Config.KubernetesVersion"
 	}
-	return fmt.Errorf("userdata: Config.CustomUserData: merged with Render's configuration as the %v boot agent merges them, it leaves the node %v: %s%s", f, r.Verdict, r.Reason, fix)
+	return nil, fmt.Errorf("userdata: Config.CustomUserData: merged with Render's configuration as the %v boot agent merges them, it leaves the node %v: %s%s", f, r.Verdict, r.Reason, fix)
 }

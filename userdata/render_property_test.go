@@ -26,32 +26,38 @@ const (
 type customPart struct {
 	text string
 	kind customKind
-	// al2Only: harmless on AL2 only (it writes a file nodeadm's kubelet
-	// reads, which Lint does not model on AL2023).
-	al2Only bool
+	// only: the one family the part is harmless on (empty: every family).
+	// Writing a file nodeadm's kubelet reads is harmless on AL2 only (Lint
+	// does not model it on AL2023); a bare nodeadm init on AL2023 only (AL2
+	// has no nodeadm, and Lint does not model a missing command).
+	only compat.AMIFamily
 }
 
 // customParts are bodies of text/x-shellscript parts (or whole cloud-init
 // texts), by what they do.
 var customParts = []customPart{
-	{"#!/bin/bash\nyum install -y htop\n", harmless, false},
-	{"#!/bin/bash\nsysctl -w vm.max_map_count=262144\necho 'fs.inotify.max_user_watches=524288' >> /etc/sysctl.conf\n", harmless, false},
-	{"#cloud-boothook\n#!/bin/bash\necho 'vm.max_map_count=262144' >> /etc/sysctl.conf\n", harmless, false},
-	{"#cloud-config\nruncmd:\n  - [sh, -c, \"echo hello > /var/log/hello.log\"]\n", harmless, false},
-	{"#cloud-config\nwrite_files:\n  - path: /etc/sysctl.d/90-vm.conf\n    content: vm.max_map_count=262144\n", harmless, false},
-	{"#!/bin/bash\nif [ -b /dev/nvme1n1 ]; then mkfs.xfs -f /dev/nvme1n1; mkdir -p /data; mount /dev/nvme1n1 /data; fi\n", harmless, false},
-	{"#!/bin/bash\necho '[Service]' > /etc/systemd/system/kubelet.service.d/http-proxy.conf\necho 'Environment=\"HTTP_PROXY=http://p:3128\"' >> /etc/systemd/system/kubelet.service.d/http-proxy.conf\n", harmless, true},
-	{"#!/bin/bash\necho \"$(jq '.serializeImagePulls = true' /etc/kubernetes/kubelet/kubelet-config.json)\" > /etc/kubernetes/kubelet/kubelet-config.json\n", harmless, true},
-	{"#!/bin/bash\nsed -i '/^KUBELET_EXTRA_ARGS=/a KUBELET_EXTRA_ARGS+=\" --v=4\"' /etc/eks/bootstrap.sh\n", harmless, true},
+	{"#!/bin/bash\nyum install -y htop\n", harmless, ""},
+	{"#!/bin/bash\nsysctl -w vm.max_map_count=262144\necho 'fs.inotify.max_user_watches=524288' >> /etc/sysctl.conf\n", harmless, ""},
+	{"#cloud-boothook\n#!/bin/bash\necho 'vm.max_map_count=262144' >> /etc/sysctl.conf\n", harmless, ""},
+	{"#cloud-config\nruncmd:\n  - [sh, -c, \"echo hello > /var/log/hello.log\"]\n", harmless, ""},
+	{"#cloud-config\nwrite_files:\n  - path: /etc/sysctl.d/90-vm.conf\n    content: vm.max_map_count=262144\n", harmless, ""},
+	{"#!/bin/bash\nif [ -b /dev/nvme1n1 ]; then mkfs.xfs -f /dev/nvme1n1; mkdir -p /data; mount /dev/nvme1n1 /data; fi\n", harmless, ""},
+	{"#!/bin/bash\necho '[Service]' > /etc/systemd/system/kubelet.service.d/http-proxy.conf\necho 'Environment=\"HTTP_PROXY=http://p:3128\"' >> /etc/systemd/system/kubelet.service.d/http-proxy.conf\n", harmless, compat.AL2},
+	{"#!/bin/bash\necho \"$(jq '.serializeImagePulls = true' /etc/kubernetes/kubelet/kubelet-config.json)\" > /etc/kubernetes/kubelet/kubelet-config.json\n", harmless, compat.AL2},
+	{"#!/bin/bash\nsed -i '/^KUBELET_EXTRA_ARGS=/a KUBELET_EXTRA_ARGS+=\" --v=4\"' /etc/eks/bootstrap.sh\n", harmless, compat.AL2},
 	// aws/containers-roadmap#864's workaround: a second --register-with-taints,
 	// which the kubelet keeps over Render's.
-	{"#!/bin/bash\nsed -i '/^KUBELET_EXTRA_ARGS=/a KUBELET_EXTRA_ARGS+=\" --register-with-taints=spot=true:NoSchedule\"' /etc/eks/bootstrap.sh\n", dropsTaint, false},
-	{"#!/bin/bash\ncat > /etc/systemd/system/kubelet.service.d/40-args.conf <<'EOF'\n[Service]\nEnvironment='KUBELET_EXTRA_ARGS=--v=2'\nEOF\n", dropsTaint, false},
-	{"#!/bin/bash\ncurl -sfo /etc/eks/bootstrap.sh https://example.com/bootstrap.sh\n", unfollowed, false},
-	{"#!/bin/bash\nsed -i 's/--node-labels=/--register-with-taints=x:NoSchedule --node-labels=/' \"$(dirname \"$0\")/part-002\"\n", unfollowed, false},
-	{"#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster\n", callsJoin, false},
-	{"#!/bin/bash\nsh -c 'systemctl restart kubelet'\n", callsJoin, false},
-	{"#!/bin/bash\nnodeadm init\n", callsJoin, false},
+	{"#!/bin/bash\nsed -i '/^KUBELET_EXTRA_ARGS=/a KUBELET_EXTRA_ARGS+=\" --register-with-taints=spot=true:NoSchedule\"' /etc/eks/bootstrap.sh\n", dropsTaint, ""},
+	{"#!/bin/bash\ncat > /etc/systemd/system/kubelet.service.d/40-args.conf <<'EOF'\n[Service]\nEnvironment='KUBELET_EXTRA_ARGS=--v=2'\nEOF\n", dropsTaint, ""},
+	{"#!/bin/bash\ncurl -sfo /etc/eks/bootstrap.sh https://example.com/bootstrap.sh\n", unfollowed, ""},
+	{"#!/bin/bash\nsed -i 's/--node-labels=/--register-with-taints=x:NoSchedule --node-labels=/' \"$(dirname \"$0\")/part-002\"\n", unfollowed, ""},
+	{"#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster\n", callsJoin, ""},
+	{"#!/bin/bash\nsh -c 'systemctl restart kubelet'\n", callsJoin, ""},
+	// A bare nodeadm init reads the NodeConfig nodeadm's units read,
+	// Render's included, and starts the same kubelet earlier: Lint proves
+	// it harmless (CodeRepeatedJoin, a warning).
+	{"#!/bin/bash\nnodeadm init\n", harmless, compat.AL2023},
+	{"#!/bin/bash\nnodeadm init --config-source file:///etc/other.yaml\n", callsJoin, ""},
 }
 
 // TestRenderCustomPartsProperty: for random configs with random custom
@@ -81,7 +87,7 @@ func TestRenderCustomPartsProperty(t *testing.T) {
 		var texts []string
 		for _, p := range parts {
 			k := p.kind
-			if p.al2Only && f != compat.AL2 {
+			if p.only != "" && f != p.only {
 				k = max(k, unfollowed)
 			}
 			worst = max(worst, k)

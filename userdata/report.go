@@ -25,6 +25,14 @@ type Problem struct {
 	// AMIs narrows a problem that arises only on some AMIs of the family
 	// ([CodeVariantSetting]) to those; its zero value means every AMI.
 	AMIs AMIScope
+	// Cause, when set, is the code of the problem of the same report this
+	// one follows from, so that fixing that one fixes this one: a required
+	// taint missing because bootstrap.sh drops the argument that carries
+	// it ([CodeEqualsForm], [CodeIgnoredArgument]). A problem without a
+	// Cause is independent of the others and needs its own fix; a caller
+	// that shows one finding per root cause folds only problems with a
+	// Cause into theirs.
+	Cause Code
 }
 
 // AMIScope says on which AMIs of a family a [Problem] arises. A caller
@@ -90,6 +98,15 @@ type Report struct {
 	// when Verdict is [Joins].
 	Kubelet        KubeletConfig
 	KubeletSources []KubeletSource
+	// MaxPodsExpression is AL2023's spec.kubelet.maxPodsExpression, the
+	// last a NodeConfig sets (nodeadm merges them so), and
+	// MaxPodsExpressionLine its 1-based line: CEL nodeadm evaluates at boot
+	// for maxPods and the kubeReserved memory it computes from it, unless
+	// spec.kubelet.config.maxPods is set. capacity.Launch.MaxPodsExpression
+	// evaluates it as nodeadm does. Empty when none; only meaningful when
+	// Verdict is [Joins].
+	MaxPodsExpression     string
+	MaxPodsExpressionLine int
 	// Problems are in the order they were found: per boot step, then the
 	// required-taint check.
 	Problems []Problem

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -111,7 +112,7 @@ func (r *report) capacityTable(opts options, estimates []capacity.Estimate) {
 		rows = append(rows, []string{e.InstanceType, e.Family.String(), cpu(e.Capacity.CPU), mem(e.Capacity.Memory), memFrom.Source.String(),
 			capacity.FormatQuantity(capacity.ResourcePods, e.Capacity.Pods), e.MaxPods.Term.Source.String(),
 			cpu(taken.CPU), mem(taken.Memory), cpu(e.Allocatable.CPU), mem(e.Allocatable.Memory), capacity.FormatQuantity(capacity.ResourcePods, e.Allocatable.Pods)})
-		for _, u := range e.Unresolved {
+		for _, u := range append(unknowns(e), e.Assumptions...) {
 			if !slices.Contains(assumes, u) {
 				assumes = append(assumes, u)
 			}
@@ -121,4 +122,13 @@ func (r *report) capacityTable(opts options, estimates []capacity.Estimate) {
 	for _, a := range assumes {
 		r.printf("  assumes: %s\n", a)
 	}
+}
+
+// unknowns says what each figure the estimate cannot know is, and why.
+func unknowns(e capacity.Estimate) []string {
+	var out []string
+	for _, u := range e.Unknown {
+		out = append(out, fmt.Sprintf("%s %s unknown (%s): %s", u.Resource, u.Kind, u.Reason, u.Detail))
+	}
+	return out
 }

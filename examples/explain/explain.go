@@ -71,6 +71,16 @@ func explain(ctx context.Context, out io.Writer, client ec2API, source string, o
 	if err != nil {
 		return err
 	}
+	var offered cli.Offerings
+	if opts.offerings {
+		at := opts.rollout.Now // -now, else the clock
+		if at.IsZero() {
+			at = time.Now()
+		}
+		if offered, err = offeringsOf(ctx, client, m, at); err != nil {
+			return err
+		}
+	}
 
 	r := &report{w: out}
 	r.printf("Source: %s\n", source)
@@ -82,6 +92,9 @@ func explain(ctx context.Context, out io.Writer, client ec2API, source string, o
 	r.instanceTypes(opts, types, skipped)
 	r.mapping(m, sel.AMIs)
 	r.capacity(opts, estimates)
+	if opts.offerings {
+		r.offerings(offered)
+	}
 	return r.err
 }
 

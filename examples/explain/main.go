@@ -50,6 +50,7 @@ type options struct {
 	estimate    launchOptions
 	capacity    bool
 	explainType string
+	offerings   bool // -offerings
 	live        cli.Live
 }
 
@@ -109,6 +110,8 @@ func parseFlags(out io.Writer, args []string) (opts options, help bool, err erro
 		"blockDeviceMappings, instanceStorePolicy and amiFamily (its terms are read with -terms)")
 	capacityTable := fs.Bool("capacity", false, "print the capacity table for every mapped type (default: only when -types or -types-file names them)")
 	explainType := fs.String("explain", "", "explain the capacity estimate of instance `type` term by term, with each term's source and citation")
+	offeringsFlag := fs.Bool("offerings", false, "print the mapped types' offerings per zone and capacity type (the region's zones, the types each\n"+
+		"zone offers, its capacity reservations) and why any cannot launch; with -live it needs\n"+cli.OfferingsNeeds)
 	var rollout cli.Rollout
 	rollout.Register(fs)
 	var live cli.Live
@@ -119,7 +122,7 @@ func parseFlags(out io.Writer, args []string) (opts options, help bool, err erro
 	}
 	set := cli.Set(fs)
 
-	opts = options{k8s: *k8s, live: live, rollout: rollout, capacity: *capacityTable, explainType: *explainType}
+	opts = options{k8s: *k8s, live: live, rollout: rollout, capacity: *capacityTable, explainType: *explainType, offerings: *offeringsFlag}
 	if err := opts.rollout.Parse(set); err != nil {
 		return options{}, false, err
 	}

@@ -132,6 +132,20 @@ func TestScenarios(t *testing.T) {
 			},
 		},
 		{
+			// Where the mapped types can launch in us-east-1 (ec2fake's
+			// zone catalog, EC2's own offerings per zone): not in a zone
+			// that does not offer them, not as spot when the type is not
+			// sold as spot, not in a zone the account has not opted in to.
+			golden: "offerings.golden",
+			args:   []string{"-alias", "al2023@latest", "-now", "2026-11-01T12:00:00Z", "-types", "m7i.large,m7g.large,t3.micro,p5.48xlarge,u7i-6tb.112xlarge", "-offerings"},
+			want: []string{
+				"Offerings of the 5 mapped instance types in us-east-1, per zone and capacity type (-offerings): available/total",
+				"us-east-1-chi-2a         use1-chi2-az1      0/5   0/5        -         zone-not-opted-in: spot 5, on-demand 5",
+				"us-east-1a               use1-az2           4/5   5/5        -         spot-not-offered: spot 1 (u7i-6tb.112xlarge)",
+				"us-east-1e               use1-az3           1/5   1/5        -         not-offered: spot 4, on-demand 4 (m7g.large, m7i.large, t3.micro, …)",
+			},
+		},
+		{
 			// Custom images built from AL2023 (amiFamily AL2023: nodeadm
 			// boots them) under the EC2NodeClass's kubelet settings: its
 			// maxPods replaces nodeadm's figure while nodeadm reserves

@@ -108,15 +108,15 @@ func byteQuantity(v int64) resource.Quantity {
 // cpu, memory, ephemeral-storage and pods; Overhead's KubeReserved,
 // SystemReserved and EvictionThreshold hold the estimate's kube-reserved,
 // system-reserved and hard-eviction amounts. Zero amounts are left out,
-// as are resources the estimate could not resolve (see
-// capacity.Estimate.Unresolved): keep Karpenter's figure for those. On
+// as is a pods capacity the estimate could not know (see
+// capacity.Estimate.Unknown): keep Karpenter's figure for those. On
 // Windows the addresses the VPC resource controller gives pods become
 // Capacity[vpc.amazonaws.com/PrivateIPv4Address], where Karpenter puts
 // them (types.go:156-158). Extended resources (GPUs, EFA, pod ENIs) are not
 // capacity's business.
 func CapacityFromEstimate(est capacity.Estimate) (corev1.ResourceList, cloudprovider.InstanceTypeOverhead) {
 	capacityList := resourceList(est.Capacity)
-	if est.MaxPods.Unresolved != "" {
+	if _, known := est.Amount(capacity.KindCapacity, capacity.ResourcePods); !known {
 		delete(capacityList, corev1.ResourcePods)
 	}
 	if est.Family.IsWindows() && est.MaxPods.Addresses > 0 {

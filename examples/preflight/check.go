@@ -36,6 +36,10 @@ type checker struct {
 	// NodePools name it, in classOrder.
 	classes    map[*nodeClass]*classCheck
 	classOrder []*nodeClass
+	// region is the cluster's region when preflight knows it (-region, or
+	// -live's), and regionFrom where it comes from; "" when it does not.
+	region, regionFrom string
+	offered            regionOfferings // -offerings
 }
 
 // classCheck is what the checks of one EC2NodeClass found.
@@ -52,12 +56,19 @@ type classCheck struct {
 
 // check runs every check over m.
 func check(ctx context.Context, client ec2API, ssm amiselect.SSMClient, source string, opts options, m manifests, out *findings) (Report, error) {
+	return checkIn(ctx, client, ssm, source, opts.live.Region, "-region", opts, m, out)
+}
+
+// checkIn is check for a cluster in region, which from says where it
+// comes from ("" when not known).
+func checkIn(ctx context.Context, client ec2API, ssm amiselect.SSMClient, source, region, from string, opts options, m manifests, out *findings) (Report, error) {
 	types, _, err := compat.LoadInstanceTypes(ctx, client, nil) // the others (mac, i386) run no EKS node
 	if err != nil {
 		return Report{}, err
 	}
 	r := &Report{Source: source, KubernetesVersion: opts.k8s, KarpenterVersion: opts.karpenter.String(), InstanceTypes: len(types), Skipped: m.skipped}
 	c := &checker{client: client, ssm: ssm, opts: opts, types: types, report: r, out: out, classes: map[*nodeClass]*classCheck{}}
+	c.region, c.regionFrom = region, from
 	for _, u := range m.units {
 		if err := c.unit(ctx, u); err != nil {
 			return Report{}, err
@@ -83,7 +94,7 @@ func (c *checker) unit(ctx context.Context, u *unit) error {
 		}
 		gk := np.groupKind()
 		byController[gk] = append(byController[gk], np)
-		allowed[np] = c.allowed(np.NodePool)
+		allowed[np] = c.allowed(np.known())
 		subject := []string{"NodePool " + np.Name}
 		switch gk {
 		case groupKindEC2NodeClass:
@@ -98,28 +109,34 @@ func (c *checker) unit(ctx context.Context, u *unit) error {
 				Fix:     "for Karpenter's AWS provider, set nodeClassRef to group karpenter.k8s.aws, kind EC2NodeClass"})
 			continue
 		}
-		nc := u.class(np.NodeClassRef.Name)
-		if nc == nil && slices.Contains(u.refused, np.NodeClassRef.Name) {
-			continue // its refusal is the finding
-		}
-		if nc == nil {
-			c.out.add(Finding{Severity: SevNotice, Code: codeNoNodeClass, Where: np.at, Subjects: subject,
-				Message: fmt.Sprintf("EC2NodeClass %q, which the NodePool names, is not in %s; preflight checks the NodePool's requirements and order, but not its AMIs or userData", np.NodeClassRef.Name, u.name),
-				Fix:     "pass the file with that EC2NodeClass too to check them together"})
+		classes := u.classesFor(np)
+		if len(classes) == 0 {
+			if !u.refusedFor(np) { // else its refusal is the finding
+				c.missingClass(u, np)
+			}
 			continue
 		}
-		used[nc] = true
-		cc, err := c.class(ctx, nc)
-		if err != nil {
-			return err
+		if len(classes) > 1 {
+			c.alternatives(np, classes)
 		}
-		c.report.Pairs = append(c.report.Pairs, c.pair(np, nc, cc, allowed[np]))
+		for _, nc := range classes {
+			used[nc] = true
+			cc, err := c.class(ctx, nc)
+			if err != nil {
+				return err
+			}
+			p := c.pair(ctx, np, nc, cc, allowed[np])
+			if len(classes) > 1 {
+				p.Alternative = nc.at
+			}
+			c.report.Pairs = append(c.report.Pairs, p)
+		}
 	}
 	for _, nc := range u.classes {
 		if used[nc] || u.named(nc) {
 			continue
 		}
-		if slices.Contains(u.refusedRefs, nc.Name) {
+		if u.namedByRefused(nc) {
 			if _, err := c.class(ctx, nc); err != nil { // its NodePool's refusal is the finding
 				return err
 			}
@@ -138,6 +155,7 @@ func (c *checker) unit(ctx context.Context, u *unit) error {
 	for _, gk := range []string{groupKindEC2NodeClass, groupKindAutoMode} {
 		c.pools(u, gk, byController[gk], allowed)
 	}
+	c.zones(u, u.pools)
 	return nil
 }
 
@@ -153,6 +171,7 @@ func (c *checker) class(ctx context.Context, nc *nodeClass) (*classCheck, error)
 	cc := &classCheck{sel: sel, known: true}
 	c.classes[nc] = cc
 	c.classOrder = append(c.classOrder, nc)
+	c.identities(nc)
 	c.refused(nc, sel)
 	if len(sel.AMIs) == 0 && !reported {
 		if cc.known, err = c.noAMI(ctx, nc); err != nil {
@@ -185,22 +204,22 @@ func (c *checker) allowed(np weighting.NodePool) []compat.InstanceType {
 // nothing have had their finding.
 func (c *checker) resolve(ctx context.Context, nc *nodeClass) (sel amiselect.Selection, reported bool, err error) {
 	opts := amiselect.Options{Query: amiselect.QueryOptions{KubernetesVersion: c.opts.k8s}, SSM: c.ssm, Select: c.opts.rollout.SelectOptions()}
-	if _, err := amiselect.Queries(nc.AMISelectorTerms, opts.Query); err != nil {
-		// The CRD took the terms; amiselect cannot query them (an alias
-		// release it cannot parse, say): Karpenter's resolution fails too.
-		c.out.add(Finding{Severity: SevError, Code: codeNoAMI, Where: nc.at, Subjects: []string{"EC2NodeClass " + nc.Name},
-			Message: fmt.Sprintf("spec.amiSelectorTerms select no AMI: %v", err),
-			Fix:     "correct the terms; an alias is family@latest or family@<release>, such as al2023@v20250715 or bottlerocket@v1.39.1"})
+	terms := selectable(nc)
+	if len(terms) == 0 {
+		return amiselect.Selection{}, true, nil // only placeholders and IDs EC2 never issues: their findings say so
+	}
+	if _, err := amiselect.Queries(terms, opts.Query); err != nil {
+		c.unqueryable(nc, terms, err)
 		return amiselect.Selection{}, true, nil
 	}
-	sel, err = amiselect.Resolve(ctx, c.client, nc.AMISelectorTerms, opts)
+	sel, err = amiselect.Resolve(ctx, c.client, terms, opts)
 	if err != nil {
 		return amiselect.Selection{}, false, fmt.Errorf("EC2NodeClass %q: resolving spec.amiSelectorTerms: %w", nc.Name, err)
 	}
 	// Resolve asks EC2 for available images only; what the terms also
 	// match in other states is what a controller without that filter
 	// would see (problem 5).
-	wide, err := c.anyState(ctx, nc.AMISelectorTerms, opts)
+	wide, err := c.anyState(ctx, terms, opts)
 	if err != nil {
 		return amiselect.Selection{}, false, fmt.Errorf("EC2NodeClass %q: %w", nc.Name, err)
 	}
@@ -245,13 +264,13 @@ func (c *checker) anyState(ctx context.Context, terms []amiselect.Term, opts ami
 func (c *checker) noAMI(ctx context.Context, nc *nodeClass) (bool, error) {
 	subject := []string{"EC2NodeClass " + nc.Name}
 	if c.opts.live.Enabled || latestAliasOnly(nc.AMISelectorTerms) {
-		where := "the account and region"
+		where := "the account and region, for " + c.k8sVersion()
 		if !c.opts.live.Enabled {
-			where = "any release the family publishes for Kubernetes " + c.opts.k8s
+			where = "any release the family publishes for " + c.k8sVersion()
 		}
 		c.out.add(Finding{Severity: SevError, Code: codeNoAMI, Where: nc.at, Subjects: subject,
 			Message: fmt.Sprintf("spec.amiSelectorTerms select no AMI in %s, so no NodePool that uses the EC2NodeClass can launch a node", where),
-			Fix:     "check the image IDs, names, owners and tags in spec.amiSelectorTerms (and -k8s " + c.opts.k8s + " for an alias)"})
+			Fix:     "check the image IDs, names, owners and tags in spec.amiSelectorTerms, and for an alias that -k8s gives the cluster's version"})
 		return true, nil
 	}
 	what := fmt.Sprintf("spec.amiSelectorTerms (%s) select nothing in the embedded catalog, which holds no account's images", describeTerms(nc.AMISelectorTerms))
@@ -262,11 +281,11 @@ func (c *checker) noAMI(ctx context.Context, nc *nodeClass) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		what = fmt.Sprintf("the embedded catalog has no %s release %s for Kubernetes %s; it holds every release the family's changelog records for Kubernetes %s, so whether %s exists beyond them only EC2 can say",
-			family, release, c.opts.k8s, versionRange(cli.OfflineKubernetesVersions()), alias)
+		what = fmt.Sprintf("the embedded catalog has no %s release %s for %s; it holds every release the family's changelog records for Kubernetes %s, so whether %s exists beyond them only EC2 can say",
+			family, release, c.k8sVersion(), versionRange(cli.OfflineKubernetesVersions()), alias)
 		if len(others) > 0 {
-			what = fmt.Sprintf("the embedded catalog records %s release %s for Kubernetes %s, not %s (-k8s): on a cluster of Kubernetes %s the alias selects no AMI, and nothing launches; whether EC2 has one for %s only EC2 can say",
-				family, release, versionRange(others), c.opts.k8s, c.opts.k8s, c.opts.k8s)
+			what = fmt.Sprintf("the embedded catalog records %s release %s for Kubernetes %s, not %s: on a cluster of Kubernetes %s the alias selects no AMI, and nothing launches; whether EC2 has one for %s only EC2 can say",
+				family, release, versionRange(others), c.k8sVersion(), c.opts.k8s, c.opts.k8s)
 			fix = fmt.Sprintf("give -k8s the cluster's version, or run with -live; for Kubernetes %s, pin a release published for it (or %s@latest)", c.opts.k8s, family)
 		}
 	}
@@ -359,7 +378,7 @@ func (c *checker) refused(nc *nodeClass, sel amiselect.Selection) {
 	}
 }
 
-func (c *checker) pair(np *nodePool, nc *nodeClass, cc *classCheck, allowed []compat.InstanceType) Pair {
+func (c *checker) pair(ctx context.Context, np *nodePool, nc *nodeClass, cc *classCheck, allowed []compat.InstanceType) Pair {
 	p := Pair{NodePool: np.Name, NodeClass: nc.Name, InstanceTypes: len(allowed)}
 	for _, r := range cc.sel.Rejected {
 		p.Refused = append(p.Refused, Refused{r.ImageID, r.Name, r.Reason})
@@ -380,6 +399,7 @@ func (c *checker) pair(np *nodePool, nc *nodeClass, cc *classCheck, allowed []co
 	c.firstAMI(np, nc, cc.sel.AMIs, m)
 	p.UserData = c.userData(np, nc, cc, booted(m))
 	p.Capacity = c.capacity(np, nc, cc, m, p.UserData)
+	p.Offerings = c.offerings(ctx, np, m)
 	return p
 }
 
@@ -612,41 +632,6 @@ func listed(names []string) string {
 		s += fmt.Sprintf(" and %d more", n)
 	}
 	return s
-}
-
-// class returns the unit's EC2NodeClass of that name, or the one a
-// sibling file defines when exactly one does, or nil.
-func (u *unit) class(name string) *nodeClass {
-	for _, c := range u.classes {
-		if c.Name == name {
-			return c
-		}
-	}
-	var found *nodeClass
-	for _, s := range u.siblings {
-		for _, c := range s.classes {
-			if c.Name == name {
-				if found != nil {
-					return nil
-				}
-				found = c
-			}
-		}
-	}
-	return found
-}
-
-// named reports whether a NodePool of the unit or of its siblings names
-// the EC2NodeClass (and so checks it).
-func (u *unit) named(nc *nodeClass) bool {
-	for _, v := range append([]*unit{u}, u.siblings...) {
-		for _, p := range v.pools {
-			if p.groupKind() == groupKindEC2NodeClass && p.NodeClassRef.Name == nc.Name && v.class(nc.Name) == nc {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // booted are the images a NodePool's new nodes boot: the AMI of each group

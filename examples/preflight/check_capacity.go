@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -30,8 +31,8 @@ func (c *checker) capacity(np *nodePool, nc *nodeClass, cc *classCheck, m amisel
 	for _, g := range m.Groups {
 		types = append(types, g.InstanceTypes...)
 	}
-	if len(types) == 0 || cc.mismatch || neverJoins(ud) {
-		return nil // no node joins: the finding that says so is enough
+	if len(types) == 0 || cc.mismatch || neverJoins(ud) || nc.familyFilled() {
+		return nil // no node joins (its finding says so), or the family is a placeholder's to decide
 	}
 	family := lintFamily(nc, cc.sel.AMIs)
 	out := &Capacity{Family: string(family), Pod: formatResources(c.opts.fit.Pod, false), Daemons: formatResources(c.opts.fit.Daemons, true), Kubelet: "spec.kubelet"}
@@ -41,6 +42,9 @@ func (c *checker) capacity(np *nodePool, nc *nodeClass, cc *classCheck, m amisel
 		if nc.HasUserData {
 			out.Kubelet = "spec.kubelet and spec.userData"
 		}
+	}
+	if ud != nil && family == compat.AL2023 {
+		launch.MaxPodsExpression = c.maxPodsExpression(np, nc, ud)
 	}
 	var e *capacity.Estimator
 	if err == nil {
@@ -53,6 +57,7 @@ func (c *checker) capacity(np *nodePool, nc *nodeClass, cc *classCheck, m amisel
 		return out
 	}
 	estimates := e.EstimateAll(types)
+	c.expressionFails(np, nc, ud, estimates)
 	fit, err := capacity.CheckFit(estimates, c.opts.fit)
 	if err != nil {
 		out.Unresolved = strings.TrimPrefix(err.Error(), "capacity: ")
@@ -77,8 +82,8 @@ func (c *checker) capacity(np *nodePool, nc *nodeClass, cc *classCheck, m amisel
 	out.InstanceTypes, out.HoldNone = len(types), Examples{len(none), examples(none)}
 	out.Volume = volume(estimates)
 	for _, est := range estimates {
-		if len(est.Unresolved) > 0 && !slices.Contains(out.Assumes, est.Unresolved[0]) {
-			out.Assumes = append(out.Assumes, est.Unresolved[0])
+		if len(est.Assumptions) > 0 && !slices.Contains(out.Assumes, est.Assumptions[0]) {
+			out.Assumes = append(out.Assumes, est.Assumptions[0])
 		}
 	}
 	if len(judged) == 0 {
@@ -268,4 +273,48 @@ func formatResources(q capacity.Quantities, pods bool) string {
 		}
 	}
 	return strings.Join(parts, ",")
+}
+
+// codeMaxPodsExpression: warning, nodeadm cannot use the userData's
+// maxPodsExpression for some or all types and keeps its standard max pods
+// there (amazon-eks-ami 81fec2e8 nodeadm/internal/kubelet/eni_max_pods.go:61-73).
+const codeMaxPodsExpression = "max-pods-expression"
+
+// maxPodsExpression is the userData's maxPodsExpression when it compiles
+// as nodeadm compiles it; one that does not is reported, and the estimate
+// goes on as nodeadm does, without it.
+func (c *checker) maxPodsExpression(np *nodePool, nc *nodeClass, ud *UserData) string {
+	if ud.maxPodsExpression == "" {
+		return ""
+	}
+	_, err := capacity.ParseMaxPodsExpression(ud.maxPodsExpression)
+	var xe *capacity.ExpressionError
+	if !errors.As(err, &xe) {
+		return ud.maxPodsExpression
+	}
+	c.out.add(Finding{Severity: SevWarning, Code: codeMaxPodsExpression, Where: nc.userDataAt(lineOf(nc.UserData, "maxPodsExpression")), Subjects: []string{"EC2NodeClass " + nc.Name, "NodePool " + np.Name},
+		Message: fmt.Sprintf("nodeadm cannot compile spec.kubelet.maxPodsExpression %q (at %d:%d: %s): it logs the error and every node keeps nodeadm's standard max pods", xe.Expression, xe.Line, xe.Column, xe.Reason),
+		Fix:     "correct the expression: CEL over the ints default_enis, ips_per_eni and max_pods, with no functions beyond CEL's standard ones (nodeadm/doc/examples.md)"})
+	return ""
+}
+
+// expressionFails reports the types for which nodeadm gives up on the
+// maxPodsExpression (an evaluation error or a result it refuses).
+func (c *checker) expressionFails(np *nodePool, nc *nodeClass, ud *UserData, estimates []capacity.Estimate) {
+	var failed []string
+	first := ""
+	for _, est := range estimates {
+		for _, w := range est.Warnings {
+			if strings.Contains(w, "Failed to evaluate custom expression") {
+				failed = append(failed, est.InstanceType)
+				first = cmp.Or(first, w)
+			}
+		}
+	}
+	if len(failed) == 0 {
+		return
+	}
+	c.out.add(Finding{Severity: SevWarning, Code: codeMaxPodsExpression, Where: nc.userDataAt(lineOf(nc.UserData, "maxPodsExpression")), Subjects: []string{"EC2NodeClass " + nc.Name, "NodePool " + np.Name},
+		Message: fmt.Sprintf("nodeadm cannot use spec.kubelet.maxPodsExpression for %d of the %s the NodePool can launch, and keeps its standard max pods for them; the first, %s", len(failed), cli.Count(len(estimates), "instance type"), first),
+		Fix:     "make the expression give a whole number from 1 to 2147483647 for every instance type"})
 }

@@ -18,22 +18,40 @@ func (c *checker) pools(u *unit, controller string, pools []*nodePool, allowed m
 	if len(pools) == 0 {
 		return
 	}
-	byName := map[string]*nodePool{}
-	plain := make([]weighting.NodePool, len(pools))
-	for i, p := range pools {
-		plain[i] = p.NodePool
-		byName[p.Name] = p
-	}
-	ordered := weighting.Order(plain)
+	ordered := order(pools)
 	for _, np := range ordered {
 		c.report.Order = append(c.report.Order, Ordered{np.Name, np.Weight, controller})
 	}
 	for i, a := range ordered {
 		for _, b := range ordered[i+1:] {
-			c.overlap(byName[a.Name], byName[b.Name], allowed)
+			if u.linked(a.doc.file, b.doc.file) {
+				c.overlap(a, b, allowed)
+			}
 		}
 	}
-	c.catchAll(ordered, byName, allowed)
+	c.catchAll(u, ordered, allowed)
+}
+
+// order is pools in Karpenter's order (weighting.Order). NodePools of
+// one name (in alternative files) are told apart by weight, and those of
+// one name and weight keep their order, as weighting.Order keeps it.
+func order(pools []*nodePool) []*nodePool {
+	plain := make([]weighting.NodePool, len(pools))
+	for i, p := range pools {
+		plain[i] = p.NodePool
+	}
+	used := make([]bool, len(pools))
+	out := make([]*nodePool, 0, len(pools))
+	for _, p := range weighting.Order(plain) {
+		for i, q := range pools {
+			if !used[i] && q.Name == p.Name && q.Weight == p.Weight {
+				used[i] = true
+				out = append(out, q)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // overlap reports two NodePools that Karpenter could both use for the same
@@ -92,21 +110,19 @@ func withLabels(np weighting.NodePool) []compat.Requirement {
 // order, that can run it, so every pod that fits its nodes lands there,
 // not only those that asked for an accelerator. Labels do not keep pods
 // off (a pod with no node selector fits any), so they do not count.
-func (c *checker) catchAll(ordered []weighting.NodePool, byName map[string]*nodePool, allowed map[*nodePool][]compat.InstanceType) {
-	for i, a := range ordered {
-		p := byName[a.Name]
-		if !allAccelerated(allowed[p]) || len(taintsOf(a)) > 0 {
+func (c *checker) catchAll(u *unit, ordered []*nodePool, allowed map[*nodePool][]compat.InstanceType) {
+	for i, p := range ordered {
+		if !allAccelerated(allowed[p]) || len(taintsOf(p.NodePool)) > 0 {
 			continue
 		}
-		for _, b := range ordered[i+1:] {
-			q := byName[b.Name]
-			if allAccelerated(allowed[q]) || len(allowed[q]) == 0 {
+		for _, q := range ordered[i+1:] {
+			if !u.linked(p.doc.file, q.doc.file) || allAccelerated(allowed[q]) || len(allowed[q]) == 0 {
 				continue
 			}
-			c.out.add(Finding{Severity: SevWarning, Code: codeCatchAll, Where: p.at, Subjects: []string{"NodePool " + a.Name},
+			c.out.add(Finding{Severity: SevWarning, Code: codeCatchAll, Where: p.at, Subjects: []string{"NodePool " + p.Name},
 				Message: fmt.Sprintf("NodePool %q allows only GPU or accelerator instance types (%s) and has no NoSchedule taint, and Karpenter tries it before %q (weight %d against %d): every pod that fits its nodes gets one, not only the pods that ask for a GPU",
-					a.Name, listed(typeNames(allowed[p])), b.Name, a.Weight, b.Weight),
-				Fix: fmt.Sprintf("taint NodePool %q (for example nvidia.com/gpu=true:NoSchedule) and give its pods the toleration, or give it a lower spec.weight than %q", a.Name, b.Name)})
+					p.Name, listed(typeNames(allowed[p])), q.Name, p.Weight, q.Weight),
+				Fix: fmt.Sprintf("taint NodePool %q (for example nvidia.com/gpu=true:NoSchedule) and give its pods the toleration, or give it a lower spec.weight than %q", p.Name, q.Name)})
 			break
 		}
 	}

@@ -23,6 +23,9 @@ import (
 // OS is what its name says (amiselect); a custom AMI's is unknown, and
 // not judged. It returns whether it reported a mismatch.
 func (c *checker) amiFamily(nc *nodeClass, sel amiselect.Selection) (mismatch bool) {
+	if nc.familyFilled() {
+		return false
+	}
 	family := nc.Family()
 	for _, a := range sel.AMIs {
 		if a.Family == "" || a.Family == compat.Custom || sameOS(a.Family, family) {
@@ -114,6 +117,9 @@ func al2Recipe(ud string) string {
 // selected AMI.
 func (c *checker) userData(np *nodePool, nc *nodeClass, cc *classCheck, booted []amiselect.AMI) *UserData {
 	family := lintFamily(nc, cc.sel.AMIs)
+	if nc.familyFilled() {
+		return &UserData{Family: "", Verdict: "not checked", Reason: "spec.amiFamily is a placeholder, and its value decides which userData Karpenter writes"}
+	}
 	where := nc.at
 	subject := []string{"EC2NodeClass " + nc.Name}
 	if np != nil {
@@ -159,16 +165,16 @@ func (c *checker) userData(np *nodePool, nc *nodeClass, cc *classCheck, booted [
 	if err != nil && strings.Contains(err.Error(), "settings model does not have") {
 		// ec2select's model of Bottlerocket's settings is not complete
 		// yet (issue 23): what it does not know is not known to be wrong.
-		u.Verdict, u.Reason = "not checked", err.Error()
+		u.Verdict, u.Reason = "not checked", inManifestTerms(err)
 		c.out.add(Finding{Severity: SevNotice, Code: codeUnchecked, Where: where, Subjects: subject,
-			Message: "preflight's model of Bottlerocket's settings cannot check this userData: " + strings.TrimPrefix(err.Error(), "userdata: "),
+			Message: "preflight's model of Bottlerocket's settings cannot check this userData: " + inManifestTerms(err),
 			Fix:     "check the setting's name against Bottlerocket's settings reference for the release the AMIs run"})
 		return u
 	}
 	if err != nil {
-		u.Verdict, u.Reason = "not rendered", err.Error()
+		u.Verdict, u.Reason = "not rendered", inManifestTerms(err)
 		c.out.add(Finding{Severity: SevError, Code: codeUserData, Where: where, Subjects: subject,
-			Message: "Karpenter cannot write the node's userData: " + strings.TrimPrefix(err.Error(), "userdata: "),
+			Message: "Karpenter cannot write the node's userData: " + inManifestTerms(err),
 			Fix:     "correct spec.userData or spec.kubelet as the message says"})
 		return u
 	}
@@ -189,7 +195,7 @@ func renderAndLint(family compat.AMIFamily, cfg userdata.Config, required []user
 	case errors.As(err, &le):
 		return le.Report, nil
 	case err != nil && len(cfg.CustomUserData) > 0 && strings.Contains(err.Error(), "cannot tell"):
-		return userdata.Report{Verdict: userdata.Unresolved, Reason: strings.TrimPrefix(err.Error(), "userdata: ")}, nil
+		return userdata.Report{Verdict: userdata.Unresolved, Reason: inManifestTerms(err)}, nil
 	case err != nil:
 		return userdata.Report{}, err
 	}
@@ -232,17 +238,18 @@ func (c *checker) verdict(u *UserData, subject []string, nc *nodeClass, report u
 	if report.Verdict == userdata.Joins {
 		user := report.UserKubelet()
 		u.kubelet = &user
+		u.maxPodsExpression = report.MaxPodsExpression
 	}
 	for _, t := range report.Taints {
 		u.Taints = append(u.Taints, fmt.Sprintf("%s (%s)", t.Taint, t.Source))
 	}
-	// An =-form bootstrap.sh option is why a taint it carries goes
-	// missing: one root cause, one finding (its fix restores the taint).
-	equalsForm := slices.ContainsFunc(report.Problems, func(p userdata.Problem) bool { return p.Code == userdata.CodeEqualsForm })
 	for _, p := range report.Problems {
 		u.Problems = append(u.Problems, p.String())
-		if p.Code == userdata.CodeUnresolved || equalsForm && p.Code == userdata.CodeRequiredTaintMissing {
-			continue // said once, below or by the =-form finding
+		if p.Code == userdata.CodeUnresolved || p.Cause != "" {
+			// Said once: below, or by the finding of its cause (an =-form
+			// option dropping the taint it carries, whose fix restores
+			// it). Every independent problem is a finding of its own.
+			continue
 		}
 		if !arisesOn(p.AMIs, booted) {
 			continue // a setting every image the nodes boot has
@@ -266,15 +273,33 @@ func (c *checker) verdict(u *UserData, subject []string, nc *nodeClass, report u
 	})
 	switch {
 	case report.Verdict == userdata.Unresolved && !otherErrors:
-		c.out.add(Finding{Severity: SevWarning, Code: codeUnresolved, Where: nc.userDataAt(report.Line), Subjects: subject,
-			Message: "preflight cannot tell whether the node joins, or which taints it registers: " + report.Reason,
-			Fix:     "check this userData on a test node, or write it so the analysis can follow it (no command substitution, eval or other interpreters on the way to the boot agent)"})
+		c.unresolved(subject, nc, report)
 	case report.Verdict != userdata.Joins && !report.HasErrors():
 		c.out.add(Finding{Severity: SevError, Code: codeUserData, Problem: 3, Where: nc.at, Subjects: subject,
 			Message: fmt.Sprintf("the node %s: %s", report.Verdict, report.Reason),
 			Fix:     "make spec.userData's boot path one the analysis can follow, or let the AMI family's own userData join the node"})
 	}
 	return u
+}
+
+// unresolved reports userData whose effect preflight cannot follow: what
+// it cannot know is not a problem of the manifest, so it is a notice with
+// the reason, unless -strict-userdata makes it a warning, for CI that
+// wants every userData checked.
+func (c *checker) unresolved(subject []string, nc *nodeClass, report userdata.Report) {
+	sev, fix := SevNotice, "check this userData on a test node"
+	if c.opts.strictUserData {
+		sev = SevWarning
+	}
+	for _, p := range report.Problems {
+		if p.Code == userdata.CodeUnresolved && p.Fix != "" {
+			fix = "to let preflight follow it, " + p.Fix + "; or " + fix
+			break
+		}
+	}
+	c.out.add(Finding{Severity: sev, Code: codeUnresolved, Where: nc.userDataAt(report.Line), Subjects: subject,
+		Message: "preflight cannot tell whether the node joins, or which taints it registers: " + report.Reason,
+		Fix:     fix})
 }
 
 // arisesOn reports whether a problem scoped to some AMIs of the family

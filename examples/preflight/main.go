@@ -22,7 +22,15 @@
 //   - main.go: the command line, exit status and output;
 //   - input.go, manifest.go: reading files, directories and documents,
 //     and decoding them into units applied together;
+//   - placeholder.go: manifests with placeholders, checked as if filled;
 //   - check.go: each NodePool with its EC2NodeClass (AMIs, instance types);
+//   - check_refs.go: pairing NodePools with EC2NodeClasses, near names and
+//     alternative files;
+//   - check_identity.go: AMI IDs, roles and instance profiles as AWS names
+//     them;
+//   - check_zones.go: zones against the cluster's region, or each other;
+//   - check_assumptions.go: the Kubernetes version a finding assumed;
+//   - check_words.go: the library's errors in the manifest's words;
 //   - check_userdata.go: the userData, and version-specific bugs;
 //   - check_pools.go: the NodePools of one controller together;
 //   - check_capacity.go: what each NodePool's nodes hold (capacity);
@@ -38,6 +46,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,11 +56,10 @@ import (
 
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/capacity"
+	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/ec2fake"
 	"github.com/ec2select/ec2select/examples/internal/cli"
 )
-
-const defaultK8s = "1.36"
 
 // defaultPod is the -pod size when none is given: a small service's pod.
 const defaultPod = "cpu=500m,memory=1Gi"
@@ -79,16 +88,27 @@ there are none or for "-", and reports:
     time holds back, and for the images nodes run today, whether their
     nodes drift, why, and to what;
   - the order Karpenter tries the NodePools in, NodePools that take the
-    same pods at one weight, and a GPU NodePool that catches every pod.
+    same pods at one weight, a GPU NodePool that catches every pod, and
+    zones of another region than the cluster's (-region) or the other
+    NodePools';
+  - AMI IDs EC2 never issues, a role or instance profile given as an
+    ARN, and a nodeClassRef that names no EC2NodeClass but a near name.
 
-Files named together are applied together; under a directory, each
-directory's files are, unless they define a resource twice (alternatives,
-each checked alone). Findings are errors (kubectl or Karpenter refuses, or
-nothing works), warnings (it works, not as written) and notices (what
-preflight cannot check, or Karpenter does on purpose). Without -live the
-embedded catalog of the fake EC2 answers (package ec2fake): every EKS AMI
-release recorded in the projects' changelogs for Kubernetes 1.29 to 1.36,
-so pinned releases resolve; what only an account can say is a notice.
+Files named together are applied together, and so are each directory's
+files, but for files that define a resource twice between them: those are
+alternatives, never applied together, and a directory that holds some is a
+collection of examples, each file applied with the files its
+nodeClassRefs lead to and from. A manifest refused for its placeholders
+(<<NAME>>, ${NAME}) is checked as if each were filled in. A finding that
+rests on the Kubernetes version says when -k8s was assumed.
+
+Findings are errors (kubectl or Karpenter refuses, or nothing works),
+warnings (it works, not as written) and notices (what preflight cannot
+check, such as userData it cannot follow, or Karpenter does on purpose).
+Without -live the embedded catalog of the fake EC2 answers (package
+ec2fake): every EKS AMI release recorded in the projects' changelogs for
+Kubernetes 1.29 to 1.36, so pinned releases resolve; what only an account
+can say is a notice.
 
 Exit status: 0 when no finding is at least as severe as -fail-on, 1 when
 one is or AWS fails, 2 for a bad command line or a file that cannot be read.
@@ -96,17 +116,25 @@ one is or AWS fails, 2 for a bad command line or a file that cannot be read.
 
 // options are the command line, validated.
 type options struct {
-	args      []string
-	k8s       string
-	format    string
-	failOn    Severity
-	karpenter version
-	live      cli.Live
-	rollout   cli.Rollout
+	args []string
+	k8s  string
+	// k8sGiven says whether -k8s was given; without it, k8s is assumed.
+	k8sGiven bool
+	// strictUserData makes userData preflight cannot follow a warning.
+	strictUserData bool
+	format         string
+	failOn         Severity
+	karpenter      version
+	live           cli.Live
+	rollout        cli.Rollout
 	// fit is what every node must hold: one pod of the -pod size beside
 	// the -daemons; podText and daemonsText are the flags as given.
 	fit                  capacity.FitRequest
 	podText, daemonsText string
+	// migrateTo is the family -migrate-to names (AL2023 or Bottlerocket),
+	// or "" for none.
+	migrateTo compat.AMIFamily
+	offerings bool // -offerings
 }
 
 func run(ctx context.Context, w io.Writer, args []string) error {
@@ -144,6 +172,11 @@ func preflight(ctx context.Context, stdin io.Reader, w io.Writer, opts options) 
 	if err != nil {
 		return err
 	}
+	if opts.migrateTo != "" {
+		if report.Migrations, err = migrations(m, opts.migrateTo); err != nil {
+			return err
+		}
+	}
 	for _, in := range inputs {
 		report.Files = append(report.Files, in.name)
 	}
@@ -161,7 +194,7 @@ func preflight(ctx context.Context, stdin io.Reader, w io.Writer, opts options) 
 
 func parseFlags(w io.Writer, args []string) (opts options, help bool, err error) {
 	fs := command.FlagSet()
-	fs.StringVar(&opts.k8s, "k8s", defaultK8s, "the cluster's Kubernetes minor `version`, for alias terms")
+	fs.StringVar(&opts.k8s, "k8s", newestK8s(), "the cluster's Kubernetes minor `version`, for alias terms; findings that rest on it say when it was assumed")
 	fs.StringVar(&opts.format, "o", "table", "output `format`: table, or json for CI")
 	failOn := fs.String("fail-on", "error", "the least severe finding that fails the run (exit status 1): error, warning, notice or none")
 	karpenter := fs.String("karpenter", "v1.14.1", "the Karpenter `version` the cluster runs, for warnings about bugs of some releases (the manifests are validated against v1.14.1's CRDs whatever it says)")
@@ -169,7 +202,14 @@ func parseFlags(w io.Writer, args []string) (opts options, help bool, err error)
 		"says how many fit its smallest and largest instance types, and warns when none holds one")
 	fs.StringVar(&opts.daemonsText, "daemons", "", "what the DaemonSets' pods on every node request together, and how many they are: `requests` such as\n"+
 		"cpu=200m,memory=300Mi,pods=3 (default: nothing)")
+	migrateTo := fs.String("migrate-to", "", "write each AL2 EC2NodeClass's spec.userData for this `family`, al2023 or bottlerocket, with\n"+
+		"what moved where, what was dropped and what cannot move, proven by Lint on both sides (userdata.Migrate)")
+	fs.BoolVar(&opts.strictUserData, "strict-userdata", false, "report userData whose effect preflight cannot follow as a warning, not a notice\n(for CI that must check every userData: -fail-on warning then fails on it)")
 	opts.rollout.Register(fs)
+	fs.BoolVar(&opts.offerings, "offerings", false, "per NodePool, where its instance types can launch: per zone and capacity type it allows, how\n"+
+		"many offerings can launch now and why the others cannot (the region's zones, the types each zone\n"+
+		"offers, its capacity reservations); with -live it needs "+cli.OfferingsNeeds)
+	opts.live.RegionOffline = "the cluster's region, which the zones NodePools require are checked against\n(default: none; the NodePools' zones are checked against each other's)"
 	opts.live.Register(fs, "ec2:DescribeImages, ec2:DescribeInstanceTypes and, for ssmParameter terms, ssm:GetParameter")
 	// -o is read before parsing ends, so that a bad flag is JSON too.
 	for i, a := range args {
@@ -191,6 +231,15 @@ func parseFlags(w io.Writer, args []string) (opts options, help bool, err error)
 	default:
 		return opts, false, cli.Usagef("-fail-on %q: use error, warning, notice or none", *failOn)
 	}
+	switch strings.ToLower(*migrateTo) {
+	case "":
+	case "al2023":
+		opts.migrateTo = compat.AL2023
+	case "bottlerocket":
+		opts.migrateTo = compat.Bottlerocket
+	default:
+		return opts, false, cli.Usagef("-migrate-to %q: use al2023 or bottlerocket", *migrateTo)
+	}
 	if opts.karpenter, err = parseVersion(*karpenter); err != nil {
 		return opts, false, cli.Usagef("-karpenter %q: %v", *karpenter, err)
 	}
@@ -209,9 +258,17 @@ func parseFlags(w io.Writer, args []string) (opts options, help bool, err error)
 	if err := opts.live.Check(cli.Set(fs)); err != nil {
 		return opts, false, err
 	}
+	if r := opts.live.Region; r != "" && !regionName.MatchString(r) {
+		return opts, false, cli.Usagef("-region %q: write a region name such as us-east-1", r)
+	}
+	opts.k8sGiven = cli.Set(fs)["k8s"]
 	opts.args = fs.Args()
 	return opts, false, nil
 }
+
+// regionName is an AWS region's name (us-east-1, us-gov-west-1,
+// ap-southeast-5).
+var regionName = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`)
 
 // version is a Karpenter release, major and minor.
 type version struct{ major, minor, patch int }
@@ -245,7 +302,11 @@ func (v version) hasFirstAMIBug() bool { return v.major == 1 && v.minor >= 1 && 
 // against AWS, every call bounded by -timeout.
 func checkWith(ctx context.Context, opts options, m manifests, out *findings) (Report, error) {
 	if !opts.live.Enabled {
-		b, err := cli.Offline(ec2fake.Options{})
+		var fo ec2fake.Options
+		if opts.offerings && slices.Contains(ec2fake.CatalogRegions(), opts.live.Region) {
+			fo.Region = opts.live.Region // -offerings shows that region's zone catalog
+		}
+		b, err := cli.Offline(fo)
 		if err != nil {
 			return Report{}, err
 		}
@@ -266,7 +327,11 @@ func checkWith(ctx context.Context, opts options, m manifests, out *findings) (R
 			o.BaseEndpoint = aws.String(opts.live.Endpoint)
 		}
 	})
-	r, err := check(ctx, client, ssmClient, source, opts, m, out)
+	from := "-region"
+	if opts.live.Region == "" {
+		from = "the region -live uses: AWS_REGION or the shared config's"
+	}
+	r, err := checkIn(ctx, client, ssmClient, source, cfg.Region, from, opts, m, out)
 	return r, opts.live.Err(ctx, err)
 }
 

@@ -124,7 +124,7 @@ func TestManifests(t *testing.T) {
 			// The catalog records the release, for other Kubernetes
 			// versions: amazon-eks-ami 81fec2e8 CHANGELOG.md lists
 			// v20250715's AMIs for 1.29 to 1.33 only.
-			"notice [catalog-cannot-know]: EC2NodeClass pinned: the embedded catalog records al2023 release v20250715 for Kubernetes 1.29 to 1.33, not 1.36 (-k8s)",
+			"notice [catalog-cannot-know]: EC2NodeClass pinned: the embedded catalog records al2023 release v20250715 for Kubernetes 1.29 to 1.33, not Kubernetes 1.36 (assumed: -k8s was not given",
 			"fix: give -k8s the cluster's version, or run with -live",
 		}},
 		// Pinned releases resolve offline (the catalog's full history);
@@ -162,6 +162,14 @@ func TestManifests(t *testing.T) {
 			"the closest, c8i.96xlarge, lacks cpu by 117330m (needs 500200m, allocatable 382870m; cpu capacity 384: the type's vCPUs)",
 			"Findings: 0 errors, 1 warning, 0 notices",
 		}},
+		// Where a NodePool's types can launch (-offerings), per zone and
+		// capacity type it allows: us-east-1e offers none of them, as
+		// EC2 recorded it (ec2fake's zone catalog).
+		{"offerings", []string{"-offerings", "-now", "2026-11-01T12:00:00Z", "testdata/offerings.yaml"}, 0, []string{
+			"offerings of its 4 types some AMI runs, in us-east-1, per zone and capacity type it allows (-offerings): available/total",
+			"us-east-1a  use1-az2  4/4   -          -",
+			"us-east-1e  use1-az3  0/4   -          -         not-offered: spot 4 (m7g.large, m7g.xlarge, m7i.large, …)",
+		}},
 		// Each kind in its own file, checked together as a directory.
 		{"partial", []string{"testdata/partial"}, 0, []string{
 			"NodePool default × EC2NodeClass default: the NodePool allows 723 instance types",
@@ -172,6 +180,69 @@ func TestManifests(t *testing.T) {
 		}},
 		{"partial-nodeclass", []string{"testdata/partial/nodeclass.yaml"}, 0, []string{
 			"notice [nodeclass-unused]: EC2NodeClass default: no NodePool in testdata/partial/nodeclass.yaml names this EC2NodeClass",
+		}},
+		// Issue 43. EC2 issues image IDs as ami- and 8 or 17 hex digits
+		// (InvalidAMIID.Malformed otherwise); Karpenter v1.14.1 attaches
+		// spec.role by its last segment but compares it with IAM's bare
+		// name (aws/karpenter-provider-aws bde00654, pkg/providers/
+		// instanceprofile/instanceprofile.go L168-173, pkg/controllers/
+		// nodeclass/instanceprofile.go L77-82), and gives spec.instanceProfile
+		// to EC2 as a name (pkg/providers/launchtemplate/types.go L113-115).
+		{"identities", []string{"testdata/identities.yaml"}, 1, []string{
+			`testdata/identities.yaml:13 warning [malformed-ami-id]: EC2NodeClass pinned: spec.amiSelectorTerms id "ami-1234" is not an ID EC2 can have issued`,
+			`testdata/identities.yaml:10 warning [role-arn]: EC2NodeClass pinned: spec.role is an IAM role ARN`,
+			"fix: write the role's name: role: KarpenterNodeRole-prod",
+			"testdata/identities.yaml:24 error [instance-profile-arn]",
+			"ami-0b315b27118709bc2",
+		}},
+		// Karpenter offers instance types only in its region's zones
+		// (pkg/providers/instancetype/instancetype.go L302-351,
+		// offering/base_resolver.go L89).
+		{"zones", []string{"testdata/zones.yaml"}, 0, []string{
+			"testdata/zones.yaml:58 warning [zone-region]: NodePool batch: the NodePool requires zones of eu-west-1 (eu-west-1a, eu-west-1b), and the NodePools applied with it zones of us-east-1 (NodePool on-demand, spot)",
+			"Findings: 0 errors, 1 warning, 0 notices",
+		}},
+		{"zones-region", []string{"-region", "us-east-1", "testdata/zones.yaml"}, 1, []string{
+			"testdata/zones.yaml:58 error [zone-region]: NodePool batch: the NodePool requires zones of another region than the cluster's, us-east-1 (-region): eu-west-1a, eu-west-1b",
+			"Findings: 1 error, 0 warnings, 0 notices",
+		}},
+		// A collection of examples: NodePools paired with each alternative
+		// EC2NodeClass of their name, a GPU NodePool that catches the
+		// pods of a NodePool in another file, and a nodeClassRef typo,
+		// which leaves the NodePool not ready (kubernetes-sigs/karpenter
+		// v1.14.1 pkg/controllers/nodepool/readiness/controller.go L73-74).
+		{"alternatives", []string{"testdata/alternatives"}, 0, []string{
+			"NodePool gpu × EC2NodeClass default (the alternative at testdata/alternatives/nodeclass.yaml:5)",
+			"NodePool gpu × EC2NodeClass default (the alternative at testdata/alternatives/nodeclass-bottlerocket.yaml:3)",
+			`notice [nodeclass-alternatives]: NodePool general: EC2NodeClass "default" is defined in 2 files that are alternatives`,
+			`warning [untainted-special-pool]: NodePool gpu: NodePool "gpu" allows only GPU or accelerator instance types`,
+			`testdata/alternatives/batch.yaml:3 warning [nodeclass-near-miss]: NodePool batch: EC2NodeClass "defualt", which the NodePool names, is not in testdata/alternatives, but "default"`,
+			"Findings: 0 errors, 2 warnings, 2 notices",
+		}},
+		// Filled in, the kubelet rule of the CRD (spec.kubelet
+		// x-kubernetes-validations) still refuses the EC2NodeClass.
+		{"placeholders", []string{"testdata/placeholders.yaml"}, 1, []string{
+			"testdata/placeholders.yaml:17 error [refused]: EC2NodeClass templated: kubectl apply is refused (or Karpenter v1.14.1 cannot use it), even with its placeholders filled in: spec.kubelet: imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent",
+			"notice [placeholder]: EC2NodeClass templated: the manifest holds placeholders to fill in (${AMI_FAMILY}, ${AMI_ID})",
+			"notice [placeholder]: NodePool templated: the manifest holds placeholders to fill in (${INSTANCE_FAMILY}, ${AZ})",
+		}},
+		// al2@latest: AL2's AMIs end at Kubernetes 1.32; the blueprint's
+		// cluster is 1.30. Without -k8s the finding says what it assumed.
+		{"k8s-assumed", []string{"testdata/corpus/aws-samples/karpenter-blueprints/cluster/terraform/karpenter.yaml"}, 1, []string{
+			"error [no-ami]: EC2NodeClass default: spec.amiSelectorTerms select no AMI for Kubernetes 1.36 (assumed: -k8s was not given, and 1.36 is the newest version preflight knows)",
+			"fix: if the cluster runs Kubernetes 1.29 to 1.32, say so with -k8s (such as -k8s 1.32)",
+		}},
+		{"k8s-given", []string{"-k8s", "1.30", "testdata/corpus/aws-samples/karpenter-blueprints/cluster/terraform/karpenter.yaml"}, 1, []string{
+			"Findings: 1 error, 0 warnings, 0 notices",
+			"error [v1beta1-kubelet]",
+		}},
+		// Render's errors in the manifest's words; an AL2 script that runs
+		// bootstrap.sh itself registers the node before Karpenter's part,
+		// without karpenter.sh/unregistered (never Render's sentinel).
+		{"rendering", []string{"-k8s", "1.32", "testdata/rendering.yaml"}, 1, []string{
+			"EC2NodeClass bad-mime, NodePool general: Karpenter cannot write the node's userData: spec.userData looks like MIME but cannot be read",
+			"EC2NodeClass second-join, NodePool legacy: spec.userData line 3: required taint karpenter.sh/unregistered:NoExecute missing",
+			"notice [userdata-unresolved]: EC2NodeClass fetched, NodePool fetched: preflight cannot tell whether the node joins",
 		}},
 		{"malformed", []string{"testdata/nodepools-malformed.yaml"}, 1, []string{
 			"testdata/nodepools-malformed.yaml:14 error [unreadable]: kubectl cannot read this YAML (line 14: did not find expected '-' indicator)",
@@ -292,6 +363,26 @@ func TestFailOn(t *testing.T) {
 	}
 	if _, err := runArgs(t, "", "-fail-on", "notice", "testdata/clean.yaml"); err != nil {
 		t.Errorf("-fail-on notice on clean manifests = %v", err)
+	}
+}
+
+// userData preflight cannot follow is a notice, so -fail-on warning passes
+// it; -strict-userdata makes it a warning that fails the run.
+func TestStrictUserData(t *testing.T) {
+	t.Parallel()
+	const file = "testdata/corpus/aws-samples/eks-workshop-v2/manifests/modules/aiml/inferentia/nodepool/nodepool.yaml"
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-fail-on", "warning", file}, 0, "notice [userdata-unresolved]"},
+		{[]string{"-fail-on", "warning", "-strict-userdata", file}, 1, "warning [userdata-unresolved]"},
+	} {
+		out, err := runArgs(t, "", tc.args...)
+		if got := cli.ExitCode(err); got != tc.code || !strings.Contains(out, tc.want) {
+			t.Errorf("run(%q) = exit %d, want %d and %q:\n%s", tc.args, got, tc.code, tc.want, out)
+		}
 	}
 }
 

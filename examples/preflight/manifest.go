@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -27,6 +26,8 @@ type nodeClass struct {
 	// userDataLine is the file line of spec.userData's first line when it
 	// is a block scalar, else 0.
 	userDataLine int
+	// filled is what filling its placeholders did, if it has any.
+	filled filled
 }
 
 // nodePool is a decoded NodePool, or the wildcard values Karpenter would
@@ -40,6 +41,8 @@ type nodePool struct {
 	// when it decodes, to build the weighted NodePools that replace it.
 	base   *weighting.NodePool
 	values []string
+	// filled is what filling its placeholders did, if it has any.
+	filled filled
 }
 
 func (p *nodePool) groupKind() string {
@@ -54,23 +57,55 @@ type resource struct {
 	doc        document
 }
 
-// unit is a set of manifests applied together: the files named on the
+// unit is a set of manifests checked together: the files named on the
 // command line (and standard input), or the files of one directory under
-// a directory argument. A directory whose files define the same resource
-// twice holds alternatives (an Auto Mode and a self-managed variant of
-// one example), so each of its files is a unit of its own.
+// a directory argument. Files that define the same resource between them
+// are alternatives (an Auto Mode and a self-managed variant of one
+// example): the unit holds them all, and checks a NodePool against an
+// EC2NodeClass or another NodePool only when their files are applied
+// together (see [unit.together] and [unit.linked]).
 type unit struct {
 	name    string
 	classes []*nodeClass
 	pools   []*nodePool
-	// siblings are the other files of the directory, when its files are
-	// units of their own: a NodePool may name an EC2NodeClass one of them
-	// defines (once).
-	siblings []*unit
 	// refused names the EC2NodeClasses found but refused: a NodePool that
 	// names one has no further finding about it. refusedRefs names those
 	// that refused NodePools name, which are not unused.
-	refused, refusedRefs []string
+	refused, refusedRefs []ref
+	// apart holds the pairs of files that define a resource twice between
+	// them, by [filePair]; group gives, when there are such files, each
+	// file's group of files linked by references (see [unit.linked]).
+	apart map[[2]string]bool
+	group map[string]string
+}
+
+// ref is a resource name and the file that writes it.
+type ref struct{ name, file string }
+
+// filePair is the key of two files in [unit.apart], in order.
+func filePair(a, b string) [2]string {
+	if b < a {
+		a, b = b, a
+	}
+	return [2]string{a, b}
+}
+
+// together reports whether a NodePool of file a can name an EC2NodeClass
+// of file b: the same file, or two that define no resource twice between
+// them.
+func (u *unit) together(a, b string) bool { return a == b || !u.apart[filePair(a, b)] }
+
+// linked reports whether the files a and b are applied together, so that
+// the NodePools of the one and of the other are checked against each
+// other (order, overlaps, a pool that catches another's pods). Without
+// alternatives, every file of a unit is. With them, the unit is a
+// collection of examples, and a file is applied with the files its
+// NodePools' nodeClassRefs lead to and from, transitively: the
+// NodePools of one directory that share an EC2NodeClass file are one
+// cluster's, while two examples that merely do not collide are not
+// applied together.
+func (u *unit) linked(a, b string) bool {
+	return u.together(a, b) && (len(u.apart) == 0 || u.group[a] == u.group[b])
 }
 
 // manifests are the resources preflight checks; other kinds are listed.
@@ -100,51 +135,81 @@ func readManifests(inputs []input, out *findings) manifests {
 		groups[group] = append(groups[group], u)
 	}
 	for _, g := range groupOrder {
-		m.units = append(m.units, merge(g, groups[g])...)
+		m.units = append(m.units, merge(g, groups[g]))
 	}
 	return m
 }
 
-// merge makes one unit of a group's files, or keeps them apart when they
+// merge makes one unit of a group's files, noting the pairs of files that
 // define a resource twice between them.
-func merge(name string, files []*unit) []*unit {
+func merge(name string, files []*unit) *unit {
 	if len(files) == 1 {
-		return files
-	}
-	seen := map[string]bool{}
-	for _, f := range files {
-		names := map[string]bool{}
-		for _, c := range f.classes {
-			names["EC2NodeClass/"+c.Name] = true
-		}
-		for _, p := range f.pools {
-			names["NodePool/"+p.Name] = true
-		}
-		for n := range names {
-			if seen[n] {
-				for _, f := range files {
-					for _, g := range files {
-						if g != f {
-							f.siblings = append(f.siblings, g)
-						}
-					}
-				}
-				return files
-			}
-			seen[n] = true
-		}
+		return files[0]
 	}
 	if name == "" {
 		name = "the command line"
 	}
-	all := &unit{name: name}
+	all := &unit{name: name, apart: map[[2]string]bool{}}
+	defined := map[string][]string{} // kind/name: the files that define it
 	for _, f := range files {
 		all.classes = append(all.classes, f.classes...)
 		all.pools = append(all.pools, f.pools...)
 		all.refused = append(all.refused, f.refused...)
 		all.refusedRefs = append(all.refusedRefs, f.refusedRefs...)
+		for _, n := range f.resourceNames() {
+			for _, other := range defined[n] {
+				all.apart[filePair(other, f.name)] = true
+			}
+			defined[n] = append(defined[n], f.name)
+		}
 	}
-	return []*unit{all}
+	if len(all.apart) > 0 {
+		all.group = all.referenceGroups(files)
+	}
+	return all
+}
+
+// referenceGroups groups the files whose NodePools name an EC2NodeClass
+// of another, transitively, over pairs of files that are not
+// alternatives; each file maps to its group's first file.
+func (u *unit) referenceGroups(files []*unit) map[string]string {
+	group := map[string]string{}
+	for _, f := range files {
+		group[f.name] = f.name
+	}
+	var find func(string) string
+	find = func(f string) string {
+		if group[f] != f {
+			group[f] = find(group[f])
+		}
+		return group[f]
+	}
+	for _, p := range u.pools {
+		for _, nc := range u.classesFor(p) {
+			a, b := find(p.doc.file), find(nc.doc.file)
+			if a != b {
+				group[max(a, b)] = min(a, b)
+			}
+		}
+	}
+	for f := range group {
+		group[f] = find(f)
+	}
+	return group
+}
+
+// resourceNames are the kind/name of every resource a file's unit
+// defines, once each.
+func (u *unit) resourceNames() []string {
+	var names []string
+	for _, c := range u.classes {
+		names = append(names, "EC2NodeClass/"+c.Name)
+	}
+	for _, p := range u.pools {
+		names = append(names, "NodePool/"+p.Name)
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }
 
 // read decodes one document into u.
@@ -189,37 +254,22 @@ func (m *manifests) read(d document, in input, u *unit, out *findings) {
 }
 
 func (m *manifests) readNodeClass(d document, u *unit, out *findings) {
-	c, err := ec2nodeclass.Decode(d.data)
+	c, f, rest, err := decodeFilled(d.data, ec2nodeclass.Decode, classProblems)
+	name := c.Name
+	if name == "" {
+		name = nameOf(objectOf(d))
+	}
+	subject := []string{"EC2NodeClass " + name}
+	placeholderFinding(d, subject, f, out)
 	if err != nil {
-		var head struct {
-			Metadata struct{ Name string } `json:"metadata"`
-		}
-		if j, err := manifest.ToJSON(d.data); err == nil {
-			_ = json.Unmarshal(j, &head)
-		}
-		u.refused = append(u.refused, head.Metadata.Name)
-		var e *ec2nodeclass.Error
-		if !errors.As(err, &e) {
+		u.refused = append(u.refused, ref{name, d.file})
+		if _, ok := classProblems(err); !ok {
 			out.add(Finding{Severity: SevError, Code: codeRefused, Where: d.where(), Message: err.Error(), Fix: "correct the EC2NodeClass"})
 			return
 		}
-		subject := []string{"EC2NodeClass " + e.Name}
-		var problems, placeholders []string
-		firstPath := ""
-		for _, p := range e.Problems {
-			if placeholder(p.Problem) {
-				placeholders = append(placeholders, p.Error())
-				continue
-			}
-			if firstPath == "" {
-				firstPath = p.Path
-			}
-			problems = append(problems, p.Error())
-		}
-		placeholderFinding(d, subject, placeholders, out)
-		if len(problems) > 0 {
-			out.add(Finding{Severity: SevError, Code: codeRefused, Where: d.at(lineOfPath(d, firstPath)), Subjects: subject,
-				Message: fmt.Sprintf("kubectl apply is refused (or Karpenter v1.14.1 cannot use it): %s", strings.Join(problems, "; ")),
+		if len(rest) > 0 {
+			out.add(Finding{Severity: SevError, Code: codeRefused, Where: d.at(lineOfPath(d, rest[0].path)), Subjects: subject,
+				Message: fmt.Sprintf("kubectl apply is refused (or Karpenter v1.14.1 cannot use it)%s: %s", stillRefused(f), problemTexts(rest)),
 				Fix:     "correct the EC2NodeClass as each problem says"})
 		}
 		return
@@ -231,7 +281,7 @@ func (m *manifests) readNodeClass(d document, u *unit, out *findings) {
 			break
 		}
 	}
-	nc := &nodeClass{EC2NodeClass: c, doc: d, at: d.where()}
+	nc := &nodeClass{EC2NodeClass: c, doc: d, at: d.where(), filled: f}
 	// A block scalar's first line is the line after "userData: |".
 	if i := d.lineOf(hasPrefix("userData:")); strings.HasPrefix(strings.TrimSpace(strings.Split(string(d.data), "\n")[i]), "userData:") {
 		nc.userDataLine = d.line + i + 1
@@ -273,21 +323,23 @@ func (m *manifests) readNodePool(d document, obj map[string]any, u *unit, out *f
 	np.Name = name
 	if wild, values, rest := wildcards(d, obj); len(wild) > 0 {
 		np.wildcards, np.values = wild, values
-		if base, err := weighting.DecodeNodePool(rest); err == nil {
+		if base, f, left, err := decodeFilled(rest, weighting.DecodeNodePool, poolProblems); err == nil {
 			np.base = &base
 		} else {
-			refused(d, name, err, out)
+			placeholderFinding(d, []string{"NodePool " + name}, f, out)
+			refusedPool(d, name, err, left, f, out)
 		}
 		u.pools = append(u.pools, np)
 		return
 	}
-	decoded, err := weighting.DecodeNodePool(d.data)
+	decoded, f, rest, err := decodeFilled(d.data, weighting.DecodeNodePool, poolProblems)
+	placeholderFinding(d, []string{"NodePool " + name}, f, out)
 	if err != nil {
-		refused(d, name, err, out)
-		u.refusedRefs = append(u.refusedRefs, refName(obj))
+		refusedPool(d, name, err, rest, f, out)
+		u.refusedRefs = append(u.refusedRefs, ref{refName(obj), d.file})
 		return
 	}
-	np.NodePool = decoded
+	np.NodePool, np.filled = decoded, f
 	for _, prev := range u.pools {
 		if prev.Name == np.Name {
 			definedTwice(d, "NodePool", np.Name, prev.at, out)
@@ -314,58 +366,55 @@ func nameOf(obj map[string]any) string {
 	return name
 }
 
-// refused reports a NodePool weighting refuses: the v1beta1 kubelet field
-// apart, since its fix is its own, and the other problems together.
-func refused(d document, name string, err error, out *findings) {
+// refusedPool reports a NodePool weighting refuses for the problems
+// rest: the v1beta1 kubelet field apart, since its fix is its own, and the
+// other problems together. An error that lists no problems is reported
+// as it is.
+func refusedPool(d document, name string, err error, rest []problem, f filled, out *findings) {
 	subject := []string{"NodePool " + name}
-	var ve *weighting.ValidationError
-	if !errors.As(err, &ve) {
+	if _, ok := poolProblems(err); !ok {
 		out.add(Finding{Severity: SevError, Code: codeRefused, Where: d.where(), Subjects: subject, Message: err.Error(), Fix: "correct the NodePool"})
 		return
 	}
-	var rest, placeholders []string
-	firstPath := ""
-	for _, p := range ve.Problems {
-		if placeholder(p.Message) {
-			placeholders = append(placeholders, p.String())
-			continue
-		}
-		if p.Path == "spec.template.spec.kubelet" {
-			out.add(Finding{Severity: SevError, Code: codeKubelet, Where: d.at(lineOfPath(d, p.Path)), Subjects: subject,
+	var others []problem
+	for _, p := range rest {
+		if p.path == "spec.template.spec.kubelet" {
+			out.add(Finding{Severity: SevError, Code: codeKubelet, Where: d.at(lineOfPath(d, p.path)), Subjects: subject,
 				Message: "spec.template.spec.kubelet is where karpenter.sh/v1beta1 kept kubelet settings; the v1 NodePool has no such field, so kubectl apply refuses the NodePool (strict field validation, its default), and with --validate=false the API server drops the field and its settings never apply",
 				Fix:     "move the settings to spec.kubelet of the EC2NodeClass the NodePool names (Karpenter v1 moved them there)"})
 			continue
 		}
-		if firstPath == "" {
-			firstPath = p.Path
-		}
-		rest = append(rest, p.String())
+		others = append(others, p)
 	}
-	placeholderFinding(d, subject, placeholders, out)
-	if len(rest) == 0 {
+	if len(others) == 0 {
 		return
 	}
-	out.add(Finding{Severity: SevError, Code: codeRefused, Where: d.at(lineOfPath(d, firstPath)), Subjects: subject,
-		Message: fmt.Sprintf("kubectl apply is refused, or Karpenter v1.14.1 marks the NodePool not ready: %s", strings.Join(rest, "; ")),
+	out.add(Finding{Severity: SevError, Code: codeRefused, Where: d.at(lineOfPath(d, others[0].path)), Subjects: subject,
+		Message: fmt.Sprintf("kubectl apply is refused, or Karpenter v1.14.1 marks the NodePool not ready%s: %s", stillRefused(f), problemTexts(others)),
 		Fix:     "correct the NodePool as each problem says"})
 }
 
-// placeholder reports whether a problem is about a value left for the
-// reader to fill in, written <<LIKE_THIS>> as published examples do.
-func placeholder(problem string) bool {
-	return strings.Contains(problem, `"<<`) && strings.Contains(problem, `>>"`)
+// stillRefused says, for a manifest with placeholders, that the refusal
+// stands once they are filled in.
+func stillRefused(f filled) string {
+	if len(f.asWritten) == 0 {
+		return ""
+	}
+	return ", even with its placeholders filled in"
 }
 
-// placeholderFinding reports the placeholders of a manifest, once: as
-// written the manifest is refused, which is by design until they are
-// filled in.
-func placeholderFinding(d document, subject, problems []string, out *findings) {
-	if len(problems) == 0 {
-		return
+func problemTexts(ps []problem) string {
+	texts := make([]string, len(ps))
+	for i, p := range ps {
+		texts[i] = p.text
 	}
-	out.add(Finding{Severity: SevNotice, Code: codePlaceholder, Where: d.where(), Subjects: subject,
-		Message: fmt.Sprintf("the manifest holds placeholders to fill in; as written it is refused: %s", strings.Join(problems, "; ")),
-		Fix:     "replace each <<...>> with your value before applying"})
+	return strings.Join(texts, "; ")
+}
+
+// objectOf reads a document into JSON values, or nil.
+func objectOf(d document) map[string]any {
+	doc, _ := jsonDocument(d.data)
+	return doc
 }
 
 // wildcards finds requirement values with a wildcard, which Karpenter has

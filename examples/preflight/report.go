@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ec2select/ec2select/examples/internal/cli"
 	"github.com/ec2select/ec2select/userdata"
 )
 
@@ -56,22 +57,29 @@ type Report struct {
 	Order       []Ordered          `json:"nodePoolOrder"`
 	Overlaps    []Overlap          `json:"overlaps"`
 	Findings    []Finding          `json:"findings"`
-	Skipped     []string           `json:"skipped"`
-	Errors      int                `json:"errors"`
-	Warnings    int                `json:"warnings"`
-	Notices     int                `json:"notices"`
+	// Migrations are the AL2 EC2NodeClasses' spec.userData moved to the
+	// -migrate-to family; empty without the flag.
+	Migrations []Migrated `json:"migrations"`
+	Skipped    []string   `json:"skipped"`
+	Errors     int        `json:"errors"`
+	Warnings   int        `json:"warnings"`
+	Notices    int        `json:"notices"`
 }
 
 // Pair is one NodePool with the EC2NodeClass its nodeClassRef names.
 type Pair struct {
-	NodePool      string         `json:"nodePool"`
-	NodeClass     string         `json:"nodeClass"`
+	NodePool  string `json:"nodePool"`
+	NodeClass string `json:"nodeClass"`
+	// Alternative is where the EC2NodeClass is, when the NodePool is
+	// paired with several of its name from alternative files.
+	Alternative   string         `json:"alternative,omitempty"`
 	AMIs          []AMIRow       `json:"amis"`
 	Refused       []Refused      `json:"refused"`
 	InstanceTypes int            `json:"instanceTypes"` // the NodePool allows
 	CannotLaunch  []Unlaunchable `json:"cannotLaunch"`
 	UserData      *UserData      `json:"userData,omitempty"`
 	Capacity      *Capacity      `json:"capacity,omitempty"`
+	Offerings     *cli.Offerings `json:"offerings,omitempty"` // -offerings
 }
 
 // Capacity is what the nodes of a NodePool's instance types hold: an
@@ -191,6 +199,9 @@ type UserData struct {
 	// kubelet is the kubelet configuration the userData hands the
 	// kubelet, when the node joins: for the capacity estimate.
 	kubelet *userdata.KubeletConfig
+	// maxPodsExpression is AL2023's spec.kubelet.maxPodsExpression, for
+	// the capacity estimate.
+	maxPodsExpression string
 }
 
 // Ordered is one NodePool in the order its controller tries them.
@@ -330,6 +341,9 @@ func (r *Report) nonNil() {
 	}
 	if r.Skipped == nil {
 		r.Skipped = []string{}
+	}
+	if r.Migrations == nil {
+		r.Migrations = []Migrated{}
 	}
 	if r.NodeClasses == nil {
 		r.NodeClasses = []NodeClassRollout{}

@@ -46,6 +46,7 @@ func writeTable(w io.Writer, r Report) error {
 			fmt.Fprintf(&b, "  overlap: %s and %s can take the same pods on %d instance types; %s is tried first\n", o.NodePools[0], o.NodePools[1], o.InstanceTypes, o.First)
 		}
 	}
+	writeMigrations(&b, r.Migrations)
 	fmt.Fprintf(&b, "\nFindings: %s, %s, %s\n", cli.Count(r.Errors, "error"), cli.Count(r.Warnings, "warning"), cli.Count(r.Notices, "notice"))
 	for _, f := range r.Findings {
 		tag := string(f.Severity)
@@ -66,7 +67,11 @@ func writeTable(w io.Writer, r Report) error {
 }
 
 func writePair(b *strings.Builder, p Pair) {
-	fmt.Fprintf(b, "\nNodePool %s × EC2NodeClass %s: the NodePool allows %d instance types\n", p.NodePool, p.NodeClass, p.InstanceTypes)
+	class := p.NodeClass
+	if p.Alternative != "" {
+		class += " (the alternative at " + p.Alternative + ")"
+	}
+	fmt.Fprintf(b, "\nNodePool %s × EC2NodeClass %s: the NodePool allows %d instance types\n", p.NodePool, class, p.InstanceTypes)
 	rows := [][]string{{"  AMI", "NAME", "FAMILY", "ARCH", "VARIANT", "TYPES", "E.G."}}
 	for _, a := range p.AMIs {
 		rows = append(rows, []string{"  " + a.ID, a.Name, a.Family, a.Arch, a.Variant, fmt.Sprint(a.InstanceTypes), more(a.Examples, a.InstanceTypes)})
@@ -97,6 +102,9 @@ func writePair(b *strings.Builder, p Pair) {
 	}
 	if c := p.Capacity; c != nil {
 		writeCapacity(b, c)
+	}
+	if o := p.Offerings; o != nil {
+		writeOfferings(b, o)
 	}
 }
 

@@ -97,6 +97,11 @@ func TestValidate(t *testing.T) {
 		// strategy.go hasBlockingErr: no rule runs while the object has a
 		// type error (the rule would read count from a wrong type).
 		{"rules wait for types", map[string]any{"name": int64(1), "count": int64(7)}, []string{"spec.name: 1 is an integer, and the field takes a string"}},
+		// hasBlockingErr lists NotSupported, Required, TooLong, TooMany and
+		// TypeInvalid only: a pattern (field.Invalid) or a bound lets the
+		// rules run, and the API server reports both.
+		{"rules beside a pattern", map[string]any{"name": "A", "count": int64(7)}, []string{`spec.name: "A" does not match the CRD's pattern ^[a-z]+$; write lower-case letters`, "spec: count may not be 7 (rule self.count != 7); use another"}},
+		{"rules wait for an enum", map[string]any{"name": "a", "count": int64(7), "mode": "c"}, []string{`spec.mode: "c" is not one of "a", "b"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,19 +11,37 @@ import (
 
 // Validate checks v, already pruned and defaulted, against s: first what
 // OpenAPI says (types, enums, patterns, lengths, bounds, required fields,
-// sets), and, when that holds, the rules. The API server also leaves the
-// rules unchecked while an object has such errors
-// (apiextensions-apiserver v0.35.3, pkg/registry/customresource/strategy.go,
-// hasBlockingErr), and the rules could not read a value of the wrong type.
-// Errors come in the order of the fields, sorted by name.
+// sets), and then the rules, unless one of those errors is of a kind that
+// leaves the object without the shape the rules were written for: a wrong
+// type, a missing required field, a value outside an enum, a string too
+// long, a list or map too large. The API server leaves the rules
+// unchecked on exactly those (apiextensions-apiserver v0.35.3,
+// pkg/registry/customresource/strategy.go, hasBlockingErr: NotSupported,
+// Required, TooLong, TooMany, TypeInvalid), and checks them beside a
+// pattern, a bound, a too-short string or list, or a duplicate. Errors
+// come in the order of the fields, sorted by name.
 func Validate(v any, s *Schema, path string) []Error {
-	var errs []Error
-	structure(v, s, path, &errs)
-	if len(errs) > 0 {
-		return errs
+	var st state
+	structure(v, s, path, &st)
+	if st.blocking {
+		return st.errs
 	}
-	rules(v, s, path, &errs)
-	return errs
+	rules(v, s, path, &st.errs)
+	return st.errs
+}
+
+// state is what checking the structure found: the errors, and whether one
+// of them keeps the rules from being checked.
+type state struct {
+	errs     []Error
+	blocking bool
+}
+
+// add records an error; blocking says whether it keeps the rules from
+// being checked (see Validate).
+func (st *state) add(e Error, blocking bool) {
+	st.errs = append(st.errs, e)
+	st.blocking = st.blocking || blocking
 }
 
 // maxJSONInteger is the largest integer a JSON number holds exactly, which
@@ -74,9 +92,9 @@ func typeOK(t Type, v any) bool {
 	return true
 }
 
-func structure(v any, s *Schema, path string, errs *[]Error) {
+func structure(v any, s *Schema, path string, errs *state) {
 	if !typeOK(s.Type, v) {
-		*errs = append(*errs, Error{path, s.fix(fmt.Sprintf("%s is %s, and the field takes %s", quote(v), describe(v), s.Type)) + yamlHint(s.Type, v)})
+		errs.add(Error{path, s.fix(fmt.Sprintf("%s is %s, and the field takes %s", quote(v), describe(v), s.Type)) + yamlHint(s.Type, v)}, true)
 		return
 	}
 	switch v := v.(type) {
@@ -93,14 +111,14 @@ func structure(v any, s *Schema, path string, errs *[]Error) {
 	}
 }
 
-func object(m map[string]any, s *Schema, path string, errs *[]Error) {
+func object(m map[string]any, s *Schema, path string, errs *state) {
 	for _, r := range s.Required {
 		if _, ok := m[r]; !ok {
-			*errs = append(*errs, Error{Field(path, r), "is required and not set" + requiredFix(s.Properties[r])})
+			errs.add(Error{Field(path, r), "is required and not set" + requiredFix(s.Properties[r])}, true)
 		}
 	}
 	if s.MaxProperties > 0 && len(m) > s.MaxProperties {
-		*errs = append(*errs, Error{path, s.fix(fmt.Sprintf("has %d entries; the CRD allows at most %d", len(m), s.MaxProperties))})
+		errs.add(Error{path, s.fix(fmt.Sprintf("has %d entries; the CRD allows at most %d", len(m), s.MaxProperties))}, true)
 	}
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if p, ok := s.Properties[k]; ok {
@@ -118,16 +136,16 @@ func requiredFix(s *Schema) string {
 	return "; " + s.Fix
 }
 
-func list(l []any, s *Schema, path string, errs *[]Error) {
+func list(l []any, s *Schema, path string, errs *state) {
 	if s.MinItems > 0 && len(l) < s.MinItems {
-		*errs = append(*errs, Error{path, s.fix(fmt.Sprintf("has %d items; the CRD needs at least %d", len(l), s.MinItems))})
+		errs.add(Error{path, s.fix(fmt.Sprintf("has %d items; the CRD needs at least %d", len(l), s.MinItems))}, false)
 	}
 	if s.MaxItems > 0 && len(l) > s.MaxItems {
-		*errs = append(*errs, Error{path, s.fix(fmt.Sprintf("has %d items; the CRD allows at most %d", len(l), s.MaxItems))})
+		errs.add(Error{path, s.fix(fmt.Sprintf("has %d items; the CRD allows at most %d", len(l), s.MaxItems))}, true)
 	}
 	for i, e := range l {
 		if s.Set && slices.ContainsFunc(l[:i], func(o any) bool { return Equal(o, e) }) {
-			*errs = append(*errs, Error{Index(path, i), fmt.Sprintf("%s is listed twice; the list is a set, so keep one", quote(e))})
+			errs.add(Error{Index(path, i), fmt.Sprintf("%s is listed twice; the list is a set, so keep one", quote(e))}, false)
 		}
 		if s.Items != nil {
 			structure(e, s.Items, Index(path, i), errs)
@@ -135,37 +153,39 @@ func list(l []any, s *Schema, path string, errs *[]Error) {
 	}
 }
 
-func str(v string, s *Schema, path string, errs *[]Error) {
+func str(v string, s *Schema, path string, errs *state) {
 	if len(s.Enum) > 0 && !slices.Contains(s.Enum, v) {
-		*errs = append(*errs, Error{path, s.fix(fmt.Sprintf("%s is not one of %s", quote(v), joinQuoted(s.Enum)))})
+		errs.add(Error{path, s.fix(fmt.Sprintf("%s is not one of %s", quote(v), joinQuoted(s.Enum)))}, true)
 		return
 	}
 	// One problem per string: a length error makes the pattern's moot.
 	n := utf8.RuneCountInString(v)
 	switch {
 	case s.MinLength > 0 && n < s.MinLength:
-		*errs = append(*errs, Error{path, s.fix(fmt.Sprintf("%s is shorter than the CRD's minimum of %d characters", quote(v), s.MinLength))})
+		errs.add(Error{path, s.fix(fmt.Sprintf("%s is shorter than the CRD's minimum of %d characters", quote(v), s.MinLength))}, false)
 	case s.MaxLength > 0 && n > s.MaxLength:
-		*errs = append(*errs, Error{path, s.fix(fmt.Sprintf("%s is %d characters; the CRD allows at most %d", quote(v), n, s.MaxLength))})
+		errs.add(Error{path, s.fix(fmt.Sprintf("%s is %d characters; the CRD allows at most %d", quote(v), n, s.MaxLength))}, true)
 	case s.Pattern != nil && !s.Pattern.MatchString(v):
-		*errs = append(*errs, Error{path, s.fix(fmt.Sprintf("%s does not match the CRD's pattern %s", quote(v), s.Pattern))})
+		errs.add(Error{path, s.fix(fmt.Sprintf("%s does not match the CRD's pattern %s", quote(v), s.Pattern))}, false)
 	}
 	if s.Format == "date-time" {
 		if _, err := time.Parse(time.RFC3339, v); err != nil {
-			*errs = append(*errs, Error{path, fmt.Sprintf("%s is not an RFC 3339 date-time such as 2025-01-02T15:04:05Z", quote(v))})
+			errs.add(Error{path, fmt.Sprintf("%s is not an RFC 3339 date-time such as 2025-01-02T15:04:05Z", quote(v))}, false)
 		}
 	}
 }
 
-func integer(n int64, s *Schema, path string, errs *[]Error) {
+// integer checks bounds. An int32 that overflows is refused by Karpenter,
+// not the API server, whose rules still run: it does not block them.
+func integer(n int64, s *Schema, path string, errs *state) {
 	if s.Minimum != nil && n < *s.Minimum {
-		*errs = append(*errs, Error{path, s.fix(fmt.Sprintf("%d is below the CRD's minimum of %d", n, *s.Minimum))})
+		errs.add(Error{path, s.fix(fmt.Sprintf("%d is below the CRD's minimum of %d", n, *s.Minimum))}, false)
 	}
 	if s.Maximum != nil && n > *s.Maximum {
-		*errs = append(*errs, Error{path, s.fix(fmt.Sprintf("%d is above the CRD's maximum of %d", n, *s.Maximum))})
+		errs.add(Error{path, s.fix(fmt.Sprintf("%d is above the CRD's maximum of %d", n, *s.Maximum))}, false)
 	}
 	if s.Format == "int32" && (n < math.MinInt32 || n > math.MaxInt32) {
-		*errs = append(*errs, Error{path, s.fix(fmt.Sprintf("%d does not fit the 32-bit integer Karpenter's Go type holds it in, so Karpenter could not read the object", n))})
+		errs.add(Error{path, s.fix(fmt.Sprintf("%d does not fit the 32-bit integer Karpenter's Go type holds it in, so Karpenter could not read the object", n))}, false)
 	}
 }
 

@@ -71,6 +71,8 @@ func TestLiveCheck(t *testing.T) {
 		{"timeout without live", Live{Timeout: time.Second}, []string{"timeout"}, 2},
 		{"endpoint without live", Live{Timeout: time.Second, Endpoint: "http://x"}, []string{"endpoint"}, 2},
 		{"zero timeout", Live{Enabled: true}, []string{"live", "timeout"}, 2},
+		{"region without live", Live{Timeout: time.Second, Region: "us-east-1"}, []string{"region"}, 2},
+		{"region offline", Live{Timeout: time.Second, Region: "us-east-1", RegionOffline: "the cluster's region"}, []string{"region"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			set := map[string]bool{}

@@ -26,6 +26,11 @@ type Live struct {
 	Timeout  time.Duration
 	Region   string
 	Endpoint string
+	// RegionOffline, when set before [Live.Register], says what -region
+	// means without -live, for a command that uses the region offline too
+	// (preflight checks zone names against it); -region is then not
+	// refused without -live.
+	RegionOffline string
 }
 
 // Register adds the four flags to fs; needs says which permissions -live
@@ -34,15 +39,20 @@ func (l *Live) Register(fs *flag.FlagSet, needs string) {
 	fs.BoolVar(&l.Enabled, "live", false, "ask a real AWS account (default credential chain: environment, shared config, SSO, IMDS)\n"+
 		"instead of the fake EC2's embedded catalog; needs "+needs)
 	fs.DurationVar(&l.Timeout, "timeout", DefaultTimeout, "with -live: give up after `duration` (everything -live does, together)")
-	fs.StringVar(&l.Region, "region", "", "with -live: the AWS `region` (default: AWS_REGION or the shared config's)")
+	region := "with -live: the AWS `region` (default: AWS_REGION or the shared config's)"
+	if l.RegionOffline != "" {
+		region += ";\nwithout -live: " + l.RegionOffline
+	}
+	fs.StringVar(&l.Region, "region", "", region)
 	fs.StringVar(&l.Endpoint, "endpoint", "", "with -live: send EC2 requests to `url` instead of the region's endpoint (a VPC endpoint, a test server)")
 }
 
-// Check refuses -timeout, -region or -endpoint without -live, and a
+// Check refuses -timeout, -region (unless [Live.RegionOffline] says what
+// it means) or -endpoint without -live, and a
 // timeout that is not positive; set is [Set] of the flag set.
 func (l Live) Check(set map[string]bool) error {
 	for _, name := range []string{"timeout", "region", "endpoint"} {
-		if set[name] && !l.Enabled {
+		if set[name] && !l.Enabled && (name != "region" || l.RegionOffline == "") {
 			return Usagef("-%s is only used with -live; add -live to ask AWS, or drop -%s", name, name)
 		}
 	}

@@ -14,6 +14,15 @@ import (
 // source line.
 const OfflineSource = "the fake EC2's embedded catalog, every EKS AMI release recorded for Kubernetes 1.29 to 1.36"
 
+// OfflineRegion is the region Offline answers for: opts.Region, or
+// us-east-1, ec2fake's default.
+func OfflineRegion(opts ec2fake.Options) string {
+	if opts.Region == "" {
+		return "us-east-1"
+	}
+	return opts.Region
+}
+
 // Offline returns the fake EC2 an example asks without -live: ec2fake's
 // full release history ([ec2fake.FullCatalog]), so that an alias pinned
 // to any recorded release (al2023@v20250715, bottlerocket@v1.39.1)
@@ -24,7 +33,8 @@ const OfflineSource = "the fake EC2's embedded catalog, every EKS AMI release re
 // edition, Kubernetes version) the history lacks, the small default
 // catalog's images of it are added, as the catalog's README advises, so
 // that windows2022@latest still resolves for 1.36. Every other image is
-// the history's.
+// the history's. Its zones, and the instance types each offers, are the
+// zone catalog's for its region ([ec2fake.ZoneCatalog]), when it has one.
 //
 // It decodes both catalogs (about 50 ms of CPU): call it once per run.
 func Offline(opts ec2fake.Options) (*ec2fake.Backend, error) {
@@ -33,6 +43,11 @@ func Offline(opts ec2fake.Options) (*ec2fake.Backend, error) {
 	defaults, _ := ec2fake.DefaultCatalog()
 	if err := b.Load(append(images, windowsGaps(images, defaults)...), types); err != nil {
 		return nil, fmt.Errorf("loading the embedded catalog: %w", err)
+	}
+	if zones, offered, err := ec2fake.ZoneCatalog(OfflineRegion(opts)); err == nil {
+		if err := b.LoadZones(zones, offered); err != nil {
+			return nil, fmt.Errorf("loading the embedded zone catalog: %w", err)
+		}
 	}
 	return b, nil
 }

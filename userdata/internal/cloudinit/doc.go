@@ -1,5 +1,6 @@
 // Package cloudinit models how cloud-init turns userData into the scripts
-// it runs, and in what order: MIME parts (nested multiparts flattened),
+// it runs, and in what order: MIME parts as Python's email parser reads
+// them ([Parts], on internal/pyemail; nested multiparts flattened),
 // each part's type (its Content-Type, or its first line for text/plain),
 // its file name (Content-Disposition filename, else part-NNN by position),
 // CRLF conversion, #cloud-boothook parts, #cloud-config bootcmd and runcmd,

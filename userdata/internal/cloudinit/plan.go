@@ -3,11 +3,8 @@ package cloudinit
 import (
 	"bytes"
 	"fmt"
-	"mime"
 	"slices"
 	"strings"
-
-	"github.com/ec2select/ec2select/userdata/internal/mimedoc"
 )
 
 // Stage is when cloud-init runs a script; lower stages run first.
@@ -61,12 +58,15 @@ type Result struct {
 	Scripts []Script
 	Writes  []Write
 	Opaque  []Opaque
+	// Python2Differs, when set, says how Python 2.7's reading of the MIME
+	// document differs from Python 3's, which the rest follows.
+	Python2Differs string
 }
 
 // Plan reads userData as cloud-init does. err is set when cloud-init
-// cannot read the MIME structure.
+// finds no part in a MIME document.
 func Plan(userData []byte) (Result, error) {
-	parts, err := leafParts(userData)
+	parts, differs, err := Parts(userData)
 	if err != nil {
 		return Result{}, err
 	}
@@ -74,16 +74,7 @@ func Plan(userData []byte) (Result, error) {
 	for i, part := range parts {
 		p.part(part, fmt.Sprintf("part-%03d", i+1))
 	}
-	return Result{Scripts: p.ordered(), Writes: p.writes, Opaque: p.opaque}, nil
-}
-
-// leafParts returns the parts cloud-init handles: the leaves of a MIME
-// document, or the whole userData as one text/x-not-multipart part.
-func leafParts(userData []byte) ([]mimedoc.Part, error) {
-	if !mimedoc.LooksMIME(userData) {
-		return []mimedoc.Part{{MediaType: "text/x-not-multipart", Body: userData, Line: 1}}, nil
-	}
-	return mimedoc.Parse(userData, 1)
+	return Result{Scripts: p.ordered(), Writes: p.writes, Opaque: p.opaque, Python2Differs: differs}, nil
 }
 
 type planner struct {
@@ -95,12 +86,16 @@ type planner struct {
 
 // part classifies one leaf part, named by its position unless it carries
 // a file name.
-func (p *planner) part(part mimedoc.Part, positional string) {
-	name := cleanFilename(partFilename(part.Header))
+func (p *planner) part(part Part, positional string) {
+	name := cleanFilename(part.Filename)
 	if name == "" {
 		name = positional
 	}
-	ctype := partType(part.MediaType, part.Body)
+	if part.Unmodelled != "" {
+		p.opaque = append(p.opaque, Opaque{Part: name, Line: part.Line, Reason: "a MIME part with " + part.Unmodelled})
+		return
+	}
+	ctype := partType(part.Type, part.Body)
 	detected := typeFromStartsWith(part.Body)
 	body := dos2unix(part.Body)
 	switch {
@@ -146,10 +141,10 @@ var opaqueTypes = map[string]string{
 // _process_msg re-detects text/x-shellscript), 19.3 as a script without
 // "#!", which cannot run. What it would run in 22.x is kept, marked as
 // version-dependent.
-func (p *planner) versioned(part mimedoc.Part, name, detected string) {
+func (p *planner) versioned(part Part, name, detected string) {
 	var sub planner
 	sub.configs = p.configs
-	part.MediaType = detected
+	part.Type = detected
 	sub.part(part, name)
 	why := "cloud-init 22.x handles this text/x-shellscript part as " + detected + " (its first line), 19.3 as a script that cannot run"
 	for _, w := range sub.writes {
@@ -291,24 +286,6 @@ func interpreter(body []byte) string {
 	return f[0]
 }
 
-// partFilename is Python's Message.get_filename: the filename parameter
-// of Content-Disposition, else the name parameter of Content-Type.
-func partFilename(h map[string][]string) string {
-	get := func(k string) string {
-		if v := h[k]; len(v) > 0 {
-			return v[0]
-		}
-		return ""
-	}
-	if _, params, err := mime.ParseMediaType(get("Content-Disposition")); err == nil && params["filename"] != "" {
-		return params["filename"]
-	}
-	if _, params, err := mime.ParseMediaType(get("Content-Type")); err == nil {
-		return params["name"]
-	}
-	return ""
-}
-
 // cleanFilename is util.clean_filename: '/' becomes '_', characters
 // outside letters, digits and _-.() are dropped, spaces trimmed.
 func cleanFilename(fn string) string {
@@ -325,13 +302,13 @@ func cleanFilename(fn string) string {
 // PartNames returns the file name cloud-init gives each leaf part of
 // userData, in document order.
 func PartNames(userData []byte) ([]string, error) {
-	parts, err := leafParts(userData)
+	parts, _, err := Parts(userData)
 	if err != nil {
 		return nil, err
 	}
 	names := make([]string, len(parts))
 	for i, part := range parts {
-		names[i] = cleanFilename(partFilename(part.Header))
+		names[i] = cleanFilename(part.Filename)
 		if names[i] == "" {
 			names[i] = fmt.Sprintf("part-%03d", i+1)
 		}

@@ -2,6 +2,7 @@ package edit
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -78,7 +79,10 @@ func sedText(s string) (text, rest string, err error) {
 	if strings.HasPrefix(s, "\\\n") {
 		s = s[2:]
 	} else if strings.HasPrefix(s, "\\") {
-		s = strings.TrimLeft(s[1:], " \t")
+		// "a\  text": the text keeps its leading blanks (GNU sed 4.9; older
+		// releases may trim them, which changes no file Lint follows: JSON
+		// and shell assignments ignore them).
+		s = s[1:]
 	}
 	var lines []string
 	for {
@@ -89,15 +93,41 @@ func sedText(s string) (text, rest string, err error) {
 			continue
 		}
 		lines = append(lines, line)
-		text = strings.Join(lines, "\n")
-		if strings.Contains(text, "\\") {
-			return "", "", fmt.Errorf("escape sequences in the text of a, i or c are not followed (%q)", text)
+		text, err = unescapeText(strings.Join(lines, "\n"))
+		if err != nil {
+			return "", "", err
 		}
 		if text == "" {
 			return "", "", fmt.Errorf("a, i or c without text")
 		}
 		return text, after, nil
 	}
+}
+
+// unescapeText removes the backslash before a character of the text of a,
+// i or c that is not a letter or digit, which then stands for itself (GNU
+// sed: "a \ \ text" keeps its leading spaces); a backslash before a letter
+// or digit is one of GNU's escape sequences (\t, \n, \o...), which are not
+// followed.
+func unescapeText(text string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(text) || isAlnumByte(text[i+1]) {
+			return "", fmt.Errorf("escape sequences in the text of a, i or c are not followed (%q)", text)
+		}
+		i++
+		b.WriteByte(text[i])
+	}
+	return b.String(), nil
+}
+
+func isAlnumByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 func parseSubstitute(c SedCommand, s string) (SedCommand, string, error) {
@@ -233,12 +263,16 @@ func (s Sed) applyLine(line string) (before, after []string, cur string, deleted
 }
 
 // matches reports whether a /REGEX/ address selects line; ok is false
-// when the expression is not a plain string.
+// when the expression is not one [basicRegexp] reads.
 func matches(re, line string) (bool, bool) {
 	text, start, end, ok := literal(re)
 	switch {
 	case !ok:
-		return false, false
+		rx, ok := basicRegexp(re)
+		if !ok {
+			return false, false
+		}
+		return rx.MatchString(line), true
 	case start && end:
 		return line == text, true
 	case start:
@@ -250,12 +284,75 @@ func matches(re, line string) (bool, bool) {
 }
 
 func substitute(c SedCommand, line string) (string, bool) {
+	if strings.ContainsAny(c.Replacement, "&\\") {
+		return "", false
+	}
 	text, start, end, ok := literal(c.Pattern)
-	if !ok || text == "" || strings.ContainsAny(c.Replacement, "&\\") || start || end {
+	if !ok || start || end {
+		rx, ok := basicRegexp(c.Pattern)
+		if !ok {
+			return "", false
+		}
+		n := 1
+		if strings.Contains(c.Flags, "g") {
+			n = -1
+		}
+		return replaceN(rx, line, c.Replacement, n), true
+	}
+	if text == "" {
 		return "", false
 	}
 	if strings.Contains(c.Flags, "g") {
 		return strings.ReplaceAll(line, text, c.Replacement), true
 	}
 	return strings.Replace(line, text, c.Replacement, 1), true
+}
+
+// basicRegexp reads a POSIX basic regular expression made of literal
+// characters, '.', bracket expressions, '*' after any of them, and '^'
+// and '$' anchors, with a backslash making a special character literal;
+// ok is false for anything else (groups, intervals, GNU's \+ \? \|, back
+// references), which is not followed. Go's RE2 then matches it as sed
+// does: leftmost-longest is not needed for addresses, and for s the
+// leftmost match of these expressions is the same.
+func basicRegexp(re string) (*regexp.Regexp, bool) {
+	var b strings.Builder
+	for i := 0; i < len(re); i++ {
+		c := re[i]
+		switch {
+		case c == '^' && i == 0, c == '$' && i == len(re)-1, c == '.', c == '*' && i > 0:
+			b.WriteByte(c)
+		case c == '[':
+			end := strings.IndexByte(re[i+1:], ']')
+			if end < 0 {
+				return nil, false
+			}
+			b.WriteString(re[i : i+end+2])
+			i += end + 1
+		case c == '\\':
+			if i+1 >= len(re) || isAlnumByte(re[i+1]) || strings.IndexByte("(){}+?|", re[i+1]) >= 0 {
+				return nil, false
+			}
+			i++
+			b.WriteString(regexp.QuoteMeta(re[i : i+1]))
+		default:
+			b.WriteString(regexp.QuoteMeta(re[i : i+1]))
+		}
+	}
+	rx, err := regexp.Compile(b.String())
+	return rx, err == nil
+}
+
+// replaceN replaces the first n matches of rx in s (all when n < 0) by
+// repl, taken literally.
+func replaceN(rx *regexp.Regexp, s, repl string, n int) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range rx.FindAllStringIndex(s, n) {
+		b.WriteString(s[last:m[0]])
+		b.WriteString(repl)
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }

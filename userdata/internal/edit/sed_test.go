@@ -25,6 +25,10 @@ func TestParseSed(t *testing.T) {
 		{"delete is not followed", "/x/d", nil, true},
 		{"line addresses are not followed", "3i foo", nil, true},
 		{"escapes in the text are not followed", `/x/a foo\tbar`, nil, true},
+		// GNU sed keeps the spaces a backslash escapes in a one-line text
+		// (the moneysmart kubelet-config.json edits in the corpus).
+		{"escaped spaces in the text", `/"apiVersion*/a \ \ "imageGCHighThresholdPercent": 70,`,
+			Sed{{Address: `"apiVersion*`, Name: 'a', Text: `  "imageGCHighThresholdPercent": 70,`}}, false},
 		{"an s flag other than g", "s/a/b/w /tmp/x", nil, true},
 		{"unterminated", "s/a/b", nil, true},
 	}
@@ -53,7 +57,10 @@ func TestSedApply(t *testing.T) {
 		{"substitute the first", "s/a/b/", "aa\n", "ba\n", true},
 		{"substitute all", "s/a/b/g", "aa\n", "bb\n", true},
 		{"end anchor", "/=1$/a Z", "A=1\nA=12\n", "A=1\nZ\nA=12\n", true},
-		{"a regular expression", "/^A.*=/a Z", "A=1\n", "", false},
+		{"a regular expression", "/^A.*=/a Z", "A=1\nB=2\n", "A=1\nZ\nB=2\n", true},
+		{"a starred character", `/"apiVersion*/a X`, "{\n  \"apiVersio\": 1\n}\n", "{\n  \"apiVersio\": 1\nX\n}\n", true},
+		{"substitute a regular expression", `s/"a":.*/"a": 5,/`, "  \"a\": 1,\n", "  \"a\": 5,\n", true},
+		{"a group is not followed", `/\(a\)/a Z`, "a\n", "", false},
 		{"& in the replacement", "s/a/[&]/", "a\n", "", false},
 	}
 	for _, tt := range tests {

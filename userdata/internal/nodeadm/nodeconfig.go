@@ -29,6 +29,9 @@ type Doc struct {
 	Cluster map[string]any // spec.cluster
 	Config  map[string]any // spec.kubelet.config
 	Flags   []string       // spec.kubelet.flags
+	// MaxPodsExpression is spec.kubelet.maxPodsExpression, CEL text
+	// nodeadm evaluates at boot to compute maxPods.
+	MaxPodsExpression string
 	// Body is the document's text; Line the 1-based line of the userData
 	// it starts on, 0 if unknown.
 	Body []byte
@@ -54,6 +57,7 @@ func Decode(text []byte) (*Doc, bool) {
 	d.Cluster, _ = spec["cluster"].(map[string]any)
 	kube, _ := spec["kubelet"].(map[string]any)
 	d.Config, _ = kube["config"].(map[string]any)
+	d.MaxPodsExpression, _ = kube["maxPodsExpression"].(string)
 	if flags, ok := kube["flags"].([]any); ok {
 		for _, f := range flags {
 			s, ok := f.(string)
@@ -163,6 +167,10 @@ type Merged struct {
 	Flags           []string
 	FlagDocs        []*Doc // documents with a --register-with-taints flag
 	TaintDoc        *Doc   // the last document that sets registerWithTaints
+	// MaxPodsExpression is the last non-empty one (mergo.WithOverride,
+	// internal/api/merge.go), from ExpressionDoc.
+	MaxPodsExpression string
+	ExpressionDoc     *Doc
 }
 
 // Merge merges documents in order as nodeadm does: cluster fields where
@@ -181,6 +189,9 @@ func Merge(docs []*Doc) Merged {
 			m.Config = mergeInline(m.Config, d.Config)
 		}
 		m.Flags = append(m.Flags, d.Flags...)
+		if d.MaxPodsExpression != "" {
+			m.MaxPodsExpression, m.ExpressionDoc = d.MaxPodsExpression, d
+		}
 		for _, f := range d.Flags {
 			if SetsTaintFlag(f) {
 				m.FlagDocs = append(m.FlagDocs, d)

@@ -22,6 +22,10 @@ const (
 // unknown stands for text only known when the script runs.
 const unknown = '\ue000'
 
+// varRef stands, in an expandable string's value, for a variable whose
+// value the walker substitutes (Token.vars names them, in order).
+const varRef = '\ue001'
+
 // Error is a lexing error at a 1-based line of the script.
 type Error struct {
 	line int
@@ -47,6 +51,9 @@ type Token struct {
 	depth int // brace depth at the token
 	// adjacent: no whitespace between this token and the previous one.
 	adjacent bool
+	// vars are the variables an expandable string refers to, in order;
+	// each stands at a varRef in value.
+	vars []string
 }
 
 type lexer struct {
@@ -193,8 +200,8 @@ func (lx *lexer) token() (Token, error) {
 		return Token{kind: kindString, value: v, known: true}, err
 	case isDoubleQuote(r):
 		lx.next()
-		v, known, err := lx.doubleQuoted(isDoubleQuote, true, false)
-		return Token{kind: kindString, value: v, known: known}, err
+		v, known, vars, err := lx.doubleQuoted(isDoubleQuote, true, false)
+		return Token{kind: kindString, value: v, known: known, vars: vars}, err
 	case r == '@' && (isSingleQuote(lx.peek(1)) || isDoubleQuote(lx.peek(1))):
 		return lx.hereString()
 	case r == '@' && (lx.peek(1) == '(' || lx.peek(1) == '{'), r == '(', r == '$' && lx.peek(1) == '(', r == '[':
@@ -262,11 +269,12 @@ func (lx *lexer) singleQuoted() (string, error) {
 
 // doubleQuoted reads an expandable string after its opening quote (or the
 // body of an expandable here-string, with closing deciding where it ends).
-// Backtick escapes are decoded; variables and subexpressions are unknown.
-func (lx *lexer) doubleQuoted(closing func(rune) bool, doubling, eofOK bool) (string, bool, error) {
+// Backtick escapes are decoded; subexpressions are unknown; a variable is
+// a varRef, named in vars, for the walker to substitute.
+func (lx *lexer) doubleQuoted(closing func(rune) bool, doubling, eofOK bool) (value string, known bool, vars []string, err error) {
 	line := lx.line
 	var b strings.Builder
-	known := true
+	known = true
 	for lx.pos < len(lx.src) {
 		r := lx.peek(0)
 		switch {
@@ -276,40 +284,42 @@ func (lx *lexer) doubleQuoted(closing func(rune) bool, doubling, eofOK bool) (st
 				b.WriteRune(lx.next())
 				continue
 			}
-			return b.String(), known, nil
+			return b.String(), known, vars, nil
 		case r == '`':
 			lx.next()
 			if lx.pos >= len(lx.src) {
-				return "", false, errorf(line, "string ends in a backtick")
+				return "", false, nil, errorf(line, "string ends in a backtick")
 			}
 			ok, err := lx.escape(&b, line)
 			if err != nil {
-				return "", false, err
+				return "", false, nil, err
 			}
 			known = known && ok
 		case r == '$' && lx.peek(1) == '(':
 			lx.next()
 			lx.next()
 			if err := lx.group('('); err != nil {
-				return "", false, err
+				return "", false, nil, err
 			}
 			b.WriteRune(unknown)
 			known = false
 		case r == '$' && (lx.peek(1) == '{' || isNameStart(lx.peek(1))):
 			lx.next()
-			if _, err := lx.varName(); err != nil {
-				return "", false, err
+			name, err := lx.varName()
+			if err != nil {
+				return "", false, nil, err
 			}
-			b.WriteRune(unknown)
+			b.WriteRune(varRef)
+			vars = append(vars, name)
 			known = false
 		default:
 			b.WriteRune(lx.next())
 		}
 	}
 	if eofOK {
-		return b.String(), known, nil
+		return b.String(), known, vars, nil
 	}
-	return "", false, errorf(line, "double-quoted string is not closed")
+	return "", false, nil, errorf(line, "double-quoted string is not closed")
 }
 
 // escapes are PowerShell's backtick escapes in expandable strings.
@@ -408,11 +418,11 @@ func (lx *lexer) hereString() (Token, error) {
 				return Token{kind: kindString, value: body, known: true}, nil
 			}
 			sub := &lexer{src: body, line: line + 1}
-			v, known, err := sub.doubleQuoted(func(rune) bool { return false }, false, true)
+			v, known, vars, err := sub.doubleQuoted(func(rune) bool { return false }, false, true)
 			if err != nil {
 				return Token{}, err
 			}
-			return Token{kind: kindString, value: v, known: known}, nil
+			return Token{kind: kindString, value: v, known: known, vars: vars}, nil
 		}
 		nl := strings.IndexByte(lx.src[off:], '\n')
 		if nl < 0 {
@@ -552,12 +562,13 @@ func Statements(src string) ([][]Token, error) {
 func (t Token) Raw() string { return t.raw }
 
 // Literal returns a string or bareword token's value, and whether it is
-// known before the script runs; ok is false for other tokens.
+// known before the script runs; ok is false for other tokens. A variable
+// in an expandable string is unknown here ([Walker.Eval] substitutes it).
 func (t Token) Literal() (value string, known, ok bool) {
 	if t.kind != kindString && t.kind != kindWord {
 		return "", false, false
 	}
-	return t.value, t.known, true
+	return strings.ReplaceAll(t.value, string(varRef), string(unknown)), t.known, true
 }
 
 // IsType reports whether the token is a type literal such as [string].

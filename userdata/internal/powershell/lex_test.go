@@ -12,7 +12,7 @@ import (
 // and a trailing "!" when the value is not known.
 func desc(t Token) string {
 	kinds := map[kind]string{kindWord: "w", kindString: "s", kindVar: "v", kindOp: "op", kindGroup: "g", kindType: "t", kindEnd: "end"}
-	s := kinds[t.kind] + ":" + strings.ReplaceAll(t.value, string(unknown), "?")
+	s := kinds[t.kind] + ":" + strings.NewReplacer(string(unknown), "?", string(varRef), "$").Replace(t.value)
 	if t.kind == kindEnd {
 		s = "end:" + t.raw
 	}
@@ -40,8 +40,8 @@ func TestLex(t *testing.T) {
 		{"\"a`qb`0\"", []string{"s:aqb\x00"}},
 		{"\"a\"\"b\"", []string{"s:a\"b"}},
 		{"\u201ca\u201d", []string{"s:a"}},
-		{"\"a$x\"", []string{"s:a?!"}},
-		{"\"a${x y}b\"", []string{"s:a?b!"}},
+		{"\"a$x\"", []string{"s:a$!"}},
+		{"\"a${x y}b\"", []string{"s:a$b!"}},
 		{"\"a$(Get-Date)b\"", []string{"s:a?b!"}},
 		{"\"`u{41}\"", []string{"s:?!"}},
 		{"\"cost: $ 5\"", []string{"s:cost: $ 5"}},
@@ -60,7 +60,7 @@ func TestLex(t *testing.T) {
 		{"a `\r\nb", []string{"w:a", "w:b"}},
 		{"@'\nx\n'@", []string{"s:x"}},
 		{"@'\n'@", []string{"s:"}},
-		{"@\"\n$a b\n\"@", []string{"s:? b!"}},
+		{"@\"\n$a b\n\"@", []string{"s:$ b!"}},
 		{"@' \r\nx\r\n'@", []string{"s:x"}},
 		{"if ($a) { b } | c", []string{"w:if", "g:?", "end:{", "w:b", "end:}", "end:|", "w:c"}},
 		{"a`;b a$b", []string{"w:a;b", "w:a", "v:b"}},

@@ -40,13 +40,55 @@ func NewWalker(target string, params, positional []string) *Walker {
 func (w *Walker) Eval(t Token) (string, bool) {
 	switch t.kind {
 	case kindString, kindWord:
+		if len(t.vars) > 0 {
+			return w.expand(t)
+		}
 		return t.value, t.known
 	case kindVar:
-		if v, ok := w.vars[strings.ToLower(t.value)]; ok {
-			return v.value, v.known
-		}
+		return w.variable(t.value)
 	}
 	return string(unknown), false
+}
+
+// variable is the value of a variable: one the script assigned a literal,
+// or one of the environment variables Windows itself defines.
+func (w *Walker) variable(name string) (string, bool) {
+	name = strings.ToLower(name)
+	if v, ok := w.vars[name]; ok {
+		return v.value, v.known
+	}
+	if v, ok := windowsEnv[name]; ok {
+		return v, true
+	}
+	return string(unknown), false
+}
+
+// windowsEnv are environment variables Windows Server defines for every
+// process, which the EKS Windows AMIs' paths use: ProgramFiles is
+// C:\Program Files on 64-bit Windows (Microsoft's "Recognized environment
+// variables"; the EKS user guide's Start-EKSBootstrap.ps1 path is
+// "$env:ProgramFiles\Amazon\EKS\Start-EKSBootstrap.ps1").
+var windowsEnv = map[string]string{"env:programfiles": `C:\Program Files`}
+
+// expand substitutes the variables of an expandable string.
+func (w *Walker) expand(t Token) (string, bool) {
+	var b strings.Builder
+	known, next := true, 0
+	for _, r := range t.value {
+		switch r {
+		case varRef:
+			v, ok := w.variable(t.vars[next])
+			next++
+			b.WriteString(v)
+			known = known && ok
+		case unknown:
+			b.WriteRune(r)
+			known = false
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String(), known
 }
 
 // Walk follows the statements of a lexed script.

@@ -75,6 +75,13 @@ func TestWalk(t *testing.T) {
 		{"exit in a block does not", "if ($a) { exit }\n" + call + " c", []string{"call L2 EKSClusterName=c"}},
 		{"Invoke-Expression", "Invoke-Expression $s", []string{"opaque L1: Invoke-Expression, which runs a string"}},
 		{"a command only known at run time", "& $cmd", []string{"opaque L1: a command whose name is only known at run time ($cmd)"}},
+		// terraform-aws-eks's Windows template: the path is built from
+		// variables in expandable strings and Windows' own
+		// $env:ProgramFiles (C:\Program Files).
+		{"a path built in expandable strings", "[string]$Dir = \"$env:ProgramFiles\\Amazon\\EKS\"\n[string]$Name = 'Start-EKSBootstrap.ps1'\n[string]$File = \"$Dir\\$Name\"\n& $File -EKSClusterName c",
+			[]string{"call L4 EKSClusterName=c"}},
+		{"an expandable string with a variable only known at run time", "$File = \"$Dir\\Start-EKSBootstrap.ps1\"\n& $File c", []string{"call L2 EKSClusterName=c"}},
+		{"a script variable is not an environment variable", "& \"$ProgramFiles\\x.ps1\"", []string{"opaque L1: a command whose name is only known at run time (\"$ProgramFiles\\x.ps1\")"}},
 		{"Start-Service kubelet", "Start-Service -Name kubelet", []string{"opaque L1: start-service acting on the kubelet service"}},
 		{"sc.exe on a service only known at run time", "sc.exe start $svc", []string{"opaque L1: sc.exe acting on the kubelet service"}},
 		{"Start-Service on another service", "Start-Service W3SVC", nil},

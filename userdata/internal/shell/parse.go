@@ -31,6 +31,7 @@ func Walk(script []byte, o Options) (Result, error) {
 	}
 	var r Result
 	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Stmts(bytes.NewReader(script), func(st *syntax.Stmt) bool {
+		r.Stmts = append(r.Stmts, st)
 		w.stmt(st, false)
 		w.failing(st, false)
 		if w.stopped {
@@ -72,6 +73,10 @@ type Result struct {
 	StopLine    int
 	StopWhy     string
 	SkipsTarget bool
+	// Stmts are the script's top-level statements as bash read them, up
+	// to where the walk stopped (or a syntax error), for callers that
+	// rewrite the script.
+	Stmts []*syntax.Stmt
 }
 
 // shebangErrexit reports whether the "#!" line passes bash an option

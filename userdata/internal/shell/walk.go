@@ -158,6 +158,10 @@ type Construct struct {
 	Seq  int    // order among calls, file changes and kubelet starts
 	What string // what it is, for people: "eval", "bash -c", ...
 	Cond bool   // it may not run
+	// EndsOnly: all it can do is end the script early (an exit, or a
+	// failure under set -e, in a branch that may run), so what the walk
+	// recorded after it may or may not run, and nothing else does.
+	EndsOnly bool
 }
 
 // errexit is what the walker knows about bash's errexit option (set -e).
@@ -200,6 +204,13 @@ func (w *Walker) addOpaque(line int, what string) {
 		line = w.at
 	}
 	w.opaque = append(w.opaque, Construct{Line: line, Seq: w.fs.next(), What: what, Cond: w.mayNotRun()})
+}
+
+// addEnd records an exit, or a failure under set -e, that may end the
+// script in a branch that may run.
+func (w *Walker) addEnd(line int, what string) {
+	w.addOpaque(line, what)
+	w.opaque[len(w.opaque)-1].EndsOnly = true
 }
 
 // mayNotRun reports whether the command being walked may not run.
@@ -249,7 +260,7 @@ func (w *Walker) failing(s *syntax.Stmt, cond bool) {
 	if w.errexit == errexitMaybe || cond {
 		// Bash exits here if this runs and errexit is on; neither is
 		// certain.
-		w.addOpaque(int(s.Pos().Line()), "a failing command under set -e in a branch that may or may not run")
+		w.addEnd(int(s.Pos().Line()), "a failing command under set -e in a branch that may or may not run")
 		return
 	}
 	w.stop(w.pos(s.Pos()), "a command that fails under set -e (errexit)")
@@ -612,7 +623,7 @@ func (w *Walker) exit(_ []Arg, cond bool) {
 		w.stop(w.line, "exit")
 	case w.inFunc == 0:
 		// It ends the script if its branch runs, which is not known.
-		w.addOpaque(w.line, "exit in a branch that may or may not run")
+		w.addEnd(w.line, "exit in a branch that may or may not run")
 	}
 }
 

@@ -1,4 +1,4 @@
-package amiselect
+package amimap
 
 import (
 	"cmp"

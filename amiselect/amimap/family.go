@@ -1,9 +1,10 @@
-package amiselect
+package amimap
 
 import (
 	"strconv"
 	"strings"
 
+	"github.com/ec2select/ec2select/amiselect/internal/eksname"
 	"github.com/ec2select/ec2select/compat"
 )
 
@@ -67,18 +68,6 @@ func (v Variant) Requirements() compat.Requirements {
 		return compat.MustRequirements(req(compat.LabelInstanceAcceleratorCount, compat.Exists), req(compat.LabelInstanceAcceleratorManufacturer, compat.In, "aws"))
 	}
 	return compat.Requirements{}
-}
-
-// kubeArch maps an EC2 architecture to its Kubernetes name. Only these two
-// run EKS nodes: i386, x86_64_mac and arm64_mac do not.
-func kubeArch(ec2Arch string) (string, bool) {
-	switch ec2Arch {
-	case "x86_64":
-		return compat.ArchAMD64, true
-	case "arm64":
-		return compat.ArchARM64, true
-	}
-	return "", false
 }
 
 // recognized is what an AMI's name says about it.
@@ -146,7 +135,7 @@ func recognizeEKSName(rest, arch string) recognized {
 			return recognized{}
 		}
 		variant, rest, ok := strings.Cut(rest, "-")
-		if !ok || !isK8sThenDate(rest) {
+		if !ok || !eksname.IsK8sThenDate(rest) {
 			return recognized{}
 		}
 		switch variant {
@@ -158,15 +147,15 @@ func recognizeEKSName(rest, arch string) recognized {
 			return one(compat.AL2023, Neuron)
 		}
 	case strings.HasPrefix(rest, "node-"):
-		if arch == compat.ArchAMD64 && isK8sThenDate(rest[len("node-"):]) {
+		if arch == compat.ArchAMD64 && eksname.IsK8sThenDate(rest[len("node-"):]) {
 			return one(compat.AL2, Standard)
 		}
 	case strings.HasPrefix(rest, "arm64-node-"):
-		if arch == compat.ArchARM64 && isK8sThenDate(rest[len("arm64-node-"):]) {
+		if arch == compat.ArchARM64 && eksname.IsK8sThenDate(rest[len("arm64-node-"):]) {
 			return one(compat.AL2, Standard)
 		}
 	case strings.HasPrefix(rest, "gpu-node-"):
-		if arch == compat.ArchAMD64 && isK8sThenDate(rest[len("gpu-node-"):]) {
+		if arch == compat.ArchAMD64 && eksname.IsK8sThenDate(rest[len("gpu-node-"):]) {
 			return two(compat.AL2, NVIDIA, Neuron)
 		}
 	}
@@ -175,17 +164,19 @@ func recognizeEKSName(rest, arch string) recognized {
 
 // recognizeBottlerocket reads the rest of a "bottlerocket-aws-k8s-" name:
 //
-//	{k8s}[-nvidia|-fips]-{x86_64|aarch64}-v{X.Y.Z}-{commit}
+//	{k8s}[-nvidia|-fips|-nvidia-fips]-{x86_64|aarch64}-v{X.Y.Z}-{commit}
 //
 // The x86_64 standard image also serves Neuron devices. The FIPS flavour
 // is standard: it has no GPU drivers. (Aliases never select it.)
 func recognizeBottlerocket(rest, arch string) recognized {
 	k8s, rest, ok := strings.Cut(rest, "-")
-	if !ok || !isK8sVersion(k8s) {
+	if !ok || !eksname.IsK8sVersion(k8s) {
 		return recognized{}
 	}
 	nvidia, fips := false, false
 	switch {
+	case strings.HasPrefix(rest, "nvidia-fips-"): // aws-k8s-X.Y-nvidia-fips, from 1.35 (bottlerocket #4737)
+		nvidia, fips, rest = true, true, rest[len("nvidia-fips-"):]
 	case strings.HasPrefix(rest, "nvidia-"):
 		nvidia, rest = true, rest[len("nvidia-"):]
 	case strings.HasPrefix(rest, "fips-"):
@@ -196,7 +187,7 @@ func recognizeBottlerocket(rest, arch string) recognized {
 		return recognized{}
 	}
 	version, commit, ok := strings.Cut(rest, "-")
-	if !ok || !strings.HasPrefix(version, "v") || !isSemver(version[1:]) || !isAlnum(commit) {
+	if !ok || !strings.HasPrefix(version, "v") || !eksname.IsSemver(version[1:]) || !eksname.IsAlnum(commit) {
 		return recognized{}
 	}
 	var r recognized
@@ -244,7 +235,7 @@ func recognizeWindows(rest, arch string) recognized {
 		return recognized{}
 	}
 	k8s, date, ok := strings.Cut(rest, "-")
-	if !ok || !isK8sVersion(k8s) || !isDate(date) {
+	if !ok || !eksname.IsK8sVersion(k8s) || !eksname.IsDate(date) {
 		return recognized{}
 	}
 	return recognized{family: f, release: date}
@@ -260,63 +251,4 @@ func archNamed(nameArch, arch, amd, arm string) bool {
 		return arch == compat.ArchARM64
 	}
 	return false
-}
-
-// isK8sThenDate matches "{k8s}-v{YYYYMMDD}".
-func isK8sThenDate(s string) bool {
-	k8s, date, ok := strings.Cut(s, "-")
-	return ok && isK8sVersion(k8s) && len(date) == 9 && date[0] == 'v' && isDigits(date[1:])
-}
-
-// isK8sVersion matches a Kubernetes minor version, "1.32": digits, a dot,
-// digits, without leading zeros.
-func isK8sVersion(s string) bool {
-	major, minor, ok := strings.Cut(s, ".")
-	return ok && isNumber(major) && isNumber(minor)
-}
-
-// isSemver matches "X.Y.Z" of numbers.
-func isSemver(s string) bool {
-	x, rest, ok := strings.Cut(s, ".")
-	if !ok || !isNumber(x) {
-		return false
-	}
-	y, z, ok := strings.Cut(rest, ".")
-	return ok && isNumber(y) && isNumber(z)
-}
-
-// isDate matches "YYYY.MM.DD" or "YYYY-MM-DD".
-func isDate(s string) bool {
-	return len(s) == 10 && (s[4] == '.' && s[7] == '.' || s[4] == '-' && s[7] == '-') &&
-		isDigits(s[:4]) && isDigits(s[5:7]) && isDigits(s[8:])
-}
-
-// isNumber matches a decimal number without leading zeros.
-func isNumber(s string) bool {
-	return isDigits(s) && (s[0] != '0' || len(s) == 1)
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-func isAlnum(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < '0' || c > '9') && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
-			return false
-		}
-	}
-	return true
 }
