@@ -3,7 +3,6 @@ package karpenter
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/ec2select/ec2select/capacity"
@@ -298,8 +297,9 @@ func karpenterVolumeBytes(f compat.AMIFamily, bdms []*v1.BlockDeviceMapping) int
 // NewInstanceType's extended resources (GPUs, EFA, pod ENIs, Windows'
 // private IPv4 addresses) beside it. An info compat cannot read, a
 // launch the Estimator refuses, or a figure it cannot resolve (no
-// network facts for max pods) is an error naming the type: Karpenter
-// would have computed from missing facts.
+// network facts for max pods; capacity.Estimate.Err, a
+// *capacity.UnknownError) is an error naming the type: Karpenter would
+// have computed from missing facts.
 func KarpenterCapacity(info ec2types.InstanceTypeInfo, launch capacity.Launch, s capacity.KarpenterSettings) (corev1.ResourceList, cloudprovider.InstanceTypeOverhead, error) {
 	it, err := compat.InstanceTypeFromEC2(info)
 	if err != nil {
@@ -310,8 +310,8 @@ func KarpenterCapacity(info ec2types.InstanceTypeInfo, launch capacity.Launch, s
 		return nil, cloudprovider.InstanceTypeOverhead{}, fmt.Errorf("karpenter: instance type %s: %w", it.Name, err)
 	}
 	e := est.Karpenter(it, s)
-	if len(e.Unresolved) > 0 {
-		return nil, cloudprovider.InstanceTypeOverhead{}, fmt.Errorf("karpenter: instance type %s: %s", it.Name, strings.Join(e.Unresolved, "; "))
+	if err := e.Err(); err != nil {
+		return nil, cloudprovider.InstanceTypeOverhead{}, fmt.Errorf("karpenter: %w", err)
 	}
 	list, overhead := CapacityFromEstimate(e)
 	return list, overhead, nil
