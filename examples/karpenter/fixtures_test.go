@@ -589,7 +589,7 @@ func TestMissingParameter(t *testing.T) {
 	}
 }
 
-// TestListAMIsFixtureValues pins two refusals a fork's suites meet in
+// TestListAMIsFixtureValues pins three refusals a fork's suites meet in
 // Karpenter's fixtures, beside Karpenter's own List on the same fakes:
 // an image whose CreationDate is not EC2's RFC 3339 (Karpenter's fake
 // EC2 API writes time.UnixDate for the image it returns by default,
@@ -597,7 +597,9 @@ func TestMissingParameter(t *testing.T) {
 // Karpenter sorts it last (ami.go parseTimeWithDefault) and keeps it;
 // and an alias's public parameter whose value is no AMI id (the
 // cloudprovider and EC2NodeClass validation suites' "amd64-ami-id") is an
-// error naming it, where Karpenter describes the value as an image id.
+// error naming it, where Karpenter describes the value as an image id;
+// and an id term that does not match the EC2NodeClass CRD's pattern is
+// refused as the API server refuses it, where Karpenter describes it.
 func TestListAMIsFixtureValues(t *testing.T) {
 	t.Parallel()
 	t.Run("creation date", func(t *testing.T) {
@@ -612,6 +614,20 @@ func TestListAMIsFixtureValues(t *testing.T) {
 		}
 		if len(theirs) != 1 || len(sel.AMIs) != 0 || len(sel.Rejected) != 1 {
 			t.Errorf("Karpenter keeps %d, ListAMIs keeps %d and rejects %v; want 1, 0 and the image", len(theirs), len(sel.AMIs), sel.Rejected)
+		}
+	})
+	t.Run("id with capitals", func(t *testing.T) {
+		// Karpenter's fake SSM makes "ami-" and 16 random letters and
+		// digits (pkg/fake/ssmapi.go:70); its SSM-cache invalidation lists
+		// each cached value as an id term.
+		img := ec2types.Image{ImageId: aws.String("ami-Y4U55xcLaUMDORs4"), Name: aws.String("custom"), Architecture: "x86_64",
+			CreationDate: aws.String("2025-04-03T16:40:40.000Z"), State: ec2types.ImageStateAvailable}
+		ec2api, ssmapi := karpenterAPIs([]ec2types.Image{img}, nil)
+		nc := nodeClassWith(v1.AMISelectorTerm{ID: "ami-Y4U55xcLaUMDORs4"})
+		theirs, _ := karpenterList(t, ec2api, ssmapi, nc)
+		_, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion, nil)
+		if len(theirs) != 1 || err == nil || !strings.Contains(err.Error(), "ami-[0-9a-z]+") {
+			t.Errorf("Karpenter keeps %d images; ListAMIs: %v; want Karpenter's image and an error naming the pattern", len(theirs), err)
 		}
 	})
 	t.Run("public parameter value", func(t *testing.T) {
