@@ -6,6 +6,7 @@ require (
 	github.com/aws/aws-sdk-go-v2 v1.47.6
 	github.com/aws/aws-sdk-go-v2/config v1.33.14
 	github.com/aws/aws-sdk-go-v2/service/ec2 v1.344.0
+	github.com/aws/aws-sdk-go-v2/service/pricing v1.50.0
 	github.com/aws/aws-sdk-go-v2/service/ssm v1.81.3
 	github.com/aws/smithy-go v1.28.8
 	github.com/google/cel-go v0.29.2

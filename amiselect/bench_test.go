@@ -223,3 +223,40 @@ func BenchmarkMapCatalog(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkPlanDrift plans the drift of 1,000 running images (every
+// tenth image) under a Selection of 10,000 with a week's soak: every
+// role's later changes asked of the rule, each running image explained.
+// Judged at mid-2025, as BenchmarkSelectMinAge, one image in eight is
+// young (the weekly releases run to early 2026), so the plan foresees
+// some 1,300 changes; judged two days after the last release, a week's
+// releases are. The target is 20 ms.
+func BenchmarkPlanDrift(b *testing.B) {
+	images := benchImages(10000)
+	last := fixedNow
+	for _, img := range images {
+		if t, err := time.Parse(time.RFC3339, aws.ToString(img.CreationDate)); err == nil && t.After(last) {
+			last = t
+		}
+	}
+	var running []Running
+	for i := 0; i < len(images); i += 10 {
+		running = append(running, Running{ImageID: aws.ToString(images[i].ImageId), Nodes: 1 + i%7})
+	}
+	for _, c := range []struct {
+		name string
+		now  time.Time
+	}{{"young-1-in-8", fixedNow}, {"after-the-last-release", last.Add(48 * time.Hour)}} {
+		opts := at(c.now)
+		opts.MinAge = 7 * 24 * time.Hour
+		sel := Select(images, opts)
+		b.Run(fmt.Sprintf("%d-images-%d-running-%s", len(images), len(running), c.name), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := PlanDrift(context.Background(), nil, sel, running); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

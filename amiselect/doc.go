@@ -79,7 +79,8 @@
 // # Selection and order
 //
 // [Select] refuses, with a [Rejection] each, images that are not
-// "available", have an architecture other than x86_64 or arm64, lack an
+// "available" (their state kept, so that a disabled image is told from a
+// pending one), have an architecture other than x86_64 or arm64, lack an
 // ID, or have a malformed date; each date is parsed once. Of the images
 // with the same requirements (one role) it keeps one: not deprecated
 // before deprecated, then newest, then greatest name, then smallest ID;
@@ -95,11 +96,29 @@
 //
 // [SelectOptions].MinAge is a soak time: a role keeps an image old enough
 // while a newer one is younger than MinAge ([Selection.HeldBack], each
-// with its [HeldBack].EligibleAt), and a role with only young images takes
-// the oldest. [PlanDrift] takes the images nodes run ([Running], with
-// counts) and says for each, in a [DriftPlan], whether it drifts, the one
-// [DriftReason], the replacement, and when the next held-back image comes
-// of age.
+// with when it comes of age and when it is selected), and a role with
+// only young images takes the oldest. Through SSM ([AliasBySSM]) the soak
+// applies the same way: the history of each public parameter
+// (GetParameterHistory, an [SSMHistoryClient]) gives the releases it named
+// before its current one; without that capability Resolve fails with
+// [ErrMinAgeNeedsHistory] rather than ignore MinAge.
+//
+// One rule decides what a role selects at an instant: [Select]'s. What a
+// Selection says of later instants is that rule asked at each instant
+// where its answer can change (an image coming of age, a DeprecationTime
+// passing): [Selection.Changes], HeldBack's SelectedAt, and [PlanDrift],
+// which takes the images nodes run ([Running], with counts) and says for
+// each, in a [DriftPlan], whether its nodes drift now, the one
+// [DriftReason], and every move they make ([Move]), so that Select at each
+// move's instant picks the image the move names. A node on an image the
+// rule selects later keeps running until then ("keeps running: held back
+// until T") unless [PlanOptions].Strict; one two releases behind is told
+// both moves, or with [PlanOptions].Wait waits for the second and moves
+// once ([PlanDriftWith]).
+//
+// A Selection and a DriftPlan marshal to JSON with everything they tell,
+// enums as words (every enum implements encoding.TextMarshaler) and zero
+// times left out; a Selection decodes to one that answers as the original.
 //
 // # Mapping
 //
@@ -120,7 +139,9 @@
 // Queries, Select and Map are pure functions, safe for concurrent use,
 // that never panic and do not modify their arguments; Resolve and
 // PlanDrift are as safe as their client. [AMI], [Selection], [Mapping]
-// and [DriftPlan] are values, read-only once built. The zero
+// and [DriftPlan] are values, read-only once built; a Selection keeps a
+// reference to the images Select chose from (not a copy), so they must
+// not change afterwards. The zero
 // [SelectOptions], [QueryOptions] and [Options] mean the defaults (no
 // soak, strict about missing SSM parameters); the zero [Mapping] maps
 // nothing.

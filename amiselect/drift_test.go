@@ -24,19 +24,32 @@ func instant(s string) time.Time {
 	return t
 }
 
-// planLines writes a plan compactly: one line per image, then the next
-// change.
+// planLines writes a plan compactly: one line per image (its reason,
+// "stays" for an image whose nodes do not move now, when it is selected
+// if it is held back, then each move), then the next change.
 func planLines(p amiselect.DriftPlan) []string {
 	var out []string
 	for _, d := range p.Images {
 		line := fmt.Sprintf("%s x%d %s", d.ImageID, d.Nodes, d.Reason)
-		if d.Replacement.ID != "" {
-			line += " → " + d.Replacement.ID
+		if !d.Drifts && d.Reason != amiselect.NoDrift {
+			line += " stays"
 		}
-		if !d.ReplacedAt.IsZero() {
-			line += " at " + d.ReplacedAt.Format(time.RFC3339)
+		if !d.SelectedAt.IsZero() {
+			line += " selected at " + d.SelectedAt.Format(time.RFC3339)
 		}
-		if d.Drifts != (d.Reason != amiselect.NoDrift) || d.Detail == "" {
+		for i, m := range d.Moves {
+			line += " → " + m.To.ID
+			if !m.At.Equal(p.At) {
+				line += " at " + m.At.Format(time.RFC3339)
+			}
+			if i == 0 && (m.To.ID != d.Replacement.ID || (d.Drifts != d.ReplacedAt.IsZero())) {
+				line += " INCONSISTENT first move"
+			}
+		}
+		if len(d.Moves) == 0 && (d.Replacement.ID != "" || !d.ReplacedAt.IsZero()) {
+			line += " INCONSISTENT replacement without moves"
+		}
+		if d.Drifts && d.Reason == amiselect.NoDrift || d.Detail == "" {
 			line += fmt.Sprintf(" INCONSISTENT drifts=%v detail=%q", d.Drifts, d.Detail)
 		}
 		out = append(out, line)
@@ -53,7 +66,8 @@ func planLines(p amiselect.DriftPlan) []string {
 // clock, and a real *ec2.Client over HTTP; at each step it checks the
 // selection and the drift plan for the nodes running the images. A
 // pending, failed or disabled image never selects and never makes another
-// image's nodes drift; only nodes on the disabled image itself drift.
+// image's nodes drift; only nodes on the disabled image itself drift, and
+// a canary on the soaking image keeps running.
 func TestRolloutWalk(t *testing.T) {
 	const (
 		v1 = "ami-0c0ffee00000000a1" // team-node-20250301, on three nodes
@@ -112,10 +126,12 @@ func TestRolloutWalk(t *testing.T) {
 		"next change 2025-04-04T09:30:00Z",
 	}
 	check("available, soaking", nodes, []string{v1}, soaking)
-	// A canary someone launched on the new image by hand goes back to v1.
+	// A canary someone launched on the new image by hand keeps running:
+	// the image is selected when it comes of age. Drifting it to v1 now
+	// would move it back to v2 then.
 	check("soaking, with a canary", append(nodes, amiselect.Running{ImageID: v2, Nodes: 1}), []string{v1}, []string{
 		v1 + " x3 none → " + v2 + " at 2025-04-04T09:30:00Z",
-		v2 + " x1 held-back → " + v1,
+		v2 + " x1 held-back stays selected at 2025-04-04T09:30:00Z",
 		"next change 2025-04-04T09:30:00Z",
 	})
 
@@ -133,14 +149,14 @@ func TestRolloutWalk(t *testing.T) {
 	if _, err := client.DisableImage(context.Background(), &ec2.DisableImageInput{ImageId: aws.String(v2)}); err != nil {
 		t.Fatal(err)
 	}
-	check("v2 disabled", moved, []string{v1}, []string{v2 + " x3 unavailable → " + v1})
+	check("v2 disabled", moved, []string{v1}, []string{v2 + " x3 disabled → " + v1})
 
 	if err := b.DeleteImage(v1); err != nil {
 		t.Fatal(err)
 	}
 	check("v1 deregistered too", append(moved, amiselect.Running{ImageID: v1}), nil, []string{
-		v1 + " x0 unavailable",
-		v2 + " x3 unavailable",
+		v1 + " x0 deregistered",
+		v2 + " x3 disabled",
 	})
 }
 
@@ -217,13 +233,13 @@ func TestPlanDriftReasons(t *testing.T) {
 		{
 			name: "disabled", terms: []amiselect.Term{{Name: "team-base-al2023-*", Owner: "self"}}, opts: opts("", amiselect.AliasByName),
 			running: ec2fake.ImageTeamBaseDisabled,
-			want: amiselect.ImageDrift{Reason: amiselect.DriftUnavailable, Replacement: amiselect.AMI{ID: ec2fake.ImageTeamBaseAvailable},
+			want: amiselect.ImageDrift{Reason: amiselect.DriftDisabled, Replacement: amiselect.AMI{ID: ec2fake.ImageTeamBaseAvailable},
 				Detail: `its state is "disabled"; only available images can be launched`},
 		},
 		{
 			name: "gone", terms: []amiselect.Term{{Name: "team-base-al2023-*", Owner: "self"}}, opts: opts("", amiselect.AliasByName),
 			running: gone,
-			want:    amiselect.ImageDrift{Reason: amiselect.DriftUnavailable, Detail: "EC2 does not describe it: it is deregistered, or not shared with this account"},
+			want:    amiselect.ImageDrift{Reason: amiselect.DriftDeregistered, Detail: "EC2 does not describe it: it is deregistered, or not shared with this account"},
 		},
 	}
 	for _, tt := range tests {
@@ -242,7 +258,7 @@ func TestPlanDriftReasons(t *testing.T) {
 			got := plan.Images[0]
 			want := tt.want
 			want.ImageID, want.Nodes, want.Drifts = tt.running, 2, true
-			got.Name, got.Replacement = "", amiselect.AMI{ID: got.Replacement.ID}
+			got.Name, got.Replacement, got.Moves = "", amiselect.AMI{ID: got.Replacement.ID}, nil
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("plan mismatch (-want +got):\n%s", diff)
 			}
@@ -312,7 +328,7 @@ func TestPlanDriftFromOwnDescribe(t *testing.T) {
 		got = append(got, d.ImageID+" "+d.Reason.String()+": "+d.Detail)
 	}
 	want := []string{
-		ec2fake.ImageTeamBaseDisabled + ` unavailable: state is "disabled", not "available"; only available images can be launched`,
+		ec2fake.ImageTeamBaseDisabled + ` disabled: state is "disabled", not "available"; only available images can be launched`,
 		ec2fake.ImageTeamBaseMalformedDate + ` refused: invalid-creation-date: CreationDate "Sat Mar 22 09:30:00 UTC 2025" is not an RFC 3339 time, so the image cannot be ordered`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -2,6 +2,7 @@ package amiselect_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -133,23 +134,11 @@ func ExampleSelect_minAge() {
 }
 
 // PlanDrift says which nodes drift, why and to what, and when the next
-// change is due, before any node is replaced.
+// change is due, before any node is replaced. Nodes two releases behind
+// are told both moves; a canary on the release still soaking keeps
+// running, since that release is selected when it comes of age.
 func ExamplePlanDrift() {
-	ec2 := ec2fake.New(ec2fake.Options{})
-	for _, img := range []ec2types.Image{
-		{ImageId: aws.String("ami-0c0ffee0000000301"), Name: aws.String("team-base-20250301"), CreationDate: aws.String("2025-03-01T09:30:00.000Z")},
-		{ImageId: aws.String("ami-0c0ffee0000000315"), Name: aws.String("team-base-20250315"), CreationDate: aws.String("2025-03-15T09:30:00.000Z")},
-		{ImageId: aws.String("ami-0c0ffee0000000401"), Name: aws.String("team-base-20250401"), CreationDate: aws.String("2025-04-01T09:30:00.000Z")},
-	} {
-		img.Architecture, img.State = ec2types.ArchitectureValuesX8664, ec2types.ImageStateAvailable
-		if err := ec2.PutImage(img); err != nil {
-			fmt.Println(err)
-			return
-		}
-	}
-	now := time.Date(2025, 4, 2, 0, 0, 0, 0, time.UTC)
-	sel, err := amiselect.Resolve(context.Background(), ec2, []amiselect.Term{{Name: "team-base-*", Owner: "self"}},
-		amiselect.Options{Select: amiselect.SelectOptions{Now: func() time.Time { return now }, MinAge: 7 * 24 * time.Hour}})
+	ec2, sel, err := teamRelease()
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -157,6 +146,7 @@ func ExamplePlanDrift() {
 	plan, err := amiselect.PlanDrift(context.Background(), ec2, sel, []amiselect.Running{
 		{ImageID: "ami-0c0ffee0000000301", Nodes: 3}, // an older release
 		{ImageID: "ami-0c0ffee0000000315", Nodes: 5}, // the current one
+		{ImageID: "ami-0c0ffee0000000401", Nodes: 1}, // a canary on the new one
 		{ImageID: "ami-0c0ffee0000000999", Nodes: 1}, // deregistered since
 	})
 	if err != nil {
@@ -168,10 +158,65 @@ func ExamplePlanDrift() {
 	}
 	fmt.Println("next change:", plan.NextChange.Format(time.RFC3339))
 	// Output:
-	// ami-0c0ffee0000000301 x3 drifts=true superseded: ami-0c0ffee0000000315 is newer: created 2025-03-15T09:30:00Z, after 2025-03-01T09:30:00Z
+	// ami-0c0ffee0000000301 x3 drifts=true superseded: ami-0c0ffee0000000315 is newer: created 2025-03-15T09:30:00Z, after 2025-03-01T09:30:00Z; its nodes move to ami-0c0ffee0000000315 now and to ami-0c0ffee0000000401 at 2025-04-08T09:30:00Z
 	// ami-0c0ffee0000000315 x5 drifts=false none: selected until 2025-04-08T09:30:00Z, when ami-0c0ffee0000000401 comes of age and replaces it
-	// ami-0c0ffee0000000999 x1 drifts=true unavailable: EC2 does not describe it: it is deregistered, or not shared with this account
+	// ami-0c0ffee0000000401 x1 drifts=false held-back: keeps running: held back until 2025-04-08T09:30:00Z; ami-0c0ffee0000000401 was created 2025-04-01T09:30:00Z, less than MinAge (168h0m0s) before now; it comes of age at 2025-04-08T09:30:00Z, and ami-0c0ffee0000000315 serves until then
+	// ami-0c0ffee0000000999 x1 drifts=true deregistered: EC2 does not describe it: it is deregistered, or not shared with this account
 	// next change: 2025-04-08T09:30:00Z
+}
+
+// PlanDriftWith's options: Wait lets nodes two releases behind wait for a
+// move due soon, and move once; Strict moves a canary off the release
+// still soaking (and back later).
+func ExamplePlanDriftWith() {
+	ec2, sel, err := teamRelease()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	running := []amiselect.Running{{ImageID: "ami-0c0ffee0000000301", Nodes: 3}, {ImageID: "ami-0c0ffee0000000401", Nodes: 1}}
+	for _, opts := range []amiselect.PlanOptions{{Wait: 7 * 24 * time.Hour}, {Strict: true}} {
+		plan, err := amiselect.PlanDriftWith(context.Background(), ec2, sel, running, opts)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%+v:\n", opts)
+		for _, d := range plan.Images {
+			fmt.Printf("  %s drifts=%v", d.ImageID, d.Drifts)
+			for _, m := range d.Moves {
+				fmt.Printf(", to %s at %s", m.To.ID, m.At.Format(time.RFC3339))
+			}
+			fmt.Println()
+		}
+	}
+	// Output:
+	// {Strict:false Wait:168h0m0s}:
+	//   ami-0c0ffee0000000301 drifts=false, to ami-0c0ffee0000000401 at 2025-04-08T09:30:00Z
+	//   ami-0c0ffee0000000401 drifts=false
+	// {Strict:true Wait:0s}:
+	//   ami-0c0ffee0000000301 drifts=true, to ami-0c0ffee0000000315 at 2025-04-02T00:00:00Z, to ami-0c0ffee0000000401 at 2025-04-08T09:30:00Z
+	//   ami-0c0ffee0000000401 drifts=true, to ami-0c0ffee0000000315 at 2025-04-02T00:00:00Z, to ami-0c0ffee0000000401 at 2025-04-08T09:30:00Z
+}
+
+// teamRelease is a team's three releases in a fake EC2, resolved on 2 April
+// 2025 with a week's soak: the 1 April release is held back.
+func teamRelease() (*ec2fake.Backend, amiselect.Selection, error) {
+	ec2 := ec2fake.New(ec2fake.Options{})
+	for _, img := range []ec2types.Image{
+		{ImageId: aws.String("ami-0c0ffee0000000301"), Name: aws.String("team-base-20250301"), CreationDate: aws.String("2025-03-01T09:30:00.000Z")},
+		{ImageId: aws.String("ami-0c0ffee0000000315"), Name: aws.String("team-base-20250315"), CreationDate: aws.String("2025-03-15T09:30:00.000Z")},
+		{ImageId: aws.String("ami-0c0ffee0000000401"), Name: aws.String("team-base-20250401"), CreationDate: aws.String("2025-04-01T09:30:00.000Z")},
+	} {
+		img.Architecture, img.State = ec2types.ArchitectureValuesX8664, ec2types.ImageStateAvailable
+		if err := ec2.PutImage(img); err != nil {
+			return nil, amiselect.Selection{}, err
+		}
+	}
+	now := time.Date(2025, 4, 2, 0, 0, 0, 0, time.UTC)
+	sel, err := amiselect.Resolve(context.Background(), ec2, []amiselect.Term{{Name: "team-base-*", Owner: "self"}},
+		amiselect.Options{Select: amiselect.SelectOptions{Now: func() time.Time { return now }, MinAge: 7 * 24 * time.Hour}})
+	return ec2, sel, err
 }
 
 // With SkipMissingParameters, an ssmParameter term whose parameter SSM
@@ -277,4 +322,34 @@ func ExampleCompareAliasSources() {
 	// Output:
 	// 5 AMIs through SSM, all of one release: true
 	// 0 differences, err: <nil>
+}
+
+// Enums are words on the wire: JSON, logs and flags read the same name.
+func ExampleDriftReason_MarshalText() {
+	data, err := json.Marshal(map[string]any{"reason": amiselect.DriftHeldBack, "variant": amiselect.NVIDIA, "kind": amiselect.NotAvailable})
+	fmt.Println(string(data), err)
+	var r amiselect.DriftReason
+	fmt.Println(r.UnmarshalText([]byte("deregistered")), r == amiselect.DriftDeregistered)
+	// Output:
+	// {"kind":"not-available","reason":"held-back","variant":"nvidia"} <nil>
+	// <nil> true
+}
+
+// A Selection says what it will select later, asking Select's rule about
+// each instant where the answer can change.
+func ExampleSelection_Changes() {
+	_, sel, err := teamRelease()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range sel.Changes() {
+		fmt.Printf("at %s: %s replaces %s\n", c.At.Format(time.RFC3339), c.To.ID, c.From.ID)
+	}
+	for _, h := range sel.HeldBack() {
+		fmt.Printf("held back: %s, eligible at %s, selected at %s\n", h.AMI.ID, h.EligibleAt.Format(time.RFC3339), h.SelectedAt.Format(time.RFC3339))
+	}
+	// Output:
+	// at 2025-04-08T09:30:00Z: ami-0c0ffee0000000401 replaces ami-0c0ffee0000000315
+	// held back: ami-0c0ffee0000000401, eligible at 2025-04-08T09:30:00Z, selected at 2025-04-08T09:30:00Z
 }

@@ -1,12 +1,15 @@
 package amiselect
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/ec2select/ec2select/compat"
 )
@@ -45,11 +48,23 @@ func FuzzSelect(f *testing.F) {
 		if flags&16 != 0 {
 			images = append(images, img) // a duplicate
 		}
-		sel := Select(images, at(fixedNow))
+		opts := at(fixedNow)
+		if flags&32 != 0 {
+			opts.MinAge = 7 * 24 * time.Hour
+		}
+		sel := Select(images, opts)
+		// Every change it foresees is what Select then answers, however
+		// odd the dates (year 0, year 9999, offsets).
+		for _, c := range sel.Changes() {
+			later := Select(images, SelectOptions{Now: func() time.Time { return c.At }, MinAge: opts.MinAge})
+			if !slices.ContainsFunc(later.AMIs, func(a AMI) bool { return sameImage(a, c.To) }) {
+				t.Fatalf("change to %s at %v; Select then gives %v", c.To, c.At, later.AMIs)
+			}
+		}
 
 		admitted := 0
 		for _, im := range images {
-			if admit(&im, fixedNow, new(AMI), nil) {
+			if check(&im, new(cand), new(string), nil) {
 				admitted++
 			}
 		}
@@ -83,6 +98,40 @@ func FuzzSelect(f *testing.F) {
 			if r.Reason == "" || r.Kind == 0 {
 				t.Fatalf("rejection without a reason: %+v", r)
 			}
+		}
+	})
+}
+
+// FuzzSelectionJSON feeds Selection's decoder arbitrary bytes next to
+// real encodings: it never panics, and what it accepts encodes and decodes
+// again to a Selection that tells the same.
+func FuzzSelectionJSON(f *testing.F) {
+	for _, minAge := range []time.Duration{0, 7 * 24 * time.Hour} {
+		images := append(append(bottlerocketImages(), al2Images()...), al2023Images()...)
+		images = append(images, withDeprecation(image("ami-0c0000000000000a1", "team-base-1", "x86_64", "2025-06-28T00:00:00Z"), "2025-07-03T00:00:00Z"))
+		data, err := json.Marshal(Select(images, soaked(fixedNow, minAge)))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"At":"2025-07-01T00:00:00Z","MinAge":"-1h","AMIs":[{"ID":"ami-1","Variant":"bogus"}]}`))
+	f.Add([]byte(`{"AMIs":[{"ID":"ami-1","Requirements":[{"Key":"k","Operator":"Gt","Values":["x"]}]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var sel Selection
+		if err := json.Unmarshal(data, &sel); err != nil {
+			return
+		}
+		again, err := json.Marshal(sel)
+		if err != nil {
+			t.Fatalf("a decoded Selection does not encode: %v", err)
+		}
+		var back Selection
+		if err := json.Unmarshal(again, &back); err != nil {
+			t.Fatalf("re-decoding %s: %v", again, err)
+		}
+		if diff := cmp.Diff(tellAll(sel), tellAll(back), equalRequirements); diff != "" {
+			t.Fatalf("decode(encode(decoded)) differs (-decoded +again):\n%s", diff)
 		}
 	})
 }

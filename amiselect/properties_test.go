@@ -137,6 +137,9 @@ func referenceEntries(images []ec2types.Image, now time.Time) (entries []refEntr
 		for _, v := range variants {
 			a := AMI{ID: id, Name: aws.ToString(img.Name), Arch: arch, Family: r.family, Variant: v,
 				Created: created.UTC(), CreationDate: aws.ToString(img.CreationDate), Deprecated: dep != "" && !depTime.After(now), Release: r.release}
+			if dep != "" {
+				a.DeprecationTime = depTime.UTC()
+			}
 			labels := map[string]string{compat.LabelArch: arch}
 			if b := r.family.WindowsBuild(); b != "" {
 				labels[compat.LabelOS], labels[compat.LabelWindowsBuild] = "windows", b
@@ -164,8 +167,10 @@ func reference(images []ec2types.Image, now time.Time) (amis []AMI, rejected int
 			return a.Name > b.Name
 		case a.ID != b.ID:
 			return a.ID < b.ID
+		case a.CreationDate != b.CreationDate:
+			return a.CreationDate < b.CreationDate // one image, its date spelt two ways
 		}
-		return a.CreationDate < b.CreationDate // one image, its date spelt two ways
+		return laterDeprecationRef(a.DeprecationTime, b.DeprecationTime) // copies differing only there
 	}
 	isBest := func(i int) bool {
 		for j, o := range entries {
@@ -194,6 +199,15 @@ func reference(images []ec2types.Image, now time.Time) (amis []AMI, rejected int
 		}
 	}
 	return amis, rejected, superseded
+}
+
+// laterDeprecationRef: a DeprecationTime after another, none being the
+// latest.
+func laterDeprecationRef(a, b time.Time) bool {
+	if a.IsZero() || b.IsZero() {
+		return a.IsZero() && !b.IsZero()
+	}
+	return a.After(b)
 }
 
 // precedes states the newest-available order law: must a come before b?
@@ -294,8 +308,9 @@ func checkSelect(t *rapid.T, images []ec2types.Image) {
 }
 
 // checkAccounted states the accounting law: every input image is an AMI
-// (one per set it won), a Rejection, or superseded (one entry per set it
-// serves), and exactly one of these. Images are told apart by the fields
+// (one per set it won), a Rejection, or superseded or held back (one
+// entry per set it serves), and exactly one of these; an AMI may also be
+// held back in a set it does not win. Images are told apart by the fields
 // Select keeps; identical duplicates count once per copy.
 func checkAccounted(t *rapid.T, images []ec2types.Image, got Selection) {
 	type identity struct {
@@ -322,7 +337,9 @@ func checkAccounted(t *rapid.T, images []ec2types.Image, got Selection) {
 		if !h.Winner.Requirements.Equal(h.AMI.Requirements) {
 			t.Fatalf("%s held back for %s, which serves other requirements", h.AMI, h.Winner)
 		}
-		losses[of(h.AMI)]++
+		if !winners[of(h.AMI)] { // an AMI of one set may wait in another
+			losses[of(h.AMI)]++
+		}
 	}
 	superseded := 0
 	for who, n := range losses {

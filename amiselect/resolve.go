@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -53,6 +54,11 @@ type Options struct {
 //
 // An alias through SSM is read with one GetParameters call when opts.SSM
 // is an [SSMBatchClient], else with one GetParameter call per parameter.
+// With opts.Select.MinAge set, the soak applies as it does by name: each
+// public parameter's history (opts.SSM must be an [SSMHistoryClient], or
+// Resolve fails with [ErrMinAgeNeedsHistory]) gives the releases it named
+// before its current one, and of those, the ones not newer than the
+// current one are the role's candidates, judged by their CreationDate.
 //
 // Resolve is as safe for concurrent use as client is.
 func Resolve(ctx context.Context, client ec2.DescribeImagesAPIClient, terms []Term, opts Options) (Selection, error) {
@@ -65,6 +71,15 @@ func Resolve(ctx context.Context, client ec2.DescribeImagesAPIClient, terms []Te
 	fromSSM, err := readSSM(ctx, opts.SSM, terms, opts.Query, opts.Aliases, opts.SkipMissingParameters, opts.UntypedNotFound)
 	if err != nil {
 		return Selection{}, err
+	}
+	history, err := readSoakHistory(ctx, terms, opts)
+	if err != nil {
+		return Selection{}, err
+	}
+	var current []string
+	if history != nil {
+		current = fromSSM.aliasIDs
+		fromSSM.aliasIDs = append(slices.Clone(current), history.ids()...)
 	}
 	qs, err := buildQueries(terms, opts.Query, fromSSM)
 	if err != nil {
@@ -96,6 +111,9 @@ func Resolve(ctx context.Context, client ec2.DescribeImagesAPIClient, terms []Te
 				images = append(images, img)
 			}
 		}
+	}
+	if history != nil {
+		images = history.candidates(images, current)
 	}
 	sel := Select(images, opts.Select)
 	if fromSSM != nil {

@@ -59,8 +59,12 @@ func (k RejectionKind) String() string {
 // Rejection is an image [Select] refused, and why.
 type Rejection struct {
 	ImageID string
-	Name    string
+	Name    string `json:",omitempty"`
 	Kind    RejectionKind
+	// State is the image's state when Kind is NotAvailable ("pending",
+	// "disabled", ...; empty when EC2 gave none), so that a disabled
+	// image can be told from one still being built.
+	State ec2types.ImageState `json:",omitempty"`
 	// Reason explains the refusal in a sentence naming the bad value.
 	Reason string
 }
@@ -68,9 +72,15 @@ type Rejection struct {
 // Selection is the outcome of [Select]: the AMIs to use, best first, the
 // images refused, the valid images that lost to better ones (see
 // [Selection.Superseded]) and those only [SelectOptions].MinAge kept out
-// (see [Selection.HeldBack]). Every input image is accounted for exactly
-// once: as one or more AMIs, as a Rejection, or as one or more Superseded
-// and HeldBack entries (one per requirement set it serves).
+// (see [Selection.HeldBack]). Every input image is accounted for: as one
+// or more AMIs, as a Rejection, or as one or more Superseded and HeldBack
+// entries (one per requirement set it serves); an image that is an AMI
+// of one set and only MinAge keeps out of another is also HeldBack there.
+//
+// A Selection remembers the images it chose from, so that it can say what
+// it will select at a later instant ([Selection.Changes]) by asking the
+// rule of [Select] about that instant. It marshals to JSON with all of it
+// as data (see [Selection.MarshalJSON]).
 type Selection struct {
 	AMIs     []AMI
 	Rejected []Rejection
@@ -79,9 +89,9 @@ type Selection struct {
 	// [Resolve] with [Options].SkipMissingParameters fills it.
 	MissingParameters []MissingParameter
 
-	// lost records every image that lost a set, compactly: most callers
-	// never ask, and a broad name pattern finds thousands of old releases.
-	lost *losses
+	// src is what Select chose from, for the rule to be asked again;
+	// nil for a Selection not made by Select.
+	src *source
 	// from is the alias Resolve resolved, for PlanDrift; nil for Select's
 	// own Selections and for terms without an alias.
 	from *resolution
@@ -141,6 +151,16 @@ func keyOf(a *AMI) setKey {
 //   - an image whose State is not "available" (pending, failed, disabled,
 //     ...), even when the request that found it forgot the state filter;
 //   - an architecture no EKS node runs (i386, x86_64_mac, arm64_mac, none);
+//
+// Select chooses AMIs from DescribeImages results. It is pure: the result
+// depends only on the images (as a multiset: their order does not matter)
+// and on the time opts.Now reports. It never panics.
+//
+// Select refuses, each with a [Rejection]:
+//   - an image without an ImageId;
+//   - an image whose State is not "available" (pending, failed, disabled,
+//     ...), even when the request that found it forgot the state filter;
+//   - an architecture no EKS node runs (i386, x86_64_mac, arm64_mac, none);
 //   - a missing or malformed CreationDate, or a malformed DeprecationTime.
 //
 // Each remaining image takes the requirements its name implies (see
@@ -163,6 +183,10 @@ func keyOf(a *AMI) setKey {
 // have preferred are [Selection.HeldBack], with the time each comes of
 // age.
 //
+// This rule is the only one: what the Selection says of later instants
+// ([Selection.Changes], [HeldBack].SelectedAt, [PlanDrift]) is the rule
+// asked at those instants, so Select called then answers the same.
+//
 // The AMIs come in newest-available order, a total order: not deprecated
 // before deprecated; then newest CreationDate first; then ID ascending;
 // then Name ascending; then by Variant, Arch and Windows build, so the two
@@ -173,145 +197,97 @@ func Select(images []ec2types.Image, opts SelectOptions) Selection {
 	if opts.Now != nil {
 		now = opts.Now
 	}
-	at := now()
-	rule := soak{minAge: opts.MinAge, cutoff: at.Add(-opts.MinAge)}
-
-	var sel Selection
-	best := make(map[setKey]int)
-	var amis []AMI
-	var winners []int32 // the input index of each AMI's image
-	// Most images serve one set and most lose it; AL2's accelerated and
-	// Bottlerocket's x86_64 images serve two. One small, pointer-free
-	// allocation, not a doubling series, for the usual case.
-	var losers []loss
-	if len(images) > 1 {
-		losers = make([]loss, 0, len(images)+len(images)/4)
-	}
-	for i := range images {
-		var c AMI
-		if !admit(&images[i], at, &c, &sel.Rejected) {
-			continue
+	sel := Selection{src: &source{input: images, at: now(), minAge: max(opts.MinAge, 0)}}
+	// The rule folded over the input as it is admitted: each role keeps
+	// the image nothing else beats, as pool.pick does over a role.
+	in := instantOf(sel.src.at, sel.src.minAge)
+	index := make(map[setKey]int)
+	var keys []setKey
+	var best []cand
+	admitAll(images, &sel.Rejected, func(c *cand, k setKey) {
+		i, seen := index[k]
+		switch {
+		case !seen:
+			index[k] = len(best)
+			keys, best = append(keys, k), append(best, *c)
+		case in.beats(c, &best[i]):
+			best[i] = *c
 		}
-		r := recognize(c.Name, c.Arch)
-		c.Family, c.Release = r.family, r.release
-		for v := 0; v < max(r.n, 1); v++ {
-			c.Variant = r.variants[v]
-			k := keyOf(&c)
-			j, seen := best[k]
-			switch {
-			case !seen:
-				best[k] = len(amis)
-				amis = append(amis, c)
-				winners = append(winners, int32(i))
-			case rule.prefer(&c, &amis[j]):
-				losers = append(losers, loss{image: winners[j], set: int32(j)})
-				amis[j], winners[j] = c, int32(i)
-			default:
-				losers = append(losers, loss{image: int32(i), set: int32(j)})
-			}
+	})
+	if len(best) > 0 {
+		sel.AMIs = make([]AMI, len(best))
+		for i := range best {
+			sel.AMIs[i] = amiOf(&best[i], keys[i], requirementsFor(keys[i]), sel.src.at)
 		}
+		slices.SortFunc(sel.AMIs, compareAMIs)
 	}
-
-	// One requirement set per key, built once and shared (Requirements are
-	// immutable).
-	reqs := make(map[setKey]compat.Requirements, len(amis))
-	for i := range amis {
-		k := keyOf(&amis[i])
-		r, ok := reqs[k]
-		if !ok {
-			r = requirementsFor(k)
-			reqs[k] = r
-		}
-		amis[i].Requirements = r
-	}
-	if len(losers) > 0 {
-		// The sets' winners, by set, before the AMIs are sorted.
-		sel.lost = &losses{all: losers, winners: slices.Clone(amis), images: winners, input: images, at: at, rule: rule}
-	}
-	slices.SortFunc(amis, compareAMIs)
-	sel.AMIs = amis
 	slices.SortFunc(sel.Rejected, compareRejections)
 	return sel
 }
 
-// soak is [SelectOptions].MinAge applied at the instant Select judges:
-// with minAge set, an image created after cutoff is young.
-type soak struct {
-	minAge time.Duration
-	cutoff time.Time
-}
-
-func (s soak) young(a *AMI) bool { return s.minAge > 0 && a.Created.After(s.cutoff) }
-
-// prefer reports whether a should replace b as the AMI of their common
-// requirement set, MinAge applied: see [Select]. Without MinAge it is
-// better.
-func (s soak) prefer(a, b *AMI) bool {
-	if s.minAge > 0 && a.Deprecated == b.Deprecated {
-		ya, yb := s.young(a), s.young(b)
-		if ya != yb {
-			return yb
-		}
-		if ya && !a.Created.Equal(b.Created) {
-			return a.Created.Before(b.Created)
-		}
+// pool is the Selection's images grouped by role, for the rule to be
+// asked about later instants; nil for a Selection Select did not make.
+// It is built on each call, from the images given to Select.
+func (s Selection) pool() *pool {
+	if s.src == nil {
+		return nil
 	}
-	return better(a, b)
+	return s.src.pool()
 }
 
-// loss is an image (its input index) that lost a set (its index).
-type loss struct {
-	image, set int32
-}
-
-// losses is every loss of one Select, the winner of each set (by set
-// index), the input index of each winner's image, and the input itself
-// with the time Select judged deprecation and age at: Superseded and
-// HeldBack read a losing image again rather than Select copying
-// thousands of them.
-type losses struct {
-	all     []loss
-	winners []AMI
-	images  []int32
-	input   []ec2types.Image
-	at      time.Time
-	rule    soak
-}
-
-// lostSet is one set an image lost, as the two AMIs of that set, and,
-// when only its age kept it out, when it comes of age.
+// lostSet is one set an image lost: the loser and the set (the winner is
+// the set's pick), whether only its age keeps it out and, if so, when it
+// comes of age, and whether the image is the AMI of another set. Its
+// AMIs are built on demand (see pool.amis): most callers never ask, and a
+// broad name pattern finds thousands of old releases.
 type lostSet struct {
-	ami, winner AMI
-	heldBack    bool
-	eligibleAt  time.Time
+	cand       int32
+	role       *role
+	heldBack   bool
+	eligibleAt time.Time
+	won        bool
 }
 
-// lostSets calls yield for every set lost by an image that won no set.
-func (s Selection) lostSets(yield func(lostSet)) {
-	if s.lost == nil {
+// amis returns the loser of l and the set's AMI, as Select reports them.
+func (p *pool) amis(l *lostSet) (loser, winner AMI) {
+	w, ok := p.winners[l.role]
+	if !ok {
+		w = p.ami(l.role.pick, p.at)
+		if p.winners == nil {
+			p.winners = map[*role]AMI{}
+		}
+		p.winners[l.role] = w
+	}
+	return p.ami(l.cand, p.at), w
+}
+
+// lostSets calls yield for every (image, set) pair whose image the set
+// does not select, noting whether only MinAge keeps the image out (it is
+// young, and the rule without MinAge would select it). A nil pool has
+// none.
+func (p *pool) lostSets(yield func(lostSet)) {
+	if p == nil {
 		return
 	}
-	won := make(map[int32]bool, len(s.lost.images))
-	for _, i := range s.lost.images {
-		won[i] = true
+	now, noSoak := instantOf(p.at, p.minAge), instantOf(p.at, 0)
+	won := make(map[int32]bool, len(p.roles))
+	for i := range p.roles {
+		won[p.cands[p.roles[i].pick].image] = true
 	}
-	for i := range s.lost.all {
-		l := &s.lost.all[i]
-		if won[l.image] {
-			continue
+	for ri := range p.roles {
+		r := &p.roles[ri]
+		w := &p.cands[r.pick]
+		for _, i := range p.members(r) {
+			if i == r.pick {
+				continue
+			}
+			c := &p.cands[i]
+			l := lostSet{cand: i, role: r, won: won[c.image]}
+			if now.young(c) && noSoak.beats(c, w) {
+				l.heldBack, l.eligibleAt = true, c.created.time().Add(p.minAge)
+			}
+			yield(l)
 		}
-		w := &s.lost.winners[l.set]
-		var c AMI
-		if !admit(&s.lost.input[l.image], s.lost.at, &c, nil) {
-			continue // the caller changed the image since Select admitted it
-		}
-		r := recognize(c.Name, w.Arch)
-		c.Family, c.Variant, c.Release, c.Requirements = r.family, w.Variant, r.release, w.Requirements
-		ls := lostSet{ami: c, winner: *w}
-		if s.lost.rule.young(&c) && better(&c, w) {
-			ls.heldBack, ls.eligibleAt = true, c.Created.Add(s.lost.rule.minAge)
-		}
-		yield(ls)
 	}
 }
 
@@ -321,117 +297,81 @@ func (s Selection) lostSets(yield func(lostSet)) {
 // that won some set is among the AMIs instead; a set it lost only because
 // it is younger than MinAge is in [Selection.HeldBack] instead. The list
 // is built on each call, from the images given to Select: Select keeps a
-// reference to them, not a copy, so that selecting stays cheap; change
-// them after Select and Superseded describes the changed images.
-func (s Selection) Superseded() []Superseded {
-	var out []Superseded
-	s.lostSets(func(l lostSet) {
-		if !l.heldBack {
-			out = append(out, Superseded{AMI: l.ami, Winner: l.winner})
+// reference to them, not a copy, so that selecting stays cheap; do not
+// change them afterwards.
+func (s Selection) Superseded() []Superseded { return s.pool().superseded() }
+
+func (p *pool) superseded() []Superseded {
+	if p == nil {
+		return nil
+	}
+	out := make([]Superseded, 0, len(p.cands)-len(p.roles)) // every loss, at most
+	p.lostSets(func(l lostSet) {
+		if !l.heldBack && !l.won {
+			loser, winner := p.amis(&l)
+			out = append(out, Superseded{AMI: loser, Winner: winner})
 		}
 	})
-	slices.SortFunc(out, func(a, b Superseded) int {
+	if len(out) == 0 {
+		return nil
+	}
+	return sortedBy(out, func(a, b *Superseded) int {
 		if c := compareAMIs(a.AMI, b.AMI); c != 0 {
 			return c
 		}
 		return compareAMIs(a.Winner, b.Winner)
 	})
-	return out
 }
 
-// HeldBack is an image a requirement set would take but for
-// [SelectOptions].MinAge: by the rule without it (not deprecated, newest,
-// greatest name, smallest ID) it beats the set's AMI, but it is young.
-type HeldBack struct {
-	// AMI is the young image as the AMI of the set.
-	AMI AMI
-	// Winner is the AMI the set keeps meanwhile.
-	Winner AMI
-	// EligibleAt is when AMI comes of age: its creation plus MinAge. From
-	// then on it replaces Winner, unless a newer image has come of age
-	// first or its DeprecationTime passes.
-	EligibleAt time.Time
-}
-
-// Reason says why the set keeps Winner, naming the dates and MinAge.
-func (h HeldBack) Reason() string {
-	return fmt.Sprintf("%s was created %s, less than MinAge (%v) before now; it comes of age at %s, and %s serves until then",
-		h.AMI.ID, h.AMI.Created.Format(time.RFC3339), h.EligibleAt.Sub(h.AMI.Created), h.EligibleAt.Format(time.RFC3339), h.Winner.ID)
-}
-
-// HeldBack lists, for each valid image that won no requirement set, every
-// set whose AMI it would have replaced but for [SelectOptions].MinAge,
-// with the AMI kept and when the image comes of age: soonest first, then
-// in newest-available order of the held-back AMIs, then by winner. It is
-// empty without MinAge. Like [Selection.Superseded], it is built on each
-// call from the images given to Select.
-func (s Selection) HeldBack() []HeldBack {
-	var out []HeldBack
-	s.lostSets(func(l lostSet) {
-		if l.heldBack {
-			out = append(out, HeldBack{AMI: l.ami, Winner: l.winner, EligibleAt: l.eligibleAt})
-		}
-	})
-	slices.SortFunc(out, func(a, b HeldBack) int {
-		if c := a.EligibleAt.Compare(b.EligibleAt); c != 0 {
-			return c
-		}
-		if c := compareAMIs(a.AMI, b.AMI); c != 0 {
-			return c
-		}
-		return compareAMIs(a.Winner, b.Winner)
-	})
-	return out
-}
-
-// admit checks one image and converts the fields Select needs into c,
-// parsing each date exactly once, or appends why not to rejected (if not
-// nil) and reports false.
-func admit(img *ec2types.Image, now time.Time, c *AMI, rejected *[]Rejection) bool {
-	id, name := aws.ToString(img.ImageId), aws.ToString(img.Name)
-	reject := func(k RejectionKind, format string, args ...any) bool {
-		if rejected != nil {
-			*rejected = append(*rejected, Rejection{ImageID: id, Name: name, Kind: k, Reason: fmt.Sprintf(format, args...)})
+// check checks one image as Select admits it and converts what the rule
+// needs into c and the Kubernetes architecture into arch, parsing each
+// date exactly once; or reports false and, when why is not nil, says in it
+// why the image is refused (without its ID and name).
+func check(img *ec2types.Image, c *cand, arch *string, why *Rejection) bool {
+	no := func(k RejectionKind, state ec2types.ImageState, format string, args ...any) bool {
+		if why != nil {
+			*why = Rejection{Kind: k, State: state, Reason: fmt.Sprintf(format, args...)}
 		}
 		return false
 	}
-	if id == "" {
-		return reject(MissingID, "the image has no ImageId")
+	id := aws.ToString(img.ImageId)
+	switch {
+	case id == "":
+		return no(MissingID, "", "the image has no ImageId")
+	case img.State == "":
+		return no(NotAvailable, "", "the image has no State; only available images can be launched")
+	case img.State != ec2types.ImageStateAvailable:
+		return no(NotAvailable, img.State, "state is %q, not \"available\"; only available images can be launched", img.State)
 	}
-	if img.State != ec2types.ImageStateAvailable {
-		if img.State == "" {
-			return reject(NotAvailable, "the image has no State; only available images can be launched")
-		}
-		return reject(NotAvailable, "state is %q, not \"available\"; only available images can be launched", img.State)
-	}
-	arch, ok := eksname.KubeArch(string(img.Architecture))
-	if !ok {
+	a, known := eksname.KubeArch(string(img.Architecture))
+	if !known {
 		if img.Architecture == "" {
-			return reject(UnsupportedArchitecture, "the image has no Architecture; EKS nodes run x86_64 or arm64")
+			return no(UnsupportedArchitecture, "", "the image has no Architecture; EKS nodes run x86_64 or arm64")
 		}
-		return reject(UnsupportedArchitecture, "architecture %q is not supported; EKS nodes run x86_64 or arm64", img.Architecture)
+		return no(UnsupportedArchitecture, "", "architecture %q is not supported; EKS nodes run x86_64 or arm64", img.Architecture)
 	}
 	if img.CreationDate == nil {
-		return reject(InvalidCreationDate, "the image has no CreationDate, so it cannot be ordered")
+		return no(InvalidCreationDate, "", "the image has no CreationDate, so it cannot be ordered")
 	}
 	created, err := time.Parse(time.RFC3339, *img.CreationDate)
 	if err != nil {
-		return reject(InvalidCreationDate, "CreationDate %q is not an RFC 3339 time, so the image cannot be ordered", *img.CreationDate)
+		return no(InvalidCreationDate, "", "CreationDate %q is not an RFC 3339 time, so the image cannot be ordered", *img.CreationDate)
 	}
-	deprecated := false
+	deprecates := never
 	if dt := aws.ToString(img.DeprecationTime); dt != "" {
 		t, err := time.Parse(time.RFC3339, dt)
 		if err != nil {
-			return reject(InvalidDeprecationTime, "DeprecationTime %q is not an RFC 3339 time, so whether the image is deprecated is unknown", dt)
+			return no(InvalidDeprecationTime, "", "DeprecationTime %q is not an RFC 3339 time, so whether the image is deprecated is unknown", dt)
 		}
-		deprecated = !t.After(now)
+		deprecates = stampOf(t)
 	}
-	*c = AMI{ID: id, Name: name, Arch: arch, Created: created.UTC(), CreationDate: *img.CreationDate, Deprecated: deprecated}
+	*c = cand{created: stampOf(created), deprecates: deprecates, id: id, name: aws.ToString(img.Name), date: *img.CreationDate}
+	*arch = a
 	return true
 }
 
 // better reports whether a should replace b as the AMI of their common
-// requirement set.
+// requirement set, without a soak: the rule of [Select] for two AMIs.
 func better(a, b *AMI) bool {
 	if a.Deprecated != b.Deprecated {
 		return !a.Deprecated
@@ -447,7 +387,10 @@ func better(a, b *AMI) bool {
 	}
 	// The same image twice, its date spelt two ways ("...Z", "+01:00"):
 	// either copy would do, but the result must not depend on the order.
-	return a.CreationDate < b.CreationDate
+	if a.CreationDate != b.CreationDate {
+		return a.CreationDate < b.CreationDate
+	}
+	return laterDeprecation(a.DeprecationTime, b.DeprecationTime)
 }
 
 // compareAMIs is newest-available order; see [Select].
@@ -476,7 +419,10 @@ func compareAMIs(a, b AMI) int {
 	if c := cmp.Compare(a.Family.WindowsBuild(), b.Family.WindowsBuild()); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.CreationDate, b.CreationDate)
+	if c := cmp.Compare(a.CreationDate, b.CreationDate); c != 0 {
+		return c
+	}
+	return a.DeprecationTime.Compare(b.DeprecationTime)
 }
 
 func compareRejections(a, b Rejection) int {

@@ -243,7 +243,7 @@ func TestSelectRejectionReasons(t *testing.T) {
 		image("ami-03", "team-broken", "x86_64", "Sat Mar 22 09:30:00 UTC 2025"),
 	}
 	want := []Rejection{
-		{ImageID: "ami-01", Name: "team-next", Kind: NotAvailable, Reason: `state is "pending", not "available"; only available images can be launched`},
+		{ImageID: "ami-01", Name: "team-next", Kind: NotAvailable, State: ec2types.ImageStatePending, Reason: `state is "pending", not "available"; only available images can be launched`},
 		{ImageID: "ami-02", Name: "team-mac", Kind: UnsupportedArchitecture, Reason: `architecture "arm64_mac" is not supported; EKS nodes run x86_64 or arm64`},
 		{ImageID: "ami-03", Name: "team-broken", Kind: InvalidCreationDate, Reason: `CreationDate "Sat Mar 22 09:30:00 UTC 2025" is not an RFC 3339 time, so the image cannot be ordered`},
 	}

@@ -184,6 +184,12 @@ func TestSelectMinAgeZeroIsToday(t *testing.T) {
 // the rule without MinAge prefers to the winner, and which are young, are
 // held back; the others are superseded.
 func referenceSoak(images []ec2types.Image, now time.Time, minAge time.Duration) (amis []AMI, superseded []Superseded, held []HeldBack) {
+	return referenceSoakAt(images, now, minAge, true)
+}
+
+// referenceSoakAt is referenceSoak; with future false it leaves out
+// SelectedAt (which asks it about later instants).
+func referenceSoakAt(images []ec2types.Image, now time.Time, minAge time.Duration, future bool) (amis []AMI, superseded []Superseded, held []HeldBack) {
 	entries, _ := referenceEntries(images, now)
 	young := func(a AMI) bool { return minAge > 0 && now.Sub(a.Created) < minAge }
 	todayBetter := func(a, b AMI) bool {
@@ -196,8 +202,10 @@ func referenceSoak(images []ec2types.Image, now time.Time, minAge time.Duration)
 			return a.Name > b.Name
 		case a.ID != b.ID:
 			return a.ID < b.ID
+		case a.CreationDate != b.CreationDate:
+			return a.CreationDate < b.CreationDate
 		}
-		return a.CreationDate < b.CreationDate
+		return laterDeprecationRef(a.DeprecationTime, b.DeprecationTime)
 	}
 	var groups [][]int // entry indexes per requirement set
 	for i, e := range entries {
@@ -244,12 +252,16 @@ func referenceSoak(images []ec2types.Image, now time.Time, minAge time.Duration)
 		w := entries[winnerOf[g]].ami
 		for _, i := range members {
 			e := entries[i]
-			if won[e.image] {
-				continue
-			}
-			if young(e.ami) && todayBetter(e.ami, w) {
-				held = append(held, HeldBack{AMI: e.ami, Winner: w, EligibleAt: e.ami.Created.Add(minAge)})
-			} else {
+			switch {
+			case i == winnerOf[g]:
+			case young(e.ami) && todayBetter(e.ami, w):
+				// Held back even when the image wins another set.
+				h := HeldBack{AMI: e.ami, Winner: w, EligibleAt: e.ami.Created.Add(minAge)}
+				if future {
+					h.SelectedAt = referenceSelectedAt(images, now, minAge, e.ami)
+				}
+				held = append(held, h)
+			case !won[e.image]:
 				superseded = append(superseded, Superseded{AMI: e.ami, Winner: w})
 			}
 		}
@@ -271,6 +283,31 @@ func referenceSoak(images []ec2types.Image, now time.Time, minAge time.Duration)
 		return compareAMIs(a.Winner, b.Winner)
 	})
 	return amis, superseded, held
+}
+
+// referenceSelectedAt is when the reference first selects a, in its set,
+// after now: it tries every later instant where an image of the input
+// comes of age or is deprecated, in order; zero when none selects it.
+func referenceSelectedAt(images []ec2types.Image, now time.Time, minAge time.Duration, a AMI) time.Time {
+	var instants []time.Time
+	for _, img := range images {
+		if c, err := time.Parse(time.RFC3339, aws.ToString(img.CreationDate)); err == nil && c.Add(minAge).After(now) {
+			instants = append(instants, c.Add(minAge))
+		}
+		if d, err := time.Parse(time.RFC3339, aws.ToString(img.DeprecationTime)); err == nil && d.After(now) {
+			instants = append(instants, d)
+		}
+	}
+	slices.SortFunc(instants, time.Time.Compare)
+	for _, t := range instants {
+		amis, _, _ := referenceSoakAt(images, t, minAge, false)
+		if slices.ContainsFunc(amis, func(w AMI) bool {
+			return w.ID == a.ID && w.Name == a.Name && keyOf(&w) == keyOf(&a) && w.CreationDate == a.CreationDate && w.DeprecationTime.Equal(a.DeprecationTime)
+		}) {
+			return t.UTC()
+		}
+	}
+	return time.Time{}
 }
 
 // TestSelectMinAgeProperties states the laws of MinAge: Select agrees

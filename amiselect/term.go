@@ -133,7 +133,7 @@ func buildQueries(terms []Term, opts QueryOptions, ssm *fromSSM) ([]query, error
 	}
 	if alias := terms[0].Alias; alias != "" {
 		if ssm != nil && ssm.aliasBySSM {
-			return []query{idQuery(ssm.aliasIDs, fmt.Sprintf("term 0 (alias %q through SSM)", alias))}, nil
+			return idQueries(ssm.aliasIDs, fmt.Sprintf("term 0 (alias %q through SSM)", alias)), nil
 		}
 		spec, _ := parseAlias(alias, opts.KubernetesVersion, k8s) // checked above
 		return []query{aliasQuery(spec, opts.KubernetesVersion)}, nil

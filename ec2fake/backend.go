@@ -15,6 +15,8 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	"github.com/aws/smithy-go"
+
+	"github.com/ec2select/ec2select/internal/pricedata"
 )
 
 // DefaultAccountID is the account a Backend acts as when Options.AccountID
@@ -29,7 +31,7 @@ const (
 )
 
 // operations lists every operation a Backend answers, EC2's then SSM's.
-var operations = slices.Concat([]string{OpDescribeImages, OpDescribeInstanceTypes, OpDisableImage}, ssmOperations, placementOperations)
+var operations = slices.Concat([]string{OpDescribeImages, OpDescribeInstanceTypes, OpDisableImage, OpDescribeSpotPriceHistory}, ssmOperations, placementOperations, pricingOperations)
 
 func checkOperation(op string) error {
 	if op == "" || slices.Contains(operations, op) {
@@ -85,6 +87,9 @@ type Backend struct {
 	paramIndex *publicIndex                // nil: rebuild on the next SSM call
 
 	place placeState // zones, offerings, reservations, subnets, launches
+
+	prices   *pricedata.Table // on-demand and spot prices (pricing.go)
+	priceIdx *priceIndex      // nil: rebuild on the next Price List call
 
 	ctl       sync.Mutex // faults, latency, call log, request IDs
 	faults    []*faultState
@@ -155,6 +160,7 @@ func NewWithCatalog(opts Options) *Backend {
 		panic(fmt.Sprintf("ec2fake: embedded catalog does not load: %v", err))
 	}
 	b.loadZoneCatalog()
+	b.loadEmbeddedPrices()
 	return b
 }
 
@@ -551,6 +557,9 @@ func cloneAny(v any) any {
 	case *ssm.GetParametersByPathInput:
 		c := clone(*in)
 		return &c
+	}
+	if c, ok := clonePriceInput(v); ok {
+		return c
 	}
 	return clonePlacementInput(v)
 }

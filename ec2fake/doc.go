@@ -236,6 +236,45 @@
 // [Backend.PutSubnet] set them by hand. boto3 and the AWS CLI read every
 // answer.
 //
+// # Prices
+//
+// The same [Backend.Handler] serves the Price List Query API: a request
+// whose X-Amz-Target starts "AWSPriceListService." is AWS JSON 1.1, so a
+// real *pricing.Client ([NewPricingClient]), boto3 and the AWS CLI read
+// it. [Backend.GetProducts] lists one product (SKU) per on-demand price
+// of the backend's price table ([NewWithCatalog] loads the embedded
+// snapshot of internal/pricedata; [Backend.LoadPrices] replaces it), each
+// a JSON document in a string as AWS writes it: product{productFamily,
+// attributes{instanceType, regionCode, location, operatingSystem,
+// licenseModel, tenancy, preInstalledSw NA, capacitystatus Used,
+// marketoption OnDemand, usagetype, operation, ...}, sku},
+// terms.OnDemand with one hourly dimension priced in USD (CNY in cn-
+// regions), publicationDate. There are no Reserved terms: the table has no
+// reserved-instance rates. Filters: TERM_MATCH (ignoring case, as both
+// Karpenter's "Linux" and amazon-ec2-instance-selector's "linux" rely
+// on), EQUALS, CONTAINS, ANY_OF and NONE_OF (exact; ANY_OF and NONE_OF take
+// comma-separated values); field names ignore case; a product without the
+// field matches no filter on it. Pages are 1-100 (default 100), in SKU
+// order, with the same keyset NextToken as the EC2 describes
+// (InvalidNextTokenException when damaged or from another request).
+// Errors are the pricing SDK's modeled types (NotFoundException for a
+// service other than AmazonEC2, InvalidParameterException, ...);
+// InjectFault scripts the others (AccessDeniedException, as an SCP gives,
+// ThrottlingException). DescribeServices and GetAttributeValues list the
+// attributes and their values.
+//
+// [Backend.DescribeSpotPriceHistory] (EC2 Query, or in process) answers
+// from a synthetic, deterministic price walk per zone, instance type and
+// product description ("Linux/UNIX" from a region's Linux on-demand price,
+// "Windows" from its Windows one), described in spotprice.go: EC2's real
+// history is not public. A window returns its changes and the price in
+// force at its start, newest first; StartTime now gives one price per
+// history, as Karpenter asks; filters availability-zone,
+// availability-zone-id, instance-type, product-description, spot-price
+// and timestamp take EC2's wildcards. The region is the one the request
+// is signed for (the backend's Options.Region when unsigned), and its
+// zones are REGIONa-c with IDs such as use1-az1.
+//
 // # Faults, latency and the call log
 //
 // [Backend.InjectFault] makes calls fail with an EC2 error: for one

@@ -90,13 +90,17 @@ func canceledError(op string, cause error) error {
 
 // Service IDs as the SDK names them in *smithy.OperationError.
 const (
-	serviceEC2 = "EC2"
-	serviceSSM = "SSM"
+	serviceEC2     = "EC2"
+	serviceSSM     = "SSM"
+	servicePricing = "Pricing"
 )
 
 func serviceOf(op string) string {
-	if slices.Contains(ssmOperations, op) {
+	switch {
+	case slices.Contains(ssmOperations, op):
 		return serviceSSM
+	case slices.Contains(pricingOperations, op):
+		return servicePricing
 	}
 	return serviceEC2
 }
@@ -106,6 +110,11 @@ func serviceOf(op string) string {
 // *ssmtypes.ParameterNotFound works in process as over HTTP), otherwise,
 // and always for EC2, a *smithy.GenericAPIError.
 func (e *apiError) sdkError(op string) smithy.APIError {
+	if serviceOf(op) == servicePricing {
+		if err, ok := pricingError(e); ok {
+			return err.(smithy.APIError)
+		}
+	}
 	if serviceOf(op) != serviceSSM {
 		return &smithy.GenericAPIError{Code: e.code, Message: e.message}
 	}

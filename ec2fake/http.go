@@ -43,7 +43,10 @@ type handler struct {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Header.Get("X-Amz-Target") != "" {
+	if target := r.Header.Get("X-Amz-Target"); strings.HasPrefix(target, pricingTargetPrefix) {
+		h.servePricing(w, r)
+		return
+	} else if target != "" {
 		h.serveSSM(w, r)
 		return
 	}
@@ -90,6 +93,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		h.write(w, requestID, http.StatusOK, returnResponse("DisableImageResponse", requestID, aws.ToBool(out.Return)))
+	case OpDescribeSpotPriceHistory:
+		h.serveSpotPriceHistory(w, r, form)
 	case "":
 		h.fail(w, h.b.nextRequestID(), newAPIError(CodeInvalidAction, "The request must contain the parameter Action."))
 	default:

@@ -59,7 +59,7 @@ func TestHandlerProtocolErrors(t *testing.T) {
 	}{
 		{"no action", http.MethodPost, "Version=2016-11-15", 400, CodeInvalidAction, "The request must contain the parameter Action."},
 		{"unknown action", http.MethodPost, "Action=RunInstances&Version=2016-11-15", 400, CodeInvalidAction,
-			"The action RunInstances is not valid for this web service; ec2fake implements DescribeImages, DescribeInstanceTypes, DisableImage, DescribeAvailabilityZones, DescribeInstanceTypeOfferings, DescribeCapacityReservations, DescribeSubnets, CreateFleet."},
+			"The action RunInstances is not valid for this web service; ec2fake implements DescribeImages, DescribeInstanceTypes, DisableImage, DescribeSpotPriceHistory, DescribeAvailabilityZones, DescribeInstanceTypeOfferings, DescribeCapacityReservations, DescribeSubnets, CreateFleet."},
 		{"unknown parameter", http.MethodPost, "Action=DescribeImages&Owners.1=self", 400, CodeUnknownParameter, "The parameter Owners.1 is not recognized"},
 		{"bad index", http.MethodPost, "Action=DescribeImages&ImageId.0=ami-12345678", 400, CodeUnknownParameter, "The parameter ImageId.0 is not recognized"},
 		{"leading zero index", http.MethodPost, "Action=DescribeImages&Filter.01.Name=name", 400, CodeUnknownParameter, "The parameter Filter.01.Name is not recognized"},

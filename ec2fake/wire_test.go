@@ -196,7 +196,7 @@ func TestPreOperationErrorsCarryRequestID(t *testing.T) {
 		{"unknown action", func() error {
 			_, err := p.client.DescribeInstances(ctx, &ec2.DescribeInstancesInput{})
 			return err
-		}, errInfo{Code: CodeInvalidAction, Message: "The action DescribeInstances is not valid for this web service; ec2fake implements DescribeImages, DescribeInstanceTypes, DisableImage, DescribeAvailabilityZones, DescribeInstanceTypeOfferings, DescribeCapacityReservations, DescribeSubnets, CreateFleet.", Status: 400}},
+		}, errInfo{Code: CodeInvalidAction, Message: "The action DescribeInstances is not valid for this web service; ec2fake implements DescribeImages, DescribeInstanceTypes, DisableImage, DescribeSpotPriceHistory, DescribeAvailabilityZones, DescribeInstanceTypeOfferings, DescribeCapacityReservations, DescribeSubnets, CreateFleet.", Status: 400}},
 	}
 	seen := map[string]bool{}
 	for _, tc := range tests {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/offerings"
 	"github.com/ec2select/ec2select/weighting"
 	"sigs.k8s.io/yaml"
 )
@@ -258,4 +259,65 @@ spec:
 	// spec.template.spec.kubelet
 	// spec.template.spec.taints[0].value
 	// spec.weight
+}
+
+// Effective prices as NodeOverlays: one overlay per capacity type and
+// price, selecting exactly the offerings priced at it.
+func ExampleNodeOverlays() {
+	book := offerings.NewPriceBook(offerings.EmbeddedPriceSnapshot())
+	var os []offerings.Offering
+	for _, t := range []string{"m5.large", "m5.xlarge"} {
+		for _, z := range []string{"us-east-1a", "us-east-1b"} {
+			os = append(os, offerings.Offering{InstanceType: t, Zone: z, CapacityType: offerings.OnDemand})
+		}
+	}
+	prices, _ := book.PriceAll(os, offerings.PriceOptions{Discounts: offerings.Discounts{EnterprisePercent: 10}})
+	plan, _ := weighting.NodeOverlays(prices, weighting.OverlayOptions{NodePools: []string{"general"}})
+	for _, o := range plan.Overlays {
+		y, _ := o.EncodeYAML()
+		fmt.Printf("---\n%s", y)
+	}
+	// Output:
+	// ---
+	// apiVersion: karpenter.sh/v1alpha1
+	// kind: NodeOverlay
+	// metadata:
+	//   name: ec2select-price-1
+	// spec:
+	//   price: "0.0864"
+	//   requirements:
+	//   - key: node.kubernetes.io/instance-type
+	//     operator: In
+	//     values:
+	//     - m5.large
+	//   - key: karpenter.sh/capacity-type
+	//     operator: In
+	//     values:
+	//     - on-demand
+	//   - key: karpenter.sh/nodepool
+	//     operator: In
+	//     values:
+	//     - general
+	//   weight: 1
+	// ---
+	// apiVersion: karpenter.sh/v1alpha1
+	// kind: NodeOverlay
+	// metadata:
+	//   name: ec2select-price-2
+	// spec:
+	//   price: "0.1728"
+	//   requirements:
+	//   - key: node.kubernetes.io/instance-type
+	//     operator: In
+	//     values:
+	//     - m5.xlarge
+	//   - key: karpenter.sh/capacity-type
+	//     operator: In
+	//     values:
+	//     - on-demand
+	//   - key: karpenter.sh/nodepool
+	//     operator: In
+	//     values:
+	//     - general
+	//   weight: 1
 }

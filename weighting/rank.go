@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/offerings"
 )
 
 // RankOptions tunes [Policy.Rank]. The zero value ranks without prices.
@@ -19,6 +20,12 @@ type RankOptions struct {
 	// by name. Nil means no price is known. It must return a finite,
 	// non-negative price, and is called once per type.
 	Price func(instanceType string) (float64, bool)
+	// Unknown says what a type whose price the function does not know
+	// means: ranked last in its tier (offerings.UnknownPriceLast, the zero
+	// value), or not a candidate (offerings.UnknownPriceSkip), as Karpenter
+	// treats an offering without a price since #9249: such a type then
+	// goes to Ranking.Unpriced instead of a tier.
+	Unknown offerings.UnknownPrice
 }
 
 // RankedTier is one tier of a [Ranking] and the instance types in it, in
@@ -38,6 +45,9 @@ type Ranking struct {
 	Tiers []RankedTier
 	// Unranked holds the types that no tier admits, by name.
 	Unranked []compat.InstanceType
+	// Unpriced holds, by name, the types a tier admits whose price is
+	// unknown, when RankOptions.Unknown is offerings.UnknownPriceSkip.
+	Unpriced []compat.InstanceType
 
 	policy *compiled
 }
@@ -62,7 +72,7 @@ func (p Policy) Rank(types []compat.InstanceType, opts RankOptions) (Ranking, er
 		return Ranking{}, err
 	}
 	keys := make([]rankKey, len(types))
-	counts := make([]int, len(c.tiers)+1) // the last counts the unranked
+	counts := make([]int, len(c.tiers)+2) // then the unranked, then the unpriced
 	for i := range types {
 		it := &types[i]
 		k := rankKey{idx: int32(i), tier: int32(c.assign(it))}
@@ -74,6 +84,9 @@ func (p Policy) Rank(types []compat.InstanceType, opts RankOptions) (Ranking, er
 				return Ranking{}, fmt.Errorf("weighting: the price of %s is %v; the price function must return a finite, non-negative price, or false when it does not know", it.Name, price)
 			}
 			k.price, k.known = price, ok
+			if !ok && opts.Unknown == offerings.UnknownPriceSkip {
+				k.tier = int32(len(c.tiers) + 1)
+			}
 		}
 		keys[i] = k
 		counts[k.tier]++
@@ -97,6 +110,7 @@ func (p Policy) Rank(types []compat.InstanceType, opts RankOptions) (Ranking, er
 		r.Tiers[i] = RankedTier{Tier: cloneTier(c.tiers[i].tier), InstanceTypes: take(counts[i])}
 	}
 	r.Unranked = take(counts[len(c.tiers)])
+	r.Unpriced = take(counts[len(c.tiers)+1])
 	return r, nil
 }
 
@@ -175,6 +189,9 @@ func (r Ranking) Explain(name string) string {
 	}
 	it, tier, pos, ok := r.find(name)
 	if !ok {
+		if slices.ContainsFunc(r.Unpriced, func(t compat.InstanceType) bool { return t.Name == name }) {
+			return name + ": unpriced: its price is unknown, which RankOptions.Unknown makes unavailable"
+		}
 		return name + ": not in the ranking"
 	}
 	var b strings.Builder

@@ -27,6 +27,10 @@ type AMI struct {
 	// Deprecated reports whether the image's DeprecationTime had passed
 	// when it was selected.
 	Deprecated bool
+	// DeprecationTime is when EC2 deprecates the image, in UTC; zero when
+	// it has none. amiselect's rule reads it to tell when the AMI will be
+	// deprecated, which can come before a held-back image comes of age.
+	DeprecationTime time.Time
 	// Release is the family's release version as the image name spells
 	// it: "v20250403" (AL2, AL2023), "v1.26.2" (Bottlerocket, without
 	// its build commit), "2025.04.08" (Windows, as dated in the name).

@@ -91,6 +91,10 @@ func (r *report) capacity(opts options, estimates []capacity.Estimate) {
 		r.printf("  %s", line)
 	}
 	r.printf("\n")
+	r.printf("Its on-demand price, term by term:\n")
+	for _, line := range strings.Split(newListPrices(opts.live.Region).price(estimates[i]).Explain(), "\n") {
+		r.printf("  %s\n", line)
+	}
 }
 
 func (r *report) capacityTable(opts options, estimates []capacity.Estimate) {
@@ -102,26 +106,62 @@ func (r *report) capacityTable(opts options, estimates []capacity.Estimate) {
 	if len(estimates) == 0 {
 		return
 	}
+	prices := newListPrices(opts.live.Region)
+	rows := [][]string{{"TYPE", "FAMILY", "CPU", "MEMORY", "MEMORY FROM", "PODS", "PODS FROM", "RESERVED CPU", "RESERVED MEMORY", "ALLOCATABLE CPU", "ALLOCATABLE MEMORY", "ALLOCATABLE PODS", "ON-DEMAND"}}
+	for _, row := range capacityRows(estimates, prices) {
+		rows = append(rows, []string{row.Type, row.Family, row.CPU, row.Memory, row.MemoryFrom, row.Pods, row.PodsFrom,
+			row.ReservedCPU, row.ReservedMemory, row.AllocatableCPU, row.AllocatableMemory, row.AllocatablePods, row.OnDemand})
+	}
+	r.table(rows)
+	for _, a := range assumptions(estimates) {
+		r.printf("  assumes: %s\n", a)
+	}
+	r.printf("  ON-DEMAND: the list price in %s from the embedded price snapshot (offerings.EmbeddedPriceSnapshot: Karpenter v1.14.1's tables); unknown where it has none, never another region's\n", prices.region)
+}
+
+// capacityRow is one row of the capacity table, as printed.
+type capacityRow struct {
+	Type              string `json:"type"`
+	Family            string `json:"family"`
+	CPU               string `json:"cpu"`
+	Memory            string `json:"memory"`
+	MemoryFrom        string `json:"memoryFrom"`
+	Pods              string `json:"pods"`
+	PodsFrom          string `json:"podsFrom"`
+	ReservedCPU       string `json:"reservedCPU"`
+	ReservedMemory    string `json:"reservedMemory"`
+	AllocatableCPU    string `json:"allocatableCPU"`
+	AllocatableMemory string `json:"allocatableMemory"`
+	AllocatablePods   string `json:"allocatablePods"`
+	OnDemand          string `json:"onDemand"`
+}
+
+func capacityRows(estimates []capacity.Estimate, prices listPrices) []capacityRow {
 	cpu := func(v int64) string { return capacity.FormatQuantity(capacity.ResourceCPU, v) }
 	mem := func(v int64) string { return capacity.FormatQuantity(capacity.ResourceMemory, v) }
-	rows := [][]string{{"TYPE", "FAMILY", "CPU", "MEMORY", "MEMORY FROM", "PODS", "PODS FROM", "RESERVED CPU", "RESERVED MEMORY", "ALLOCATABLE CPU", "ALLOCATABLE MEMORY", "ALLOCATABLE PODS"}}
-	var assumes []string
+	var out []capacityRow
 	for _, e := range estimates {
 		memFrom, _ := e.Term(capacity.ResourceMemory, capacity.KindCapacity)
 		taken := e.KubeReserved.Add(e.SystemReserved).Add(e.EvictionHard)
-		rows = append(rows, []string{e.InstanceType, e.Family.String(), cpu(e.Capacity.CPU), mem(e.Capacity.Memory), memFrom.Source.String(),
+		out = append(out, capacityRow{e.InstanceType, e.Family.String(), cpu(e.Capacity.CPU), mem(e.Capacity.Memory), memFrom.Source.String(),
 			capacity.FormatQuantity(capacity.ResourcePods, e.Capacity.Pods), e.MaxPods.Term.Source.String(),
-			cpu(taken.CPU), mem(taken.Memory), cpu(e.Allocatable.CPU), mem(e.Allocatable.Memory), capacity.FormatQuantity(capacity.ResourcePods, e.Allocatable.Pods)})
+			cpu(taken.CPU), mem(taken.Memory), cpu(e.Allocatable.CPU), mem(e.Allocatable.Memory), capacity.FormatQuantity(capacity.ResourcePods, e.Allocatable.Pods),
+			prices.cell(e)})
+	}
+	return out
+}
+
+// assumptions lists what the estimates assume, once each, in order.
+func assumptions(estimates []capacity.Estimate) []string {
+	var out []string
+	for _, e := range estimates {
 		for _, u := range append(unknowns(e), e.Assumptions...) {
-			if !slices.Contains(assumes, u) {
-				assumes = append(assumes, u)
+			if !slices.Contains(out, u) {
+				out = append(out, u)
 			}
 		}
 	}
-	r.table(rows)
-	for _, a := range assumes {
-		r.printf("  assumes: %s\n", a)
-	}
+	return out
 }
 
 // unknowns says what each figure the estimate cannot know is, and why.

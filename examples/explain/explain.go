@@ -82,10 +82,16 @@ func explain(ctx context.Context, out io.Writer, client ec2API, source string, o
 		}
 	}
 
+	if opts.format == "json" {
+		return writeJSON(out, source, opts, sel, passedOver, plan, types, skipped, m, estimates, offered)
+	}
 	r := &report{w: out}
 	r.printf("Source: %s\n", source)
 	r.terms(opts)
 	r.images(sel, passedOver)
+	if opts.rollout.MinAge > 0 || opts.rollout.Nodes != nil {
+		r.rollout(sel, opts)
+	}
 	if opts.rollout.Nodes != nil {
 		r.drift(plan)
 	}
@@ -320,8 +326,29 @@ func (r *report) images(sel amiselect.Selection, passed []notSelected) {
 	}
 }
 
+// rollout writes, with -min-age or -nodes, one line per image the soak
+// holds back with when it comes of age and is selected, then the next
+// change the selection makes on its own (amiselect's Changes: what Select
+// will answer then).
+func (r *report) rollout(sel amiselect.Selection, opts options) {
+	held := cli.HeldImages(sel.HeldBack())
+	r.printf("\nRollout (-min-age %v): %s held back\n", opts.rollout.MinAge, cli.Count(len(held), "image"))
+	if len(held) > 0 {
+		rows := [][]string{{"HELD BACK", "NAME", "UNTIL", "SERVING MEANWHILE"}}
+		for _, h := range held {
+			rows = append(rows, []string{h.ID, h.Name, h.Until(), strings.Join(h.Serving, ", ")})
+		}
+		r.table(rows)
+	}
+	if next := cli.NextChanges(sel.Changes()); next != "" {
+		r.printf("  Next change: %s\n", next)
+		return
+	}
+	r.printf("  Next change: none scheduled; the selection changes when an image is published, deprecated or withdrawn\n")
+}
+
 // drift writes the drift plan: per image nodes run, whether its nodes
-// drift, why and to what, then when the next held-back image comes of age.
+// drift, why, to what and when.
 func (r *report) drift(p amiselect.DriftPlan) {
 	images, nodes, driftImages, driftNodes := 0, 0, 0, 0
 	for _, d := range p.Images {
@@ -330,26 +357,26 @@ func (r *report) drift(p amiselect.DriftPlan) {
 			driftImages, driftNodes = driftImages+1, driftNodes+d.Nodes
 		}
 	}
-	r.printf("\nDrift plan for the images nodes run (-nodes): %d of %s drift, %d of %s\n",
-		driftImages, cli.Count(images, "image"), driftNodes, cli.Count(nodes, "node"))
-	rows := [][]string{{"IMAGE", "NODES", "DRIFTS", "REASON", "REPLACED BY", "WHY"}}
+	r.printf("\nDrift plan for the images nodes run (-nodes): %s\n", cli.DriftCounts(images, driftImages, nodes, driftNodes))
+	rows := [][]string{{"IMAGE", "NAME", "NODES", "DRIFTS", "REASON", "REPLACED BY", "WHY"}}
 	for _, d := range p.Images {
-		drifts, by := "no", d.Replacement.ID
+		drifts, by, name := "no", d.Replacement.ID, d.Name
 		if d.Drifts {
 			drifts = "yes"
 		}
 		if by == "" {
 			by = "-"
 		}
-		rows = append(rows, []string{d.ImageID, strconv.Itoa(d.Nodes), drifts, d.Reason.String(), by, d.Detail})
+		if name == "" {
+			name = "-"
+		}
+		nodes := strconv.Itoa(d.Nodes)
+		if d.Nodes == 0 { // not counted
+			nodes = "-"
+		}
+		rows = append(rows, []string{d.ImageID, name, nodes, drifts, d.Reason.String(), by, d.Detail})
 	}
 	r.table(rows)
-	if p.NextChange.IsZero() {
-		r.printf("  Next change: none scheduled; the plan changes when an image is published, deprecated or withdrawn\n")
-		return
-	}
-	h := p.HeldBack[0]
-	r.printf("  Next change: %s, when %s comes of age and replaces %s\n", p.NextChange.Format(time.RFC3339), h.AMI.ID, h.Winner.ID)
 }
 
 func (r *report) instanceTypes(opts options, types []compat.InstanceType, skipped []compat.SkippedType) {

@@ -7,6 +7,7 @@
 //	go run ./examples/explain -name 'team-base-al2023-*' -owner self
 //	go run ./examples/explain -terms ec2nodeclass.yaml -types-file types.txt
 //	go run ./examples/explain -alias al2023@latest -min-age 168h -nodes ami-0abc=4,ami-0def=2
+//	go run ./examples/explain -alias al2023@latest -min-age 168h -o json
 //	go run ./examples/explain -alias bottlerocket@latest -types m5.large,c7g.xlarge -explain m5.large
 //	go run ./examples/explain -terms ec2nodeclass.yaml -nodeclass ec2nodeclass.yaml -types m5.large
 //	go run ./examples/explain -live -region us-west-2 -alias bottlerocket@latest
@@ -52,6 +53,8 @@ type options struct {
 	explainType string
 	offerings   bool // -offerings
 	live        cli.Live
+	// format is -o: "table" (the default) or "json".
+	format string
 }
 
 // launchOptions are the flags that say how nodes launch: the AMI family
@@ -116,13 +119,18 @@ func parseFlags(out io.Writer, args []string) (opts options, help bool, err erro
 	rollout.Register(fs)
 	var live cli.Live
 	live.Register(fs, "ec2:DescribeImages and ec2:DescribeInstanceTypes")
+	format := fs.String("o", "table", "output `format`: table, or json (the selection, the rollout and drift plan, the mapping and the\n"+
+		"capacity table as data)")
 
 	if help, err := command.Parse(fs, out, args); help || err != nil {
 		return options{}, help, err
 	}
 	set := cli.Set(fs)
 
-	opts = options{k8s: *k8s, live: live, rollout: rollout, capacity: *capacityTable, explainType: *explainType, offerings: *offeringsFlag}
+	opts = options{k8s: *k8s, live: live, rollout: rollout, capacity: *capacityTable, explainType: *explainType, offerings: *offeringsFlag, format: *format}
+	if opts.format != "table" && opts.format != "json" {
+		return options{}, false, cli.Usagef("-o %q: use table or json", opts.format)
+	}
 	if err := opts.rollout.Parse(set); err != nil {
 		return options{}, false, err
 	}
@@ -276,11 +284,13 @@ are resolved, then prints which AMI each instance type gets, grouped by AMI,
 and for each type that gets none, why: the requirement each AMI conflicts on
 and the change that would fix it. It also lists the images the terms find but
 do not select (still pending, deprecated, superseded, held back by -min-age,
-malformed) and why, and with -nodes, the drift plan: for each image nodes run
-today, whether its nodes are replaced, why, by what, and when the next held-back
-image comes of age. For the instance types named with -types or -types-file
-(every mapped type with -capacity), it estimates what their nodes have:
-capacity, what the kubelet reserves, allocatable, and where max pods and
+malformed) and why; with -min-age, each held-back image with when it comes of
+age, and the next change; and with -nodes, the drift plan: for each image nodes
+run today, whether its nodes are replaced, why, by what and when. A node on a
+held-back image keeps running until the image is selected; a node two releases
+behind is told both moves. For the instance types named with -types or
+-types-file (every mapped type with -capacity), it estimates what their nodes
+have: capacity, what the kubelet reserves, allocatable, and where max pods and
 memory come from, under each AMI's family or -family, with -nodeclass's
 kubelet settings; -explain TYPE gives every term with its source.
 
@@ -290,6 +300,10 @@ AL2023 and Bottlerocket release the projects' changelogs record for
 Kubernetes 1.29 to 1.36 (AL2 ends at 1.32), so pinned releases resolve;
 Windows AMIs for each of those versions; the custom "team-base-al2023-*"
 images of account 111122223333 (owner self); and 1364 instance types.
+
+-o json writes the same as one JSON document: amiselect's Selection and
+DriftPlan as they marshal (reasons and variants as words), and the mapping and
+capacity rows.
 
 Exit status: 0 when the explanation is printed, whether or not every type
 gets an AMI; 1 when EC2 fails; 2 for a bad command line.

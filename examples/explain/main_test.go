@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -76,7 +77,7 @@ func TestScenarios(t *testing.T) {
 				// bootstrap.sh reads eni-max-pods.txt (m5.large 29) and
 				// reserves 11 × 29 + 255 MiB and 70m (amazon-eks-ami
 				// 0ab84280 templates/al2/runtime/bootstrap.sh).
-				"  m5.large   AL2     2    7704Mi  heuristic    29    family rule  70m           674Mi            1930m            7030Mi              29\n",
+				"  m5.large   AL2     2    7704Mi  heuristic    29    family rule  70m           674Mi            1930m            7030Mi              29                0.096 USD/h\n",
 			},
 		},
 		{
@@ -114,22 +115,35 @@ func TestScenarios(t *testing.T) {
 		},
 		{
 			// Safe rollouts: a week's soak holds v20260714 back while
-			// v20260625 serves, and the drift plan for the nodes running
-			// today says which drift, why and to what, and when the next
-			// change is due.
+			// v20260625 serves, one line per held-back image with when it
+			// comes of age, and the next change as Select will make it;
+			// the drift plan for the nodes running today says which drift,
+			// why, to what and when: a canary on the held-back release
+			// keeps running, nodes two releases behind are told both moves.
 			golden: "soak-drift.golden",
 			args: []string{"-alias", "al2023@latest", "-k8s", "1.32", "-min-age", "168h", "-now", "2026-07-16T00:00:00Z",
-				"-nodes", "ami-0b315b27118709bc2=4,ami-0b3122f71186d8752=6,ami-07d0ab3cf32682b0c=2,ami-0000000000000dead=1",
+				"-nodes", "ami-0b315b27118709bc2=4,ami-0b3122f71186d8752=6,ami-07d0ab3cf32682b0c=2,ami-0000000000000dead=1,ami-0aa06077113319855=1",
 				"-types", "m5.large,g5g.xlarge"},
 			want: []string{
 				"ami-0aa06077113319855  amazon-eks-node-al2023-x86_64-standard-1.32-v20260714  available  held-back: ami-0aa06077113319855 was created 2026-07-14T16:30:21Z, less than MinAge (168h0m0s) before now; it comes of age at 2026-07-21T16:30:21Z, and ami-0b3122f71186d8752 serves until then",
-				"Drift plan for the images nodes run (-nodes): 3 of 4 images drift, 7 of 13 nodes",
-				"ami-0000000000000dead  1      yes     unavailable      -                      EC2 does not describe it",
-				"ami-07d0ab3cf32682b0c  2      yes     release-changed  ami-0b3122f71186d8752  the alias \"al2023@latest\" selects Kubernetes 1.32 images; this one is for Kubernetes 1.31",
-				"ami-0b3122f71186d8752  6      no      none             ami-0aa06077113319855  selected until 2026-07-21T16:30:21Z",
-				"ami-0b315b27118709bc2  4      yes     superseded       ami-0b3122f71186d8752  ami-0b3122f71186d8752 is a newer release (v20260625 over v20260610)",
-				"Next change: 2026-07-21T16:30:21Z, when ami-0aa06077113319855 comes of age and replaces ami-0b3122f71186d8752",
+				"Rollout (-min-age 168h0m0s): 5 images held back",
+				"  ami-0aa06077113319855  amazon-eks-node-al2023-x86_64-standard-1.32-v20260714  2026-07-21T16:30:21Z  ami-0b3122f71186d8752\n",
+				"Next change: 2026-07-21T16:30:21Z, when ami-0aa06077113319855 replaces ami-0b3122f71186d8752 (amd64 standard)",
+				"Drift plan for the images nodes run (-nodes): 3 of 5 images drift, 7 of 14 nodes",
+				"ami-0000000000000dead  -                                                      1      yes     deregistered     -                      EC2 does not describe it",
+				"ami-07d0ab3cf32682b0c  amazon-eks-node-al2023-x86_64-standard-1.31-v20260318  2      yes     release-changed  ami-0b3122f71186d8752  the alias \"al2023@latest\" selects Kubernetes 1.32 images; this one is for Kubernetes 1.31",
+				"ami-0aa06077113319855  amazon-eks-node-al2023-x86_64-standard-1.32-v20260714  1      no      held-back        -                      keeps running: held back until 2026-07-21T16:30:21Z",
+				"ami-0b3122f71186d8752  amazon-eks-node-al2023-x86_64-standard-1.32-v20260625  6      no      none             ami-0aa06077113319855  selected until 2026-07-21T16:30:21Z",
+				"ami-0b315b27118709bc2  amazon-eks-node-al2023-x86_64-standard-1.32-v20260610  4      yes     superseded       ami-0b3122f71186d8752  ami-0b3122f71186d8752 is a newer release (v20260625 over v20260610)",
+				"its nodes move to ami-0b3122f71186d8752 now and to ami-0aa06077113319855 at 2026-07-21T16:30:21Z",
 			},
+		},
+		{
+			// -nodes without counts: the summary says so, not "0 of 0".
+			golden: "soak-no-counts.golden",
+			args: []string{"-alias", "al2023@latest", "-k8s", "1.32", "-min-age", "168h", "-now", "2026-07-16T00:00:00Z",
+				"-nodes", "ami-0b315b27118709bc2,ami-0b3122f71186d8752", "-types", "m5.large"},
+			want: []string{"Drift plan for the images nodes run (-nodes): 1 of 2 images drift; no node counts given"},
 		},
 		{
 			// Where the mapped types can launch in us-east-1 (ec2fake's
@@ -158,7 +172,7 @@ func TestScenarios(t *testing.T) {
 				"-types", "m5.large,m5d.large", "-explain", "m5d.large"},
 			want: []string{
 				"kubelet settings and volumes from -nodeclass testdata/nodeclass-al2023.yaml",
-				"  m5.large   AL2023  2    7704Mi  heuristic    110   user kubelet config  170m          874Mi            1830m            6830Mi              110\n",
+				"  m5.large   AL2023  2    7704Mi  heuristic    110   user kubelet config  170m          874Mi            1830m            6830Mi              110               0.096 USD/h\n",
 				"The estimate of m5d.large, term by term (-explain):\n  m5d.large under AL2023\n",
 				"ephemeral-storage capacity 75000000000: RAID0 of the instance store: 75 GB",
 				"memory kube-reserved 574Mi: nodeadm: 11 × 29 max pods + 255 MiB (its own figure, not the user's maxPods)",
@@ -170,7 +184,7 @@ func TestScenarios(t *testing.T) {
 			golden: "capacity-family.golden",
 			args:   []string{"-id", ec2fake.ImageTeamBaseAvailable, "-family", "bottlerocket", "-types", "m5.large,m6g.large", "-explain", "m6g.large"},
 			want: []string{
-				"  m5.large  Bottlerocket  2    7704Mi  heuristic    29    family rule  70m           674Mi            1930m            7030Mi              29\n",
+				"  m5.large  Bottlerocket  2    7704Mi  heuristic    29    family rule  70m           674Mi            1930m            7030Mi              29                0.096 USD/h\n",
 				"m6g.large gets no AMI (above), so no node of it launches: nothing to estimate",
 			},
 		},
@@ -219,8 +233,8 @@ func TestCapacityFlag(t *testing.T) {
 			continue
 		}
 		// The header line, the column titles, a row per type, the
-		// Custom assumption.
-		if got := strings.Count(table, "\n") - 3; got != tc.rows {
+		// Custom assumption, the note on the ON-DEMAND column.
+		if got := strings.Count(table, "\n") - 4; got != tc.rows {
 			t.Errorf("run(%q) printed %d estimate rows, want %d", tc.args, got, tc.rows)
 		}
 	}
@@ -270,13 +284,66 @@ func TestManyOlderReleases(t *testing.T) {
 	}
 }
 
+// TestJSON: -o json is the explanation as data. The selection decodes as
+// an amiselect.Selection that tells what the table did (held-back images,
+// the next change), the drift plan as an amiselect.DriftPlan; reasons and
+// variants are words and no zero time is written.
+func TestJSON(t *testing.T) {
+	t.Parallel()
+	out, err := runArgs(t, "-alias", "al2023@latest", "-k8s", "1.32", "-min-age", "168h", "-now", "2026-07-16T00:00:00Z",
+		"-nodes", "ami-0b315b27118709bc2=4,ami-0b3122f71186d8752=6,ami-0aa06077113319855=1", "-types", "m5.large", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x struct {
+		Selection amiselect.Selection
+		Drift     amiselect.DriftPlan
+		Mapping   []groupRow
+		Capacity  []capacityRow
+	}
+	if err := json.Unmarshal([]byte(out), &x); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var held []string
+	for _, h := range x.Selection.HeldBack() {
+		held = append(held, h.AMI.ID)
+	}
+	if len(held) != 5 || held[0] != "ami-0aa06077113319855" {
+		t.Errorf("held back %v, want the five images of v20260714", held)
+	}
+	if c := x.Selection.Changes(); len(c) == 0 || c[0].To.ID != "ami-0aa06077113319855" || c[0].From.ID != "ami-0b3122f71186d8752" {
+		t.Errorf("changes %v", c)
+	}
+	var reasons []string
+	for _, d := range x.Drift.Images {
+		reasons = append(reasons, d.ImageID+" "+d.Reason.String())
+	}
+	want := []string{"ami-0aa06077113319855 held-back", "ami-0b3122f71186d8752 none", "ami-0b315b27118709bc2 superseded"}
+	if diff := cmp.Diff(want, reasons); diff != "" {
+		t.Errorf("drift reasons (-want +got):\n%s", diff)
+	}
+	if len(x.Mapping) != 1 || len(x.Capacity) != 1 || x.Capacity[0].Type != "m5.large" {
+		t.Errorf("mapping %v, capacity %v", x.Mapping, x.Capacity)
+	}
+	for _, bad := range []string{"0001-01-01", `"Reason": 1`, `"Variant": 1`} {
+		if strings.Contains(out, bad) {
+			t.Errorf("JSON has %s", bad)
+		}
+	}
+	for _, good := range []string{`"Reason": "held-back"`, `"Variant": "standard"`, `"Detail": "keeps running: held back until 2026-07-21T16:30:21Z`} {
+		if !strings.Contains(out, good) {
+			t.Errorf("JSON lacks %s", good)
+		}
+	}
+}
+
 func TestHelp(t *testing.T) {
 	t.Parallel()
 	out, err := runArgs(t, "-h")
 	if err != nil {
 		t.Fatalf("run(-h) = %v, want nil", err)
 	}
-	for _, flag := range []string{"-alias", "-name", "-id", "-owner", "-tag", "-terms", "-types", "-types-file", "-k8s", "-min-age", "-nodes", "-now", "-family", "-nodeclass", "-capacity", "-explain", "-live", "-region"} {
+	for _, flag := range []string{"-alias", "-name", "-id", "-owner", "-tag", "-terms", "-types", "-types-file", "-k8s", "-min-age", "-nodes", "-now", "-family", "-nodeclass", "-capacity", "-explain", "-live", "-region", "-o"} {
 		if !strings.Contains(out, "\n  "+flag+" ") && !strings.Contains(out, "\n  "+flag+"\n") {
 			t.Errorf("help does not document %s:\n%s", flag, out)
 		}
@@ -306,6 +373,7 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"-id", "ami-XYZ"}, []string{`-id "ami-XYZ"`, "ami-[0-9a-z]+"}},
 		{[]string{"-alias", "al2@latest", "-min-age", "-1h"}, []string{"-min-age -1h0m0s is negative"}},
 		{[]string{"-alias", "al2@latest", "-min-age", "7d"}, []string{"-min-age"}},
+		{[]string{"-alias", "al2@latest", "-o", "yaml"}, []string{`-o "yaml": use table or json`}},
 		{[]string{"-alias", "al2@latest", "-now", "2026-07-16"}, []string{`-now "2026-07-16" is not an RFC 3339 time`}},
 		{[]string{"-alias", "al2@latest", "-nodes", "ami-0abc=3,i-0123"}, []string{`-nodes "ami-0abc=3,i-0123": entry 2: "i-0123" is not an AMI id`}},
 		{[]string{"-alias", "al2@latest", "-nodes", "ami-0abc=three"}, []string{`entry 1: count "three" is not a number of nodes`}},

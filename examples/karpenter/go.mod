@@ -36,7 +36,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/internal/accept-encoding v1.13.24 // indirect
 	github.com/aws/aws-sdk-go-v2/service/internal/endpoint-discovery v1.12.7 // indirect
 	github.com/aws/aws-sdk-go-v2/service/internal/presigned-url v1.14.9 // indirect
-	github.com/aws/aws-sdk-go-v2/service/pricing v1.42.9 // indirect
+	github.com/aws/aws-sdk-go-v2/service/pricing v1.50.0 // indirect
 	github.com/aws/aws-sdk-go-v2/service/sqs v1.44.2 // indirect
 	github.com/aws/aws-sdk-go-v2/service/timestreamwrite v1.36.2 // indirect
 	github.com/aws/smithy-go v1.28.8 // indirect

@@ -15,6 +15,7 @@ import (
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/examples/internal/cli"
+	"github.com/ec2select/ec2select/offerings"
 	"github.com/ec2select/ec2select/weighting"
 )
 
@@ -36,6 +37,8 @@ type checker struct {
 	// NodePools name it, in classOrder.
 	classes    map[*nodeClass]*classCheck
 	classOrder []*nodeClass
+	// book prices the NodePools' types (check_prices.go), built once.
+	book *offerings.PriceBook
 	// region is the cluster's region when preflight knows it (-region, or
 	// -live's), and regionFrom where it comes from; "" when it does not.
 	region, regionFrom string

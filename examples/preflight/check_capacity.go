@@ -80,6 +80,7 @@ func (c *checker) capacity(np *nodePool, nc *nodeClass, cc *classCheck, m amisel
 		judged = append(judged, i)
 	}
 	out.InstanceTypes, out.HoldNone = len(types), Examples{len(none), examples(none)}
+	out.Prices = c.prices(types, family)
 	out.Volume = volume(estimates)
 	for _, est := range estimates {
 		if len(est.Assumptions) > 0 && !slices.Contains(out.Assumes, est.Assumptions[0]) {

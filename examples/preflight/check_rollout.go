@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/ec2select/ec2select/amiselect"
+	"github.com/ec2select/ec2select/examples/internal/cli"
 )
 
 // rollout reports, with -min-age or -nodes, each EC2NodeClass's images
@@ -30,8 +33,15 @@ func (c *checker) rollout(ctx context.Context) error {
 			continue // its finding says the catalog cannot know
 		}
 		row := NodeClassRollout{NodeClass: nc.Name, Where: nc.at}
-		for _, h := range cc.sel.HeldBack() {
-			row.HeldBack = append(row.HeldBack, HeldBack{h.AMI.ID, h.AMI.Name, h.EligibleAt.Format(time.RFC3339), h.Winner.ID, h.Reason()})
+		held := cc.sel.HeldBack()
+		for _, h := range cli.HeldImages(held) {
+			i := slices.IndexFunc(held, func(e amiselect.HeldBack) bool { return e.AMI.ID == h.ID })
+			row.HeldBack = append(row.HeldBack, HeldBack{ID: h.ID, Name: h.Name, EligibleAt: h.EligibleAt.Format(time.RFC3339),
+				SelectedAt: rfc3339(h.SelectedAt), Until: h.Until(), Serving: strings.Join(h.Serving, ", "), Reason: held[i].Reason()})
+		}
+		if changes := cc.sel.Changes(); len(changes) > 0 {
+			row.NextChange = changes[0].At.Format(time.RFC3339)
+			_, row.NextChangeWhat, _ = strings.Cut(cli.NextChanges(changes), ", when ")
 		}
 		if r.Nodes != nil {
 			plan, err := amiselect.PlanDrift(ctx, c.client, cc.sel, r.Nodes)
@@ -47,11 +57,6 @@ func (c *checker) rollout(ctx context.Context) error {
 					row.Drift = append(row.Drift, driftRow(d))
 				}
 			}
-			if !plan.NextChange.IsZero() {
-				row.NextChange = plan.NextChange.Format(time.RFC3339)
-			}
-		} else if h := cc.sel.HeldBack(); len(h) > 0 {
-			row.NextChange = h[0].EligibleAt.Format(time.RFC3339)
 		}
 		c.report.NodeClasses = append(c.report.NodeClasses, row)
 	}
@@ -87,9 +92,9 @@ func (c *checker) rollout(ctx context.Context) error {
 // its terms do not find) belong to another EC2NodeClass, or to none.
 func accounts(sel amiselect.Selection, d amiselect.ImageDrift) bool {
 	switch d.Reason {
-	case amiselect.DriftUnmatched:
+	case amiselect.DriftUnmatched, amiselect.DriftDeregistered:
 		return false
-	case amiselect.DriftUnavailable:
+	case amiselect.DriftUnavailable, amiselect.DriftDisabled:
 		for _, r := range sel.Rejected {
 			if r.ImageID == d.ImageID {
 				return true
@@ -101,9 +106,14 @@ func accounts(sel amiselect.Selection, d amiselect.ImageDrift) bool {
 }
 
 func driftRow(d amiselect.ImageDrift) Drift {
-	row := Drift{ImageID: d.ImageID, Name: d.Name, Nodes: d.Nodes, Drifts: d.Drifts, Reason: d.Reason.String(), Replacement: d.Replacement.ID, Detail: d.Detail}
-	if !d.ReplacedAt.IsZero() {
-		row.ReplacedAt = d.ReplacedAt.Format(time.RFC3339)
+	return Drift{ImageID: d.ImageID, Name: d.Name, Nodes: d.Nodes, Drifts: d.Drifts, Reason: d.Reason.String(), Replacement: d.Replacement.ID,
+		ReplacedAt: rfc3339(d.ReplacedAt), SelectedAt: rfc3339(d.SelectedAt), Detail: d.Detail}
+}
+
+// rfc3339 writes t, or "" for the zero time.
+func rfc3339(t time.Time) string {
+	if t.IsZero() {
+		return ""
 	}
-	return row
+	return t.Format(time.RFC3339)
 }

@@ -141,19 +141,31 @@ func TestManifests(t *testing.T) {
 			"Findings: 0 errors, 0 warnings, 1 notice",
 		}},
 		// A week's soak and the nodes running today: per EC2NodeClass,
-		// the images held back and the drift of the images it accounts
-		// for; an image no class knows drifts whichever launched it.
+		// one line per image held back, with when it comes of age, the
+		// drift of the images it accounts for (a canary on the held-back
+		// release keeps running; nodes two releases behind are told both
+		// moves) and the next change; an image no class knows drifts
+		// whichever launched it.
 		{"rollout", []string{"-k8s", "1.32", "-min-age", "168h", "-now", "2026-07-16T00:00:00Z",
-			"-nodes", "ami-0b315b27118709bc2=4,ami-0b3122f71186d8752=6,ami-051b7ebcf19dd570b=2,ami-082c244df72624ec2=3,ami-0000000000000dead=1,ami-0c0ffee0000000301=2",
+			"-nodes", "ami-0b315b27118709bc2=4,ami-0b3122f71186d8752=6,ami-051b7ebcf19dd570b=2,ami-082c244df72624ec2=3,ami-0000000000000dead=1,ami-0c0ffee0000000301=2,ami-0aa06077113319855=1",
 			"testdata/rollout.yaml"}, 0, []string{
 			"held back: ami-0aa06077113319855 amazon-eks-node-al2023-x86_64-standard-1.32-v20260714 until 2026-07-21T16:30:21Z; ami-0b3122f71186d8752 serves meanwhile",
-			"drift plan for the images nodes run (-nodes) that it accounts for: 2 of 3 images drift, 6 of 12 nodes",
-			"ami-051b7ebcf19dd570b  2      yes     release-changed  ami-0b3122f71186d8752  the alias \"al2023@latest\" selects Kubernetes 1.32 images; this one is for Kubernetes 1.31",
-			"ami-0b3122f71186d8752  6      no      none             ami-0aa06077113319855  selected until 2026-07-21T16:30:21Z",
-			"ami-082c244df72624ec2  3      yes     superseded  ami-0bd75fa01055c243b  ami-0bd75fa01055c243b is a newer release (v1.61.0 over v1.60.0)",
-			"ami-0000000000000dead  1      yes     unavailable  -            EC2 does not describe it",
-			"ami-0c0ffee0000000301  2      yes     unmatched    -            it is available, but no EC2NodeClass checked selects or finds it",
-			"next change: 2026-07-21T16:30:21Z",
+			"drift plan for the images nodes run (-nodes) that it accounts for: 2 of 4 images drift, 6 of 13 nodes",
+			"ami-051b7ebcf19dd570b  amazon-eks-node-al2023-x86_64-standard-1.31-v20260625  2      yes     release-changed  ami-0b3122f71186d8752  the alias \"al2023@latest\" selects Kubernetes 1.32 images; this one is for Kubernetes 1.31",
+			"ami-0aa06077113319855  amazon-eks-node-al2023-x86_64-standard-1.32-v20260714  1      no      held-back        -                      keeps running: held back until 2026-07-21T16:30:21Z",
+			"ami-0b3122f71186d8752  amazon-eks-node-al2023-x86_64-standard-1.32-v20260625  6      no      none             ami-0aa06077113319855  selected until 2026-07-21T16:30:21Z",
+			"its nodes move to ami-0b3122f71186d8752 now and to ami-0aa06077113319855 at 2026-07-21T16:30:21Z",
+			"ami-082c244df72624ec2  bottlerocket-aws-k8s-1.32-x86_64-v1.60.0-01d97d54  3      yes     superseded  ami-0bd75fa01055c243b  ami-0bd75fa01055c243b is a newer release (v1.61.0 over v1.60.0)",
+			"ami-0000000000000dead  -                          1      yes     deregistered  -            EC2 does not describe it",
+			"ami-0c0ffee0000000301  team-base-al2023-20250301  2      yes     unmatched     -            it is available, but no EC2NodeClass checked selects or finds it",
+			"next change: 2026-07-21T16:30:21Z, when ami-0aa06077113319855 replaces ami-0b3122f71186d8752 (amd64 standard)",
+		}},
+		// The soak alone, and nodes without counts: the summary says no
+		// count was given rather than "0 of 0 nodes".
+		{"rollout-no-counts", []string{"-k8s", "1.32", "-min-age", "168h", "-now", "2026-07-16T00:00:00Z",
+			"-nodes", "ami-0b315b27118709bc2,ami-0b3122f71186d8752", "testdata/rollout.yaml"}, 0, []string{
+			"drift plan for the images nodes run (-nodes) that it accounts for: 1 of 2 images drift; no node counts given",
+			"next change: 2026-07-21T16:30:21Z, when ami-0aa06077113319855 replaces ami-0b3122f71186d8752 (amd64 standard)",
 		}},
 		// No type the NodePool allows holds a pod of 500 CPUs: the
 		// largest have 384 vCPUs.

@@ -106,6 +106,8 @@ type Capacity struct {
 	Largest  *TypeFit `json:"largest,omitempty"`
 	// Assumes is what the estimate could not know and assumed.
 	Assumes []string `json:"assumes"`
+	// Prices are the cheapest of the types by on-demand list price.
+	Prices *Prices `json:"prices,omitempty"`
 	// Unresolved is why there is no estimate.
 	Unresolved string `json:"unresolved,omitempty"`
 }
@@ -141,18 +143,25 @@ type NodeClassRollout struct {
 	HeldBack  []HeldBack `json:"heldBack"`
 	Drift     []Drift    `json:"drift"`
 	// NextChange is when the selection next changes by itself (RFC 3339),
-	// "" when nothing is held back.
-	NextChange string `json:"nextChange"`
+	// "" when nothing is due; NextChangeWhat what changes then, as
+	// "ami-new replaces ami-old (amd64 standard)", "; "-separated.
+	NextChange     string `json:"nextChange"`
+	NextChangeWhat string `json:"nextChangeWhat"`
 }
 
-// HeldBack is an image younger than -min-age, and the AMI that serves its
-// role meanwhile.
+// HeldBack is an image younger than -min-age, once however many roles it
+// waits in, and the AMIs that serve them meanwhile.
 type HeldBack struct {
 	ID         string `json:"id"`
 	Name       string `json:"name"`
 	EligibleAt string `json:"eligibleAt"`
-	Serving    string `json:"serving"`
-	Reason     string `json:"reason"`
+	// SelectedAt is when a role first selects it; "" when none will
+	// (deprecated first, or another image preferred).
+	SelectedAt string `json:"selectedAt"`
+	// Until is EligibleAt as the table writes it, with the exceptions.
+	Until   string `json:"until"`
+	Serving string `json:"serving"`
+	Reason  string `json:"reason"`
 }
 
 // Drift is what happens to the nodes running one image.
@@ -164,7 +173,10 @@ type Drift struct {
 	Reason      string `json:"reason"`
 	Replacement string `json:"replacement"`
 	ReplacedAt  string `json:"replacedAt"`
-	Detail      string `json:"detail"`
+	// SelectedAt is, for an image not selected now, when it is: its
+	// nodes keep running until then.
+	SelectedAt string `json:"selectedAt"`
+	Detail     string `json:"detail"`
 }
 
 type AMIRow struct {

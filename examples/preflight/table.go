@@ -150,6 +150,20 @@ func writeCapacity(b *strings.Builder, c *Capacity) {
 	for _, a := range c.Assumes {
 		fmt.Fprintf(b, "    assumes: %s\n", a)
 	}
+	if p := c.Prices; p != nil {
+		names := make([]string, len(p.Cheapest))
+		for i, t := range p.Cheapest {
+			names[i] = t.String()
+		}
+		fmt.Fprintf(b, "    cheapest on demand in %s (%s; %s): %s", p.Region, p.RegionFrom, p.Source, strings.Join(names, ", "))
+		if len(names) == 0 {
+			b.WriteString("none priced")
+		}
+		if p.Unpriced > 0 {
+			fmt.Fprintf(b, "; %s unpriced (unknown, never another region's price)", cli.Count(p.Unpriced, "type"))
+		}
+		b.WriteString("\n")
+	}
 }
 
 // writeRollout writes, with -min-age or -nodes, each EC2NodeClass's
@@ -162,13 +176,13 @@ func writeRollout(b *strings.Builder, r Report) {
 			b.WriteString("  held back: none\n")
 		}
 		for _, h := range n.HeldBack {
-			fmt.Fprintf(b, "  held back: %s %s until %s; %s serves meanwhile\n", h.ID, h.Name, h.EligibleAt, h.Serving)
+			fmt.Fprintf(b, "  held back: %s %s until %s; %s serves meanwhile\n", h.ID, h.Name, h.Until, h.Serving)
 		}
 		if r.nodes {
 			writeDrift(b, "  drift plan for the images nodes run (-nodes) that it accounts for", n.Drift)
 		}
 		if n.NextChange != "" {
-			fmt.Fprintf(b, "  next change: %s, when the first held-back image comes of age\n", n.NextChange)
+			fmt.Fprintf(b, "  next change: %s, when %s\n", n.NextChange, n.NextChangeWhat)
 		}
 	}
 	if len(r.Unclaimed) > 0 {
@@ -184,20 +198,26 @@ func writeDrift(b *strings.Builder, title string, drift []Drift) {
 			driftImages, driftNodes = driftImages+1, driftNodes+d.Nodes
 		}
 	}
-	fmt.Fprintf(b, "%s: %d of %s drift, %d of %s\n", title, driftImages, cli.Count(images, "image"), driftNodes, cli.Count(nodes, "node"))
+	fmt.Fprintf(b, "%s: %s\n", title, cli.DriftCounts(images, driftImages, nodes, driftNodes))
 	if len(drift) == 0 {
 		return
 	}
-	rows := [][]string{{"    IMAGE", "NODES", "DRIFTS", "REASON", "REPLACED BY", "WHY"}}
+	rows := [][]string{{"    IMAGE", "NAME", "NODES", "DRIFTS", "REASON", "REPLACED BY", "WHY"}}
 	for _, d := range drift {
-		drifts, by := "no", d.Replacement
+		drifts, by, name, count := "no", d.Replacement, d.Name, fmt.Sprint(d.Nodes)
 		if d.Drifts {
 			drifts = "yes"
 		}
 		if by == "" {
 			by = "-"
 		}
-		rows = append(rows, []string{"    " + d.ImageID, fmt.Sprint(d.Nodes), drifts, d.Reason, by, d.Detail})
+		if name == "" {
+			name = "-"
+		}
+		if d.Nodes == 0 { // not counted
+			count = "-"
+		}
+		rows = append(rows, []string{"    " + d.ImageID, name, count, drifts, d.Reason, by, d.Detail})
 	}
 	table(b, rows)
 }

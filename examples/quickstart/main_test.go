@@ -58,6 +58,9 @@ func TestDefaultReport(t *testing.T) {
 	for _, want := range []string{
 		"1. AMIs: alias bottlerocket@latest for Kubernetes 1.36 selects 4 AMIs (5 variants); 0 images refused",
 		"compat.LoadInstanceTypes, 1366 types; 1364 converted", // every page: EC2 pages by 100
+		"cheapest effective price first within a tier",
+		"c7i-flex.large (us-east-1b spot 0.016566)", // ec2fake's spot walk at the fake's own clock
+		"offerings known (the embedded snapshot, then GetProducts and DescribeSpotPriceHistory read live",
 		"mac1.metal  compat: instance type mac1.metal: architectures [x86_64_mac] are not supported",
 		"g4ad.xlarge, g4ad.2xlarge, g4ad.4xlarge, ... (+2)  no amd64 amd GPU AMI in family bottlerocket",
 		"default-flex  100     karpenter.k8s.aws/instance-family In [c7i-flex m7i-flex]",

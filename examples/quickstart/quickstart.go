@@ -11,12 +11,16 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
 
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/capacity"
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/ec2fake"
 	"github.com/ec2select/ec2select/examples/internal/cli"
+	"github.com/ec2select/ec2select/offerings"
 	"github.com/ec2select/ec2select/userdata"
 	"github.com/ec2select/ec2select/weighting"
 )
@@ -55,8 +59,12 @@ const (
 	maxUserDataLines = 32 // whole userData up to this many lines, else the first ones
 )
 
+// catalogDate is the fake's clock: the embedded catalog's date, so that
+// the spot prices it serves (a walk in time) are the same on every run.
+var catalogDate = time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+
 func quickstart(ctx context.Context, out io.Writer, opts options) error {
-	backend := ec2fake.NewWithCatalog(ec2fake.Options{})
+	backend := ec2fake.NewWithCatalog(ec2fake.Options{Now: func() time.Time { return catalogDate }})
 	srv := ec2fake.NewServer(backend)
 	defer srv.Close()
 	client := ec2fake.NewClient(srv.URL)
@@ -93,7 +101,11 @@ func quickstart(ctx context.Context, out io.Writer, opts options) error {
 	for _, g := range m.Groups {
 		mapped = append(mapped, g.InstanceTypes...)
 	}
-	ranking, err := opts.policy.Rank(mapped, weighting.RankOptions{Price: vcpuPrice(mapped)})
+	prices, err := effectivePrices(ctx, srv.URL, client, mapped)
+	if err != nil {
+		return fmt.Errorf("step 4: %w", err)
+	}
+	ranking, err := opts.policy.Rank(mapped, weighting.RankOptions{Price: offerings.CheapestByType(prices)})
 	if err != nil {
 		return fmt.Errorf("step 4: %w", err)
 	}
@@ -103,7 +115,7 @@ func quickstart(ctx context.Context, out io.Writer, opts options) error {
 		// the policy against the catalog: a tier that admits nothing.
 		return cli.Usagef("-policy %q does not fit the catalog: %w", opts.policyText, err)
 	}
-	r.ranking(ranking, pools)
+	r.ranking(ranking, pools, prices)
 
 	node, err := r.capacity(m, sel.AMIs)
 	if err != nil {
@@ -143,17 +155,26 @@ func bySize(a, b compat.InstanceType) int {
 		cmp.Compare(a.MemoryMiB, b.MemoryMiB), strings.Compare(a.Name, b.Name))
 }
 
-// vcpuPrice stands in for a price list: within a tier, types with fewer
-// vCPUs come first. A provisioner would pass real prices.
-func vcpuPrice(types []compat.InstanceType) func(string) (float64, bool) {
-	vcpus := make(map[string]int, len(types))
-	for _, it := range types {
-		vcpus[it.Name] = it.VCPU
+// effectivePrices prices every offering of the mapped types in the fake's
+// region: the embedded price snapshot, then the prices read live through a
+// real *pricing.Client and *ec2.Client (on-demand with Karpenter's
+// filters, the current spot prices), over the region's zones and
+// offerings as offerings.Load reads them.
+func effectivePrices(ctx context.Context, url string, client *ec2.Client, types []compat.InstanceType) ([]offerings.Price, error) {
+	region, err := offerings.Load(ctx, client, offerings.LoadOptions{})
+	if err != nil {
+		return nil, err
 	}
-	return func(name string) (float64, bool) {
-		n, ok := vcpus[name]
-		return float64(n), ok
+	names := make([]string, len(types))
+	for i, it := range types {
+		names[i] = it.Name
 	}
+	region.InstanceTypes = names
+	live, err := offerings.LoadPriceSnapshot(ctx, offerings.PriceSources{Pricing: ec2fake.NewPricingClient(url), EC2: client}, region.Name, offerings.PriceLoadOptions{Now: func() time.Time { return catalogDate }})
+	if err != nil {
+		return nil, err
+	}
+	return offerings.NewPriceBook(offerings.EmbeddedPriceSnapshot(), live).PriceAll(region.Offerings(), offerings.PriceOptions{})
 }
 
 // demoConfig is the demo cluster's userData config for a node of the
@@ -276,18 +297,34 @@ func (r *report) mapping(m amiselect.Mapping) {
 	r.table(rows)
 }
 
-func (r *report) ranking(ranking weighting.Ranking, pools []weighting.NodePool) {
-	r.title("4. Ranking: %d tiers, %d unranked, fewest vCPUs first within a tier; one Karpenter NodePool per tier", len(ranking.Tiers), len(ranking.Unranked))
-	rows := [][]string{{"TIER", "WEIGHT", "PATTERNS", "TYPES", "FIRST"}}
+func (r *report) ranking(ranking weighting.Ranking, pools []weighting.NodePool, prices []offerings.Price) {
+	r.title("4. Ranking: %d tiers, %d unranked, cheapest effective price first within a tier; one Karpenter NodePool per tier", len(ranking.Tiers), len(ranking.Unranked))
+	cheapest := map[string]offerings.Price{}
+	for _, p := range slices.SortedFunc(slices.Values(prices), offerings.ComparePrices) {
+		if _, ok := cheapest[p.Offering.InstanceType]; !ok && p.Known {
+			cheapest[p.Offering.InstanceType] = p
+		}
+	}
+	rows := [][]string{{"TIER", "WEIGHT", "PATTERNS", "TYPES", "FIRST (CHEAPEST OFFERING, USD/H)"}}
 	for _, t := range ranking.Tiers {
 		names := make([]string, len(t.InstanceTypes))
 		for i, it := range t.InstanceTypes {
 			names[i] = it.Name
+			if p, ok := cheapest[it.Name]; ok && i < maxExamples {
+				names[i] = fmt.Sprintf("%s (%s %s %s)", it.Name, p.Offering.Zone, p.Offering.CapacityType, strconv.FormatFloat(p.Effective, 'f', -1, 64))
+			}
 		}
 		rows = append(rows, []string{t.Tier.Name, strconv.Itoa(int(t.Tier.Weight)), strings.Join(t.Tier.Families, ","),
 			strconv.Itoa(len(t.InstanceTypes)), examples(names)})
 	}
 	r.table(rows)
+	known := 0
+	for _, p := range prices {
+		if p.Known {
+			known++
+		}
+	}
+	r.printf("  prices: %d of %d offerings known (the embedded snapshot, then GetProducts and DescribeSpotPriceHistory read live through a real *pricing.Client and *ec2.Client; spot prices are ec2fake's synthetic history); the rest stay unknown and rank last\n", known, len(prices))
 	if len(ranking.Unranked) > 0 {
 		unranked := slices.SortedFunc(slices.Values(ranking.Unranked), bySize)
 		names := make([]string, len(unranked))

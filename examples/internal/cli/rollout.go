@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -97,4 +98,84 @@ func ParseNodes(s string) ([]amiselect.Running, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// HeldImage is one image a soak time holds back, once however many roles
+// it waits in (AL2's accelerated image waits as NVIDIA and as Neuron).
+type HeldImage struct {
+	ID, Name string
+	// EligibleAt is when it comes of age; SelectedAt when a role first
+	// selects it (zero: never, as things stand).
+	EligibleAt, SelectedAt time.Time
+	// Serving lists the AMIs its roles keep meanwhile, in order, once
+	// each.
+	Serving []string
+}
+
+// HeldImages gathers a Selection's held-back entries by image, in the
+// order of their first entry (soonest first); an image's SelectedAt is
+// the soonest of its roles'.
+func HeldImages(held []amiselect.HeldBack) []HeldImage {
+	var out []HeldImage
+	at := map[string]int{}
+	for _, h := range held {
+		i, seen := at[h.AMI.ID]
+		if !seen {
+			i = len(out)
+			at[h.AMI.ID] = i
+			out = append(out, HeldImage{ID: h.AMI.ID, Name: h.AMI.Name, EligibleAt: h.EligibleAt, SelectedAt: h.SelectedAt})
+		}
+		e := &out[i]
+		if !h.SelectedAt.IsZero() && (e.SelectedAt.IsZero() || h.SelectedAt.Before(e.SelectedAt)) {
+			e.SelectedAt = h.SelectedAt
+		}
+		if !slices.Contains(e.Serving, h.Winner.ID) {
+			e.Serving = append(e.Serving, h.Winner.ID)
+		}
+	}
+	return out
+}
+
+// Until says until when a held-back image waits, for one line of output:
+// its EligibleAt; "T, selected from S" when a tie keeps it out longer; or
+// "never selected (comes of age at T, deprecated or outranked first)".
+func (h HeldImage) Until() string {
+	e := h.EligibleAt.Format(time.RFC3339)
+	switch {
+	case h.SelectedAt.Equal(h.EligibleAt):
+		return e
+	case !h.SelectedAt.IsZero():
+		return e + ", selected from " + h.SelectedAt.Format(time.RFC3339)
+	}
+	return "never selected (comes of age at " + e + ", deprecated or outranked first)"
+}
+
+// NextChanges says what changes at the first change's instant: "T: X
+// replaces Y (amd64 standard); ...", or "" when nothing is due.
+func NextChanges(changes []amiselect.Change) string {
+	if len(changes) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, c := range changes {
+		if !c.At.Equal(changes[0].At) {
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s replaces %s (%s %s)", c.To.ID, c.From.ID, c.To.Arch, c.To.Variant))
+	}
+	return changes[0].At.Format(time.RFC3339) + ", when " + strings.Join(parts, "; ")
+}
+
+// DriftCounts is a drift plan's summary: "2 of 3 images drift, 6 of 12
+// nodes", or, when no count was given (-nodes ami-0abc,ami-0def), "2 of 3
+// images drift; no node counts given", or "none" for no image.
+func DriftCounts(images, drifting, nodes, driftingNodes int) string {
+	if images == 0 {
+		return "none"
+	}
+	s := fmt.Sprintf("%d of %s drift", drifting, Count(images, "image"))
+	if nodes == 0 {
+		return s + "; no node counts given"
+	}
+	return s + fmt.Sprintf(", %d of %s", driftingNodes, Count(nodes, "node"))
 }

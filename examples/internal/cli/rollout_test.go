@@ -96,3 +96,19 @@ func FuzzParseNodes(f *testing.F) {
 		}
 	})
 }
+
+func TestDriftCounts(t *testing.T) {
+	for _, tc := range []struct {
+		images, drifting, nodes, driftingNodes int
+		want                                   string
+	}{
+		{3, 2, 12, 6, "2 of 3 images drift, 6 of 12 nodes"},
+		{1, 1, 1, 1, "1 of 1 image drift, 1 of 1 node"},
+		{2, 1, 0, 0, "1 of 2 images drift; no node counts given"},
+		{0, 0, 0, 0, "none"},
+	} {
+		if got := DriftCounts(tc.images, tc.drifting, tc.nodes, tc.driftingNodes); got != tc.want {
+			t.Errorf("DriftCounts(%d, %d, %d, %d) = %q, want %q", tc.images, tc.drifting, tc.nodes, tc.driftingNodes, got, tc.want)
+		}
+	}
+}

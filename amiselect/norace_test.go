@@ -1,0 +1,5 @@
+//go:build !race
+
+package amiselect
+
+const raceDetector = false
