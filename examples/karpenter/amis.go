@@ -3,6 +3,7 @@ package karpenter
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -47,8 +48,10 @@ func TermsFromKarpenter(terms []v1.AMISelectorTerm) []amiselect.Term {
 // al2023.go:47-53; amiselect.Options.UntypedNotFound); an ssmParameter
 // SSM does not have (a typed ParameterNotFound, the only one Karpenter's
 // errors.IsNotFound knows) matches nothing (ami.go:123-127), recorded in
-// Selection.MissingParameters. Write StatusAMIs(sel.AMIs) into
-// status.amis.
+// Selection.MissingParameters. An image is deprecated when its
+// DeprecationTime is at or before now(), the provider's clock (Karpenter
+// judges it on its injected clock, ami.go:213); nil means time.Now. Write
+// StatusAMIs(sel.AMIs) into status.amis.
 //
 // An alias whose family publishes no AMIs for k8sVersion fails with an
 // error wrapping a *amiselect.UnsupportedVersionError
@@ -57,9 +60,10 @@ func TermsFromKarpenter(terms []v1.AMISelectorTerm) []amiselect.Term {
 // WS2025UnsupportedVersionError, whose fields only amifamily can set,
 // so that the EC2NodeClass controller marks the class UnsupportedAlias
 // (see doc.go).
-func ListAMIs(ctx context.Context, client ec2.DescribeImagesAPIClient, ssm amiselect.SSMClient, nc *v1.EC2NodeClass, k8sVersion string) (amiselect.Selection, error) {
+func ListAMIs(ctx context.Context, client ec2.DescribeImagesAPIClient, ssm amiselect.SSMClient, nc *v1.EC2NodeClass, k8sVersion string, now func() time.Time) (amiselect.Selection, error) {
 	sel, err := amiselect.Resolve(ctx, client, TermsFromKarpenter(nc.Spec.AMISelectorTerms), amiselect.Options{
 		Query:   amiselect.QueryOptions{KubernetesVersion: k8sVersion},
+		Select:  amiselect.SelectOptions{Now: now},
 		SSM:     ssm,
 		Aliases: amiselect.AliasBySSM, SkipMissingParameters: true,
 		UntypedNotFound: nc.Alias() != nil,
@@ -134,27 +138,35 @@ func creationUnix(date string) int64 {
 // type takes any image it is empty, as Karpenter's is, and the error is
 // amiselect's explanation (errors.Is(err, amiselect.ErrNoCompatibleAMI),
 // a *amiselect.NoCompatibleAMIError), so a call site that wants
-// Karpenter's behaviour ignores the error and the resolver reports it. A
-// type compat cannot read or a status entry it rejects is another error
-// naming it, with an empty map.
+// Karpenter's behaviour ignores the error and the resolver reports it.
+// Each type is mapped on its own, as Karpenter maps it: a type compat
+// cannot read maps to no image, and the error names it beside the others'
+// mapping. A status entry compat rejects is an error naming it, with an
+// empty map.
 func MapToInstanceTypes(offered []*cloudprovider.InstanceType, status []v1.AMI) (map[string][]*cloudprovider.InstanceType, error) {
 	out := map[string][]*cloudprovider.InstanceType{}
 	amis, err := AMIsFromStatus("", status)
 	if err != nil {
 		return out, err
 	}
-	types, err := InstanceTypesFromKarpenter(offered)
-	if err != nil {
-		return out, err
+	var types []compat.InstanceType
+	var unread []error
+	for _, it := range offered {
+		t, err := InstanceTypeFromKarpenter(it)
+		if err != nil {
+			unread = append(unread, err)
+			continue
+		}
+		types = append(types, t)
 	}
 	m := amiselect.Map(types, amis)
 	for _, g := range LaunchGroups(m, offered) {
 		out[g.ImageID] = append(out[g.ImageID], g.InstanceTypes...)
 	}
 	if err := m.Err(); err != nil {
-		return out, fmt.Errorf("karpenter: %w", err)
+		unread = append(unread, fmt.Errorf("karpenter: %w", err))
 	}
-	return out, nil
+	return out, errors.Join(unread...)
 }
 
 // StatusAMIs is what the EC2NodeClass status controller writes into

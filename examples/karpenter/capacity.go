@@ -2,8 +2,12 @@ package karpenter
 
 import (
 	"errors"
+	"fmt"
 
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/ec2select/ec2select/capacity"
+	"github.com/ec2select/ec2select/compat"
+	"github.com/ec2select/ec2select/userdata"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
@@ -66,7 +70,7 @@ var resourceNames = [...]corev1.ResourceName{
 }
 
 // resourceList lists q's non-zero amounts as Kubernetes quantities: CPU
-// in millicores, memory and storage in bytes (BinarySI), pods as a count.
+// in millicores, pods as a count, memory and storage as [byteQuantity].
 func resourceList(q capacity.Quantities) corev1.ResourceList {
 	out := corev1.ResourceList{}
 	for r, name := range resourceNames {
@@ -78,10 +82,23 @@ func resourceList(q capacity.Quantities) corev1.ResourceList {
 		case name == corev1.ResourcePods:
 			out[name] = *resource.NewQuantity(v, resource.DecimalSI)
 		default:
-			out[name] = *resource.NewQuantity(v, resource.BinarySI)
+			out[name] = byteQuantity(v)
 		}
 	}
 	return out
+}
+
+// byteQuantity is an amount of bytes in the format Karpenter gives its
+// own, so that both are spelled alike (a node's capacity reaches the API
+// server as the quantity's string, and a fork's suites compare what comes
+// back): a whole number of MiB is BinarySI (Karpenter's "%dMi" memory,
+// "20Gi" volumes), anything else DecimalSI (an instance store, which
+// Karpenter writes as "%dG", types.go:372; volumes sized in G).
+func byteQuantity(v int64) resource.Quantity {
+	if v%(1<<20) == 0 {
+		return *resource.NewQuantity(v, resource.BinarySI)
+	}
+	return *resource.NewQuantity(v, resource.DecimalSI)
 }
 
 // CapacityFromEstimate is an estimate in the shape Karpenter's provider
@@ -180,4 +197,122 @@ func LearnedMemory(cache *capacity.Cache, it *cloudprovider.InstanceType, status
 		}
 	}
 	return resource.Quantity{}, false
+}
+
+// KarpenterLaunch is the capacity.Launch that instancetype.NewInstanceType's
+// arguments describe (pkg/providers/instancetype/types.go:126-160,
+// karpenter-provider-aws v1.14.1), read as Karpenter's capacity rule reads
+// them, so that [KarpenterCapacity] gives the figures NewInstanceType
+// computes:
+//   - the kubelet fields that rule reads (maxPods, podsPerCore,
+//     kubeReserved, systemReserved, evictionHard) and no other, so a
+//     clusterDNS or imageGC value userData would refuse does not stop an
+//     instance type from being offered; podsPerCore is dropped for
+//     Bottlerocket, which Karpenter ignores it for (bottlerocket.go:214-220,
+//     PodsPerCoreEnabled false) and Bottlerocket has no setting for;
+//   - RootVolumeBytes from blockDeviceMappings as ephemeralStorage() picks
+//     it (types.go:369-400): the root volume's size, else for Custom the
+//     last mapping's, else the mapping on the family's ephemeral device
+//     (/dev/xvda, Bottlerocket /dev/xvdb, Windows /dev/sda1); zero, the
+//     family's default volume, when none gives a size;
+//   - InstanceStorePolicy, and the efa-only interfaces on card 0
+//     (ENILimitedPods, types.go:485-505).
+//
+// The result is Karpenter's reading, not a userData check: use
+// [UserDataConfig] and userdata.Render for what the node boots with.
+func KarpenterLaunch(family string, bdms []*v1.BlockDeviceMapping, policy *v1.InstanceStorePolicy, nis []*v1.NetworkInterface, kubelet *v1.KubeletConfiguration) (capacity.Launch, error) {
+	f, err := compat.ParseAMIFamily(family)
+	if err != nil {
+		return capacity.Launch{}, fmt.Errorf("karpenter: %w", err)
+	}
+	l := capacity.Launch{Family: f, RootVolumeBytes: karpenterVolumeBytes(f, bdms)}
+	if policy != nil {
+		l.InstanceStorePolicy = userdata.InstanceStorePolicy(*policy)
+	}
+	for _, ni := range nis {
+		if ni != nil && ni.NetworkCardIndex == 0 && ni.InterfaceType == v1.InterfaceType(ec2types.NetworkInterfaceTypeEfaOnly) {
+			l.Network.EFAOnlyInterfaces++
+		}
+	}
+	if kubelet != nil {
+		l.Kubelet = userdata.KubeletConfig{
+			MaxPods: kubelet.MaxPods, PodsPerCore: kubelet.PodsPerCore,
+			KubeReserved: kubelet.KubeReserved, SystemReserved: kubelet.SystemReserved, EvictionHard: kubelet.EvictionHard,
+		}
+		if f == compat.Bottlerocket {
+			l.Kubelet.PodsPerCore = nil
+		}
+	}
+	return l, nil
+}
+
+// ephemeralDevice is each family's EphemeralBlockDevice (al2.go:114,
+// al2023.go:106, bottlerocket.go:198, windows.go:97); Custom has none.
+func ephemeralDevice(f compat.AMIFamily) string {
+	switch {
+	case f == compat.Bottlerocket:
+		return "/dev/xvdb"
+	case f.IsWindows():
+		return "/dev/sda1"
+	case f == compat.Custom:
+		return ""
+	}
+	return "/dev/xvda"
+}
+
+// karpenterVolumeBytes is the mapping ephemeralStorage() takes the size
+// of, or 0 for the family's default.
+func karpenterVolumeBytes(f compat.AMIFamily, bdms []*v1.BlockDeviceMapping) int64 {
+	size := func(b *v1.BlockDeviceMapping) int64 {
+		if b == nil || b.EBS == nil || b.EBS.VolumeSize == nil {
+			return 0
+		}
+		return b.EBS.VolumeSize.Value()
+	}
+	if len(bdms) == 0 {
+		return 0
+	}
+	for _, b := range bdms {
+		if b != nil && b.RootVolume && size(b) > 0 {
+			return size(b)
+		}
+	}
+	if f == compat.Custom {
+		return size(bdms[len(bdms)-1])
+	}
+	for _, b := range bdms {
+		if b != nil && b.DeviceName != nil && *b.DeviceName == ephemeralDevice(f) {
+			return size(b)
+		}
+	}
+	return 0
+}
+
+// KarpenterCapacity is the seam of NewInstanceType's Capacity and
+// Overhead: info's cpu, memory, ephemeral-storage and pods and its
+// kube-reserved, system-reserved and eviction amounts under launch (see
+// [KarpenterLaunch]) by Karpenter's rule, capacity.Estimator.Karpenter,
+// in Karpenter's shape ([CapacityFromEstimate]). s carries the
+// controller's RESERVED_ENIS and VM_MEMORY_OVERHEAD_PERCENT. A fork keeps
+// NewInstanceType's extended resources (GPUs, EFA, pod ENIs, Windows'
+// private IPv4 addresses) beside it. An info compat cannot read, a
+// launch the Estimator refuses, or a figure it cannot resolve (no
+// network facts for max pods; capacity.Estimate.Err, a
+// *capacity.UnknownError) is an error naming the type: Karpenter would
+// have computed from missing facts.
+func KarpenterCapacity(info ec2types.InstanceTypeInfo, launch capacity.Launch, s capacity.KarpenterSettings) (corev1.ResourceList, cloudprovider.InstanceTypeOverhead, error) {
+	it, err := compat.InstanceTypeFromEC2(info)
+	if err != nil {
+		return nil, cloudprovider.InstanceTypeOverhead{}, fmt.Errorf("karpenter: %w", err)
+	}
+	est, err := capacity.NewEstimator(launch, capacity.EstimateOptions{})
+	if err != nil {
+		return nil, cloudprovider.InstanceTypeOverhead{}, fmt.Errorf("karpenter: instance type %s: %w", it.Name, err)
+	}
+	e := est.Karpenter(it, s)
+	if err := e.Err(); err != nil {
+		return nil, cloudprovider.InstanceTypeOverhead{}, fmt.Errorf("karpenter: %w", err)
+	}
+	list, overhead := CapacityFromEstimate(e)
+	return list, overhead, nil
 }

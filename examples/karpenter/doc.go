@@ -41,12 +41,16 @@
 //     [InstanceTypesFromKarpenter], [PinnedLabels];
 //   - the resolver's launch templates (launchgroups.go): [LaunchGroups],
 //     [LaunchGroup], and [ResolverGroup] from what the resolver has;
-//   - instance type capacity and overhead (capacity.go):
-//     [CapacityFromEstimate], [ApplyEstimates]; learned memory over the
-//     *capacity.Cache the provider is given: [ObserveNode],
-//     [LearnedMemory], [Observation], [ApplyCapacity];
-//   - launch template userData (userdata.go, taints.go): [UserDataConfig]
-//     with [Cluster], [LaunchLabels], [KubeletFromKarpenter],
+//   - instance type capacity and overhead (capacity.go): in
+//     NewInstanceType's place, [KarpenterCapacity] over [KarpenterLaunch]
+//     (Karpenter's rule, capacity.Estimator.Karpenter), or
+//     [CapacityFromEstimate] and [ApplyEstimates] for the Estimator's own
+//     estimate; learned memory over the *capacity.Cache the provider is
+//     given: [ObserveNode], [LearnedMemory], [Observation], [ApplyCapacity];
+//   - launch template userData (userdata.go, taints.go): [UserData] (a
+//     bootstrap.Bootstrapper whose launch-template name follows its text)
+//     from [ResolverUserData] or [NewUserData]; [UserDataConfig] with
+//     [Cluster], [LaunchLabels], [KubeletFromKarpenter],
 //     [TaintsFromKarpenter];
 //   - NodePools and requirements (nodepool.go, requirements.go):
 //     [NodePoolFromKarpenter], [NodePoolToKarpenter],

@@ -30,6 +30,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/clock"
+	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	corefake "sigs.k8s.io/karpenter/pkg/cloudprovider/fake"
 
@@ -279,7 +280,7 @@ func TestListAMIsAsKarpenter(t *testing.T) {
 			ec2api, ssmapi := karpenterAPIs(images, params)
 			nc := nodeClassWith(tc.terms...)
 			theirs, _ := karpenterList(t, ec2api, ssmapi, nc)
-			sel, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion)
+			sel, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -329,7 +330,7 @@ func TestListAMIsSuiteNames(t *testing.T) {
 	ec2api, ssmapi := karpenterAPIs(suiteImages(), params)
 	nc := nodeClassWith(v1.AMISelectorTerm{Alias: "bottlerocket@latest"})
 	theirs, _ := karpenterList(t, ec2api, ssmapi, nc)
-	sel, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion)
+	sel, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,7 +361,7 @@ func TestListAMIsSSMErrors(t *testing.T) {
 	if _, err := provider.List(context.Background(), nc); err == nil {
 		t.Error("Karpenter's List succeeded")
 	}
-	if _, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion); err == nil || !strings.Contains(err.Error(), "/not/there") {
+	if _, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion, nil); err == nil || !strings.Contains(err.Error(), "/not/there") {
 		t.Errorf("ListAMIs: %v, want an error naming /not/there", err)
 	}
 
@@ -382,7 +383,7 @@ func TestListAMIsSSMErrors(t *testing.T) {
 		"sdk":       ssmapi,
 		"CachedSSM": karpenter.CachedSSM{Provider: ssm.NewDefaultProvider(ssmapi, cache.New(time.Hour, time.Hour)), NodeClass: nc},
 	} {
-		sel, err := karpenter.ListAMIs(context.Background(), ec2api, client, nc, k8sVersion)
+		sel, err := karpenter.ListAMIs(context.Background(), ec2api, client, nc, k8sVersion, nil)
 		if err != nil {
 			t.Fatalf("%s: ListAMIs: %v", name, err)
 		}
@@ -514,12 +515,12 @@ func TestCachedSSM(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ec2api, ssmapi := karpenterAPIs(images, params)
 			nc := nodeClassWith(tc.terms...)
-			direct, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion)
+			direct, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			c := cache.New(time.Hour, time.Hour)
-			cached, err := karpenter.ListAMIs(context.Background(), ec2api, karpenter.CachedSSM{Provider: ssm.NewDefaultProvider(ssmapi, c), NodeClass: nc}, nc, k8sVersion)
+			cached, err := karpenter.ListAMIs(context.Background(), ec2api, karpenter.CachedSSM{Provider: ssm.NewDefaultProvider(ssmapi, c), NodeClass: nc}, nc, k8sVersion, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -573,7 +574,7 @@ func TestMissingParameter(t *testing.T) {
 		"sdk":       ssmapi,
 		"CachedSSM": karpenter.CachedSSM{Provider: ssm.NewDefaultProvider(ssmapi, c), NodeClass: nc},
 	} {
-		sel, err := karpenter.ListAMIs(context.Background(), ec2api, client, nc, k8sVersion)
+		sel, err := karpenter.ListAMIs(context.Background(), ec2api, client, nc, k8sVersion, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -585,5 +586,90 @@ func TestMissingParameter(t *testing.T) {
 	theirs, _ := karpenterList(t, ec2api, ssmapi, nc)
 	if len(theirs) != 0 {
 		t.Errorf("Karpenter's List selected %d AMIs", len(theirs))
+	}
+}
+
+// TestListAMIsFixtureValues pins three refusals a fork's suites meet in
+// Karpenter's fixtures, beside Karpenter's own List on the same fakes:
+// an image whose CreationDate is not EC2's RFC 3339 (Karpenter's fake
+// EC2 API writes time.UnixDate for the image it returns by default,
+// pkg/fake/ec2api.go:431-440, v1.14.1) is rejected with a reason, where
+// Karpenter sorts it last (ami.go parseTimeWithDefault) and keeps it;
+// and an alias's public parameter whose value is no AMI id (the
+// cloudprovider and EC2NodeClass validation suites' "amd64-ami-id") is an
+// error naming it, where Karpenter describes the value as an image id;
+// and an id term that does not match the EC2NodeClass CRD's pattern is
+// refused as the API server refuses it, where Karpenter describes it.
+func TestListAMIsFixtureValues(t *testing.T) {
+	t.Parallel()
+	t.Run("creation date", func(t *testing.T) {
+		img := ec2types.Image{ImageId: aws.String("ami-0123456789"), Name: aws.String("custom"), Architecture: "x86_64",
+			CreationDate: aws.String(time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC).Format(time.UnixDate)), State: ec2types.ImageStateAvailable}
+		ec2api, ssmapi := karpenterAPIs([]ec2types.Image{img}, nil)
+		nc := nodeClassWith(v1.AMISelectorTerm{ID: "ami-0123456789"})
+		theirs, _ := karpenterList(t, ec2api, ssmapi, nc)
+		sel, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(theirs) != 1 || len(sel.AMIs) != 0 || len(sel.Rejected) != 1 {
+			t.Errorf("Karpenter keeps %d, ListAMIs keeps %d and rejects %v; want 1, 0 and the image", len(theirs), len(sel.AMIs), sel.Rejected)
+		}
+	})
+	t.Run("id with capitals", func(t *testing.T) {
+		// Karpenter's fake SSM makes "ami-" and 16 random letters and
+		// digits (pkg/fake/ssmapi.go:70); its SSM-cache invalidation lists
+		// each cached value as an id term.
+		img := ec2types.Image{ImageId: aws.String("ami-Y4U55xcLaUMDORs4"), Name: aws.String("custom"), Architecture: "x86_64",
+			CreationDate: aws.String("2025-04-03T16:40:40.000Z"), State: ec2types.ImageStateAvailable}
+		ec2api, ssmapi := karpenterAPIs([]ec2types.Image{img}, nil)
+		nc := nodeClassWith(v1.AMISelectorTerm{ID: "ami-Y4U55xcLaUMDORs4"})
+		theirs, _ := karpenterList(t, ec2api, ssmapi, nc)
+		_, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion, nil)
+		if len(theirs) != 1 || err == nil || !strings.Contains(err.Error(), "ami-[0-9a-z]+") {
+			t.Errorf("Karpenter keeps %d images; ListAMIs: %v; want Karpenter's image and an error naming the pattern", len(theirs), err)
+		}
+	})
+	t.Run("public parameter value", func(t *testing.T) {
+		param := "/aws/service/eks/optimized-ami/" + k8sVersion + "/amazon-linux-2023/x86_64/standard/recommended/image_id"
+		img := ec2types.Image{ImageId: aws.String("amd64-ami-id"), Name: aws.String("amd64-ami"), Architecture: "x86_64",
+			CreationDate: aws.String("2025-04-03T16:40:40.000Z"), State: ec2types.ImageStateAvailable}
+		ec2api, ssmapi := karpenterAPIs([]ec2types.Image{img}, map[string]string{param: "amd64-ami-id"})
+		nc := nodeClassWith(v1.AMISelectorTerm{Alias: "al2023@latest"})
+		theirs, _ := karpenterList(t, ec2api, ssmapi, nc)
+		_, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion, nil)
+		if len(theirs) == 0 || err == nil || !strings.Contains(err.Error(), `"amd64-ami-id", not an AMI id`) {
+			t.Errorf("Karpenter keeps %d images; ListAMIs: %v; want Karpenter's image and an error naming the value", len(theirs), err)
+		}
+	})
+}
+
+// TestListAMIsDeprecationClock: Karpenter judges deprecation on the AMI
+// provider's injected clock (ami.go:213, v1.14.1), and its EC2NodeClass
+// suite steps a fake clock past an image's DeprecationTime; ListAMIs
+// judges it on the clock it is given, so both call the image deprecated
+// 40 minutes on, and neither before.
+func TestListAMIsDeprecationClock(t *testing.T) {
+	t.Parallel()
+	clk := clocktesting.NewFakeClock(time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC))
+	img := ec2types.Image{ImageId: aws.String("ami-0123456789"), Name: aws.String("custom"), Architecture: "x86_64",
+		CreationDate: aws.String("2025-04-03T16:40:40.000Z"), State: ec2types.ImageStateAvailable,
+		DeprecationTime: aws.String(clk.Now().Add(30 * time.Minute).Format(time.RFC3339))}
+	ec2api, ssmapi := karpenterAPIs([]ec2types.Image{img}, nil)
+	nc := nodeClassWith(v1.AMISelectorTerm{ID: "ami-0123456789"})
+	for _, step := range []time.Duration{0, 40 * time.Minute} {
+		clk.Step(step)
+		c := cache.New(time.Hour, time.Hour)
+		theirs, err := amifamily.NewDefaultProvider(clk, fixedVersion(k8sVersion), ssm.NewDefaultProvider(ssmapi, c), ec2api, cache.New(time.Nanosecond, time.Hour)).List(context.Background(), nc)
+		if err != nil || len(theirs) != 1 {
+			t.Fatalf("Karpenter's List = %v, %v", theirs, err)
+		}
+		sel, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nc, k8sVersion, clk.Now)
+		if err != nil || len(sel.AMIs) != 1 {
+			t.Fatalf("ListAMIs = %v, %v", sel.AMIs, err)
+		}
+		if theirs[0].Deprecated != sel.AMIs[0].Deprecated || sel.AMIs[0].Deprecated != (step > 0) {
+			t.Errorf("at %s: Karpenter says deprecated %v, ListAMIs %v", clk.Now(), theirs[0].Deprecated, sel.AMIs[0].Deprecated)
+		}
 	}
 }

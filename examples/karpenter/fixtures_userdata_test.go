@@ -20,6 +20,7 @@ import (
 
 	v1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/amifamily"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/launchtemplate"
 )
 
 // resolverClaim is a NodeClaim whose labels include ones the node
@@ -92,7 +93,8 @@ func lintOf(t *testing.T, family compat.AMIFamily, data []byte) lintFacts {
 // Karpenter's own amifamily.DefaultResolver.Resolve (resolver.go:147-213)
 // builds the launch templates of a NodeClaim over the instance types of
 // its fake EC2 API, and the adapter builds the same groups (LaunchGroups)
-// and userdata.Config (UserDataConfig); Lint reads both userData alike:
+// and the fork's (ResolverUserData, whose Script renders it); Lint reads
+// both userData alike:
 // the same image and instance types per launch template, and the same
 // registered taints, labels, maxPods and clusterDNS. The text differs by
 // design (README "From Karpenter").
@@ -167,13 +169,16 @@ func TestUserDataAsKarpenterResolver(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				fam, cfg, err := karpenter.UserDataConfig(nc, claim, karpv1.CapacityTypeOnDemand, cluster, groups[i])
+				// The fork's resolver has the image ID, maxPods and
+				// types of the template, not the launch group.
+				ud := karpenter.ResolverUserData(nc, claim, karpv1.CapacityTypeOnDemand, cluster, lt.AMIID, int(maxPods), lt.InstanceTypes)
+				ourScript, err := ud.Script(context.Background())
+				if err != nil {
+					t.Fatalf("Script: %v", err)
+				}
+				rendered, err := base64.StdEncoding.DecodeString(ourScript)
 				if err != nil {
 					t.Fatal(err)
-				}
-				rendered, err := userdata.Render(fam, cfg)
-				if err != nil {
-					t.Fatalf("Render: %v", err)
 				}
 				want, got := lintOf(t, f, theirs), lintOf(t, f, rendered)
 				if diff := cmp.Diff(want, got); diff != "" {
@@ -230,5 +235,89 @@ func TestAL2PercentEviction(t *testing.T) {
 	}
 	if got := lintOf(t, compat.AL2, rendered); got.Verdict != "joins" {
 		t.Errorf("Render's AL2 userData: Lint says %s", got.Verdict)
+	}
+}
+
+// TestUserDataLaunchTemplateName: Karpenter names a launch template by a
+// hashstructure hash of the amifamily.LaunchTemplate, userData included
+// (launchtemplate.LaunchTemplateName, launchtemplate.go:209-211, v1.14.1),
+// and reuses a template of the same name. UserData in the template's
+// UserData field (a bootstrap.Bootstrapper, as Karpenter's own are) gives
+// templates whose userData differs different names, and templates whose
+// userData is the same one name: a Custom family's userData does not
+// change with maxPods, so neither does its template (Karpenter's
+// bootstrap.Custom hashes only the custom userData). Script is the text
+// in base64.
+func TestUserDataLaunchTemplateName(t *testing.T) {
+	t.Parallel()
+	base := userdata.Config{
+		ClusterName: "test-cluster", APIServerEndpoint: "https://test-cluster", CABundle: brCA, ClusterCIDR: "10.100.0.0/16",
+		Labels: map[string]string{karpv1.CapacityTypeLabelKey: karpv1.CapacityTypeOnDemand},
+	}
+	name := func(family compat.AMIFamily, cfg userdata.Config) string {
+		ud := karpenter.NewUserData(family, cfg)
+		if _, err := ud.Script(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return launchtemplate.LaunchTemplateName(&amifamily.LaunchTemplate{Options: &amifamily.Options{}, UserData: ud})
+	}
+	variants := map[string]func(*userdata.Config){
+		"capacity type": func(c *userdata.Config) {
+			c.Labels = map[string]string{karpv1.CapacityTypeLabelKey: karpv1.CapacityTypeSpot}
+		},
+		"maxPods": func(c *userdata.Config) { c.Kubelet.MaxPods = ptr[int32](20) },
+		"taint":   func(c *userdata.Config) { c.Taints = []userdata.Taint{{Key: "a", Effect: userdata.NoSchedule}} },
+		"custom":  func(c *userdata.Config) { c.CustomUserData = []byte("#!/bin/bash\necho hi\n") },
+	}
+	seen := map[string]string{name(compat.AL2023, base): "base"}
+	for what, change := range variants {
+		cfg := base
+		change(&cfg)
+		n := name(compat.AL2023, cfg)
+		if other, ok := seen[n]; ok {
+			t.Errorf("%s: same launch template name as %s (%s)", what, other, n)
+		}
+		seen[n] = what
+	}
+	if name(compat.AL2023, base) != name(compat.AL2023, base) {
+		t.Error("the same userData got two names")
+	}
+	// LaunchTemplateName hashes slices as sets: the text must hash as a
+	// whole, not as the set of its bytes.
+	swapped := func(text string) string {
+		return launchtemplate.LaunchTemplateName(&amifamily.LaunchTemplate{Options: &amifamily.Options{}, UserData: karpenter.UserData{Text: text}})
+	}
+	if swapped("10.100.0.0/16 a") == swapped("10.100.0.0/16 aaa") || swapped("ab") == swapped("ba") {
+		t.Error("texts with the same bytes in another order, or one byte twice more, share a name")
+	}
+	// A Custom family without userData renders empty (the AMI joins by
+	// itself), whatever the kubelet configuration.
+	custom := userdata.Config{Labels: base.Labels}
+	other := custom
+	other.Kubelet.MaxPods = ptr[int32](20)
+	if name(compat.Custom, custom) != name(compat.Custom, other) {
+		t.Error("a Custom family's template changed name with maxPods, which its userData does not hold")
+	}
+	script, err := karpenter.NewUserData(compat.AL2023, base).Script(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := userdata.Render(compat.AL2023, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if script != base64.StdEncoding.EncodeToString(want) {
+		t.Errorf("Script is not Render's userData in base64")
+	}
+	// Karpenter's resolver makes templates from whatever options it is
+	// given (its AMIResolver specs give only a cluster name) and its
+	// bootstrappers fail in Script; Render's refusal waits there too.
+	ud := karpenter.NewUserData(compat.AL2023, userdata.Config{ClusterName: "test"})
+	if _, err := ud.Script(context.Background()); err == nil || !strings.Contains(err.Error(), "APIServerEndpoint") {
+		t.Errorf("Script of a Config without an endpoint = %v; want Render's refusal", err)
+	}
+	nc := nodeClassWith(v1.AMISelectorTerm{Alias: "al2023@latest"})
+	if _, err := karpenter.ResolverUserData(nc, resolverClaim(), karpv1.CapacityTypeOnDemand, karpenter.Cluster{}, "ami-missing", 110, nil).Script(context.Background()); err == nil || !strings.Contains(err.Error(), "ami-missing") {
+		t.Errorf("Script for an image status.amis does not list = %v; want ResolverGroup's error", err)
 	}
 }

@@ -12,7 +12,8 @@ import (
 // InstanceTypeFromKarpenter reads an instance type's facts back from the
 // requirements Karpenter's provider computed for it: each requirement that
 // pins one value is a label, and compat.InstanceTypeFromLabels reads the
-// labels. Requirements with several values (zones, capacity types) are
+// labels; the type's Name is its instance-type label when no requirement
+// pins one. Requirements with several values (zones, capacity types) are
 // not labels and are left out, as a node would not carry them either. An
 // instance type whose requirements lack the labels compat needs
 // (instance-type, arch) is an error naming the type and the label;
@@ -25,7 +26,15 @@ import (
 // EC2NodeClass's types are os In [linux], windows-build DoesNotExist), and
 // a requirement on a key the type does not define admits nothing.
 func InstanceTypeFromKarpenter(it *cloudprovider.InstanceType) (compat.InstanceType, error) {
-	t, err := compat.InstanceTypeFromLabels(PinnedLabels(it.Requirements))
+	labels := PinnedLabels(it.Requirements)
+	if _, ok := labels[corev1.LabelInstanceTypeStable]; !ok && it.Name != "" {
+		// The type's Name is its identity; the requirement is derived
+		// from it. Karpenter builds types without it where only a few
+		// requirements matter (the EC2NodeClass validation's fallback
+		// m5.large and m6g.large, pkg/controllers/nodeclass/validation.go:471-497).
+		labels[corev1.LabelInstanceTypeStable] = it.Name
+	}
+	t, err := compat.InstanceTypeFromLabels(labels)
 	if err != nil {
 		return compat.InstanceType{}, fmt.Errorf("karpenter: instance type %s: %w", it.Name, err)
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -144,7 +146,7 @@ func TestVersionGatesAsKarpenterStatus(t *testing.T) {
 			if wantReason != "UnsupportedAlias" || !wantTerminal {
 				t.Fatalf("Karpenter's own provider: reason %q, terminal %v", wantReason, wantTerminal)
 			}
-			_, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nodeClassWith(v1.AMISelectorTerm{Alias: tc.alias}), tc.k8s)
+			_, err := karpenter.ListAMIs(context.Background(), ec2api, ssmapi, nodeClassWith(v1.AMISelectorTerm{Alias: tc.alias}), tc.k8s, nil)
 			if !errors.Is(err, amiselect.ErrUnsupportedKubernetesVersion) {
 				t.Fatalf("ListAMIs: %v; want ErrUnsupportedKubernetesVersion", err)
 			}
@@ -273,5 +275,52 @@ func TestMapToInstanceTypesEmpty(t *testing.T) {
 	ours, err := karpenter.MapToInstanceTypes(nil, status)
 	if diff := cmp.Diff(len(theirs), len(ours)); diff != "" || ours == nil || !errors.Is(err, amiselect.ErrNoCompatibleAMI) {
 		t.Errorf("MapToInstanceTypes(nil) = %v, %v; Karpenter's %v", ours, err, theirs)
+	}
+}
+
+// validationFallbackTypes are the instance types Karpenter's EC2NodeClass
+// validation falls back to (pkg/controllers/nodeclass/validation.go:471-490,
+// v1.14.1): a name and a few requirements, no instance-type requirement.
+func validationFallbackTypes() []*cloudprovider.InstanceType {
+	fallback := func(name, arch string) *cloudprovider.InstanceType {
+		reqs := append(slices.Collect(maps.Values(amifamily.VariantStandard.Requirements())),
+			scheduling.NewRequirement(corev1.LabelArchStable, corev1.NodeSelectorOpIn, arch),
+			scheduling.NewRequirement(corev1.LabelOSStable, corev1.NodeSelectorOpExists),
+			scheduling.NewRequirement(corev1.LabelWindowsBuild, corev1.NodeSelectorOpExists))
+		return &cloudprovider.InstanceType{Name: name, Requirements: scheduling.NewRequirements(reqs...)}
+	}
+	return []*cloudprovider.InstanceType{fallback("m5.large", karpv1.ArchitectureAmd64), fallback("m6g.large", karpv1.ArchitectureArm64)}
+}
+
+// TestMapToInstanceTypesValidationFallback: the EC2NodeClass validation
+// maps its fallback types, which carry no instance-type requirement, onto
+// status.amis; the adapter reads the type's name as its label and maps
+// them as Karpenter's MapToInstanceTypes does, for Linux and Windows
+// classes. A type the adapter cannot read (no name, no requirements)
+// maps to nothing, and the others still map, as Karpenter maps each type
+// on its own; the error names it.
+func TestMapToInstanceTypesValidationFallback(t *testing.T) {
+	t.Parallel()
+	for _, family := range []string{"al2023", "bottlerocket", "windows2022"} {
+		t.Run(family, func(t *testing.T) {
+			status := karpenterStatus(t, family)
+			theirs := amifamily.MapToInstanceTypes(validationFallbackTypes(), status)
+			ours, err := karpenter.MapToInstanceTypes(validationFallbackTypes(), status)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(namesByImage(theirs), namesByImage(ours)); diff != "" || len(ours) == 0 {
+				t.Errorf("mapping (-Karpenter +adapter):\n%s", diff)
+			}
+		})
+	}
+	status := karpenterStatus(t, "al2023")
+	offered := append(validationFallbackTypes(), &cloudprovider.InstanceType{Requirements: scheduling.NewRequirements()})
+	ours, err := karpenter.MapToInstanceTypes(offered, status)
+	if err == nil || !strings.Contains(err.Error(), corev1.LabelArchStable) {
+		t.Errorf("err = %v; want one naming the unreadable type's missing label", err)
+	}
+	if got := namesByImage(ours); len(got) != 2 {
+		t.Errorf("mapping = %v; want m5.large and m6g.large each under its image", got)
 	}
 }

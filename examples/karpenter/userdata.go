@@ -1,6 +1,8 @@
 package karpenter
 
 import (
+	"context"
+	"encoding/base64"
 	"fmt"
 	"strings"
 	"time"
@@ -8,6 +10,7 @@ import (
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/userdata"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
 	v1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 )
@@ -157,4 +160,75 @@ func KubeletFromKarpenter(k *v1.KubeletConfiguration) (userdata.KubeletConfig, e
 		return userdata.KubeletConfig{}, fmt.Errorf("karpenter: spec.kubelet: %w", err)
 	}
 	return out, nil
+}
+
+// UserData is a launch template's userData in the shape Karpenter's
+// launch-template provider takes it: amifamily.LaunchTemplate.UserData is
+// a bootstrap.Bootstrapper, whose Script returns the base64 userData
+// (pkg/providers/amifamily/bootstrap/bootstrap.go:114-120,
+// karpenter-provider-aws v1.14.1), and UserData has that method, so a
+// fork puts it where the families' UserData methods put bootstrap.EKS,
+// Nodeadm, Bottlerocket, Windows or Custom.
+//
+// launchtemplate.LaunchTemplateName names a template by a hashstructure
+// hash of the LaunchTemplate, userData included, and reuses a template
+// of the same name (launchtemplate.go:209-211). UserData holds the
+// rendered text in an exported field, which is what that hash reads
+// (hashstructure skips unexported fields): templates whose userData
+// differs get different names, and templates whose userData is the same
+// share one, as bootstrap.Options gives them in Karpenter (a Custom
+// family's userData, for one, does not change with maxPods).
+//
+// Render runs when the UserData is made and a refusal is kept: Script
+// returns it, when the launch-template provider asks for the userData,
+// which is when Karpenter's own bootstrappers fail.
+type UserData struct {
+	// Text is the userData as userdata.Render wrote it. It is a string:
+	// LaunchTemplateName hashes with SlicesAsSets, which would read a
+	// []byte as an unordered set of bytes, and texts with the same bytes
+	// in another order would share a name.
+	Text string
+	// Report is Render's report on Text (userdata.RenderWithReport): a
+	// Custom family's Unresolved reason, for one, to log.
+	Report userdata.Report `hash:"ignore"`
+	err    error
+}
+
+// NewUserData renders cfg for family. A refusal, Render's or the
+// caller's, is what Script returns.
+func NewUserData(family compat.AMIFamily, cfg userdata.Config) UserData {
+	text, report, err := userdata.RenderWithReport(family, cfg)
+	if err != nil {
+		return UserData{err: fmt.Errorf("karpenter: userData: %w", err)}
+	}
+	return UserData{Text: string(text), Report: report}
+}
+
+// Script returns the userData in standard base64, as EC2's launch
+// template data takes it, or the reason it could not be made.
+func (u UserData) Script(context.Context) (string, error) {
+	if u.err != nil {
+		return "", u.err
+	}
+	return base64.StdEncoding.EncodeToString([]byte(u.Text)), nil
+}
+
+// ResolverUserData is the UserData of one of the resolver's launch
+// templates (DefaultResolver.resolveLaunchTemplates, resolver.go:260-300),
+// from what that function has: the EC2NodeClass, the NodeClaim, the
+// capacity type, the image ID, its maxPods and instance types
+// ([ResolverGroup]), and the cluster the launch-template provider knows.
+// It is [UserDataConfig] for that group, rendered ([NewUserData]); as
+// there, an error of those functions is what Script returns, so the
+// resolver keeps Karpenter's signature and timing.
+func ResolverUserData(nc *v1.EC2NodeClass, claim *karpv1.NodeClaim, capacityType string, cluster Cluster, imageID string, maxPods int, types []*cloudprovider.InstanceType) UserData {
+	group, err := ResolverGroup(nc, imageID, maxPods, types)
+	if err != nil {
+		return UserData{err: err}
+	}
+	family, cfg, err := UserDataConfig(nc, claim, capacityType, cluster, group)
+	if err != nil {
+		return UserData{err: err}
+	}
+	return NewUserData(family, cfg)
 }
