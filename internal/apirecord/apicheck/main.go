@@ -1,0 +1,86 @@
+// Command apicheck compares the exported API of ec2select with its record
+// in .ci/api and the changelog, as .ci/run does; with -w it rewrites the
+// record instead. Run it from the module's root:
+//
+//	go run ./internal/apirecord/apicheck        # check (exit 1 on a problem)
+//	go run ./internal/apirecord/apicheck -w     # rewrite .ci/api/next.txt
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ec2select/ec2select/internal/apirecord"
+)
+
+func main() {
+	write := flag.Bool("w", false, "rewrite the record from the code instead of checking it")
+	dir := flag.String("C", ".", "the module's root directory")
+	flag.Usage = func() {
+		fmt.Fprintln(flag.CommandLine.Output(), "usage: apicheck [-w] [-C dir]\n\nChecks the exported API against .ci/api/next.txt and, since the newest\nrelease record in .ci/api, against CHANGELOG.md's Unreleased section.")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() > 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if err := run(*dir, *write); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func run(dir string, write bool) error {
+	pkgs, err := apirecord.Load(dir, "./...")
+	if err != nil {
+		return err
+	}
+	var generated []string
+	for _, p := range pkgs {
+		generated = append(generated, apirecord.Lines(p)...)
+	}
+	apiDir := filepath.Join(dir, ".ci", "api")
+	recordFile := filepath.Join(".ci", "api", "next.txt")
+	if write {
+		return apirecord.WriteFile(filepath.Join(dir, recordFile), generated)
+	}
+	recorded, err := apirecord.ReadFile(filepath.Join(dir, recordFile))
+	if err != nil {
+		return fmt.Errorf("apicheck: %v (run go run ./internal/apirecord/apicheck -w to create it)", err)
+	}
+	var released []string
+	releaseName := ""
+	if latest, err := apirecord.LatestRelease(apiDir); err != nil {
+		return fmt.Errorf("apicheck: %v", err)
+	} else if latest != "" {
+		if released, err = apirecord.ReadFile(latest); err != nil {
+			return fmt.Errorf("apicheck: %v", err)
+		}
+		releaseName = strings.TrimSuffix(filepath.Base(latest), ".txt") + " (" + filepath.ToSlash(latest) + ")"
+	}
+	text, err := os.ReadFile(filepath.Join(dir, "CHANGELOG.md"))
+	if err != nil {
+		return fmt.Errorf("apicheck: %v", err)
+	}
+	log, err := apirecord.ParseChangelog(string(text))
+	if err != nil {
+		return err
+	}
+	report := apirecord.Check(generated, recorded, recordFile, released, releaseName, log)
+	if len(report.Problems) == 0 {
+		fmt.Printf("apicheck: %d exported names match %s", len(generated), recordFile)
+		if releaseName != "" {
+			fmt.Printf("; every change since %s is in CHANGELOG.md", releaseName)
+		}
+		fmt.Println()
+		return nil
+	}
+	for _, p := range report.Problems {
+		fmt.Fprintln(os.Stderr, "apicheck: "+p)
+	}
+	return fmt.Errorf("apicheck: %d problem(s)", len(report.Problems))
+}
