@@ -307,11 +307,16 @@ func checkSelect(t *rapid.T, images []ec2types.Image) {
 	}
 }
 
-// checkAccounted states the accounting law: every input image is an AMI
-// (one per set it won), a Rejection, or superseded or held back (one
-// entry per set it serves), and exactly one of these; an AMI may also be
-// held back in a set it does not win. Images are told apart by the fields
-// Select keeps; identical duplicates count once per copy.
+// checkAccounted states the accounting law of Superseded and HeldBack: an
+// input image is a Rejection; or it wins some sets (an AMI for each) and
+// may be held back in others it serves (it is never superseded); or it
+// wins none and, in each set it serves, is superseded or held back. Images
+// are told apart by the fields Select keeps, so identical copies are one
+// identity: one copy wins wherever the identity does, and every other copy
+// has an entry in each set it serves. For an identity serving s sets with
+// w AMIs and e entries over Superseded and HeldBack, that makes e div s the
+// copies besides a winning one, and e mod s at most s - w (the winning
+// copy's held-back sets), or 0 when it wins nowhere.
 func checkAccounted(t *rapid.T, images []ec2types.Image, got Selection) {
 	type identity struct {
 		id, name, arch string
@@ -319,11 +324,10 @@ func checkAccounted(t *rapid.T, images []ec2types.Image, got Selection) {
 		deprecated     bool
 	}
 	of := func(a AMI) identity { return identity{a.ID, a.Name, a.Arch, a.Created, a.Deprecated} }
-	winners := map[identity]bool{}
+	wins, entries := map[identity]int{}, map[identity]int{}
 	for _, a := range got.AMIs {
-		winners[of(a)] = true
+		wins[of(a)]++
 	}
-	losses := map[identity]int{}
 	for _, s := range got.Superseded() {
 		if !s.Winner.Requirements.Equal(s.AMI.Requirements) {
 			t.Fatalf("%s superseded by %s, which serves other requirements", s.AMI, s.Winner)
@@ -331,26 +335,38 @@ func checkAccounted(t *rapid.T, images []ec2types.Image, got Selection) {
 		if better(&s.AMI, &s.Winner) {
 			t.Fatalf("%s superseded by %s, which is not better: %s", s.AMI, s.Winner, s.Reason())
 		}
-		losses[of(s.AMI)]++
+		entries[of(s.AMI)]++
 	}
 	for _, h := range got.HeldBack() {
 		if !h.Winner.Requirements.Equal(h.AMI.Requirements) {
 			t.Fatalf("%s held back for %s, which serves other requirements", h.AMI, h.Winner)
 		}
-		if !winners[of(h.AMI)] { // an AMI of one set may wait in another
-			losses[of(h.AMI)]++
+		entries[of(h.AMI)]++
+	}
+	admitted := 0
+	for who := range entries {
+		if _, ok := wins[who]; !ok {
+			wins[who] = 0
 		}
 	}
-	superseded := 0
-	for who, n := range losses {
+	for who, w := range wins {
 		sets := max(recognize(who.name, who.arch).n, 1)
-		if n%sets != 0 {
-			t.Fatalf("image %s lost %d sets, not a multiple of the %d it serves", who.id, n, sets)
+		e := entries[who]
+		switch {
+		case w > sets:
+			t.Fatalf("image %s is the AMI of %d sets, but serves %d", who.id, w, sets)
+		case w == 0 && e%sets != 0:
+			t.Fatalf("image %s wins no set and has %d entries over Superseded and HeldBack, not a multiple of the %d sets it serves", who.id, e, sets)
+		case w > 0 && e%sets > sets-w:
+			t.Fatalf("image %s wins %d of its %d sets, and has %d entries over Superseded and HeldBack: more than its other copies and its other sets can have", who.id, w, sets, e)
 		}
-		superseded += n / sets
+		admitted += e / sets
+		if w > 0 {
+			admitted++
+		}
 	}
-	if total := len(winners) + len(got.Rejected) + superseded; total != len(images) {
-		t.Fatalf("%d images in, but %d AMI images + %d rejected + %d superseded = %d", len(images), len(winners), len(got.Rejected), superseded, total)
+	if total := admitted + len(got.Rejected); total != len(images) {
+		t.Fatalf("%d images in, but %d admitted (by AMIs and entries over sets served) + %d rejected = %d", len(images), admitted, len(got.Rejected), total)
 	}
 }
 
