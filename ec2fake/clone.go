@@ -92,7 +92,7 @@ func cloneImage(dst, src *ec2types.Image) {
 				e.AvailabilityZone, e.AvailabilityZoneId, e.KmsKeyId = dup(e.AvailabilityZone), dup(e.AvailabilityZoneId), dup(e.KmsKeyId)
 				e.OutpostArn, e.SnapshotId = dup(e.OutpostArn), dup(e.SnapshotId)
 				e.DeleteOnTermination, e.Encrypted = dup(e.DeleteOnTermination), dup(e.Encrypted)
-				e.EbsCardIndex, e.Iops, e.Throughput = dup(e.EbsCardIndex), dup(e.Iops), dup(e.Throughput)
+				e.Iops, e.Throughput = dup(e.Iops), dup(e.Throughput)
 				e.VolumeInitializationRate, e.VolumeSize = dup(e.VolumeInitializationRate), dup(e.VolumeSize)
 				copyRest(&e, m.Ebs, ebsRest())
 				m.Ebs = &e
@@ -165,7 +165,7 @@ var (
 	ebsRest   = sync.OnceValue(func() []int { return restOf[ec2types.EbsBlockDevice](ebsHand) })
 	ebsHand   = map[string]bool{
 		"AvailabilityZone": true, "AvailabilityZoneId": true, "KmsKeyId": true, "OutpostArn": true, "SnapshotId": true,
-		"DeleteOnTermination": true, "Encrypted": true, "EbsCardIndex": true, "Iops": true, "Throughput": true,
+		"DeleteOnTermination": true, "Encrypted": true, "Iops": true, "Throughput": true,
 		"VolumeInitializationRate": true, "VolumeSize": true,
 	}
 )

@@ -8,6 +8,7 @@ import (
 	smithytime "github.com/aws/smithy-go/time"
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/ec2select/ec2select/ec2fake/internal/sdkfield"
 )
 
 // EC2's limits on filters, per request and per filter.
@@ -55,21 +56,11 @@ var imageFilters = map[string]imageMatcher{
 	"image-allowed":      func(i *ec2types.Image, vs valueSet) bool { return vs.boolean(i.ImageAllowed) },
 	"image-id":           func(i *ec2types.Image, vs valueSet) bool { return vs.optional(i.ImageId) },
 	"image-type":         func(i *ec2types.Image, vs valueSet) bool { return enum(vs, i.ImageType) },
-	"image-watermark.source-image-creation-time": func(i *ec2types.Image, vs valueSet) bool {
-		return anyWatermark(i, func(w *ec2types.ImageWatermark) bool { return vs.timep(w.SourceImageCreationTime) })
-	},
-	"image-watermark.source-image-id": func(i *ec2types.Image, vs valueSet) bool {
-		return anyWatermark(i, func(w *ec2types.ImageWatermark) bool { return vs.optional(w.SourceImageId) })
-	},
-	"image-watermark.source-image-region": func(i *ec2types.Image, vs valueSet) bool {
-		return anyWatermark(i, func(w *ec2types.ImageWatermark) bool { return vs.optional(w.SourceImageRegion) })
-	},
-	"image-watermark.watermark-creation-time": func(i *ec2types.Image, vs valueSet) bool {
-		return anyWatermark(i, func(w *ec2types.ImageWatermark) bool { return vs.timep(w.WatermarkCreationTime) })
-	},
-	"image-watermark.watermark-key": func(i *ec2types.Image, vs valueSet) bool {
-		return anyWatermark(i, func(w *ec2types.ImageWatermark) bool { return vs.optional(w.WatermarkKey) })
-	},
+	"image-watermark.source-image-creation-time": watermarkTime("SourceImageCreationTime"),
+	"image-watermark.source-image-id":            watermarkString("SourceImageId"),
+	"image-watermark.source-image-region":        watermarkString("SourceImageRegion"),
+	"image-watermark.watermark-creation-time":    watermarkTime("WatermarkCreationTime"),
+	"image-watermark.watermark-key":              watermarkString("WatermarkKey"),
 	"is-public": func(i *ec2types.Image, vs valueSet) bool {
 		if i.Public != nil && *i.Public {
 			return vs.any("true")
@@ -98,15 +89,18 @@ var imageFilters = map[string]imageMatcher{
 		}
 		return false
 	},
-	"public-ssm-parameter-name": func(i *ec2types.Image, vs valueSet) bool { return vs.optional(i.PublicSsmParameterName) },
-	"ramdisk-id":                func(i *ec2types.Image, vs valueSet) bool { return vs.optional(i.RamdiskId) },
-	"root-device-name":          func(i *ec2types.Image, vs valueSet) bool { return vs.optional(i.RootDeviceName) },
-	"root-device-type":          func(i *ec2types.Image, vs valueSet) bool { return enum(vs, i.RootDeviceType) },
-	"source-image-id":           func(i *ec2types.Image, vs valueSet) bool { return vs.optional(i.SourceImageId) },
-	"source-image-region":       func(i *ec2types.Image, vs valueSet) bool { return vs.optional(i.SourceImageRegion) },
-	"source-instance-id":        func(i *ec2types.Image, vs valueSet) bool { return vs.optional(i.SourceInstanceId) },
-	"sriov-net-support":         func(i *ec2types.Image, vs valueSet) bool { return vs.optional(i.SriovNetSupport) },
-	"state":                     func(i *ec2types.Image, vs valueSet) bool { return enum(vs, i.State) },
+	"public-ssm-parameter-name": func(i *ec2types.Image, vs valueSet) bool {
+		name, _ := sdkfield.Get[*string](i, "PublicSsmParameterName") // ec2 v1.315.0 on
+		return vs.optional(name)
+	},
+	"ramdisk-id":          func(i *ec2types.Image, vs valueSet) bool { return vs.optional(i.RamdiskId) },
+	"root-device-name":    func(i *ec2types.Image, vs valueSet) bool { return vs.optional(i.RootDeviceName) },
+	"root-device-type":    func(i *ec2types.Image, vs valueSet) bool { return enum(vs, i.RootDeviceType) },
+	"source-image-id":     func(i *ec2types.Image, vs valueSet) bool { return vs.optional(i.SourceImageId) },
+	"source-image-region": func(i *ec2types.Image, vs valueSet) bool { return vs.optional(i.SourceImageRegion) },
+	"source-instance-id":  func(i *ec2types.Image, vs valueSet) bool { return vs.optional(i.SourceInstanceId) },
+	"sriov-net-support":   func(i *ec2types.Image, vs valueSet) bool { return vs.optional(i.SriovNetSupport) },
+	"state":               func(i *ec2types.Image, vs valueSet) bool { return enum(vs, i.State) },
 	"state-reason-code": func(i *ec2types.Image, vs valueSet) bool {
 		return i.StateReason != nil && vs.optional(i.StateReason.Code)
 	},
@@ -167,13 +161,26 @@ func anyEBS(i *ec2types.Image, f func(*ec2types.EbsBlockDevice) bool) bool {
 	return false
 }
 
-func anyWatermark(i *ec2types.Image, f func(*ec2types.ImageWatermark) bool) bool {
-	for k := range i.ImageWatermarks {
-		if f(&i.ImageWatermarks[k]) {
-			return true
-		}
+// Image watermarks came with ec2 v1.310.0, after the lowest release the
+// module requires: the filters read them by name (package sdkfield), and
+// match no image where the release in use has none.
+
+func watermarkString(field string) imageMatcher {
+	return func(i *ec2types.Image, vs valueSet) bool {
+		return sdkfield.Each(i, "ImageWatermarks", func(w any) bool {
+			v, _ := sdkfield.Get[*string](w, field)
+			return vs.optional(v)
+		})
 	}
-	return false
+}
+
+func watermarkTime(field string) imageMatcher {
+	return func(i *ec2types.Image, vs valueSet) bool {
+		return sdkfield.Each(i, "ImageWatermarks", func(w any) bool {
+			v, _ := sdkfield.Get[*time.Time](w, field)
+			return vs.timep(v)
+		})
+	}
 }
 
 type typeMatcher func(t *ec2types.InstanceTypeInfo, vs valueSet) bool

@@ -1,8 +1,6 @@
 package ec2fake
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"testing"
 	"time"
@@ -27,11 +25,7 @@ func firstWaveCatalog(t testing.TB) ([]ec2types.Image, []ec2types.InstanceTypeIn
 		if err != nil {
 			t.Fatal(err)
 		}
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(v); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+		decodeUpstream(t, path, data, v)
 	}
 	return images.Images, types.InstanceTypes
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/ec2select/ec2select/ec2fake/internal/sdkfield"
 )
 
 // Launch error codes CreateFleet reports per override (EC2 API reference,
@@ -253,7 +254,8 @@ func (b *Backend) resolveOverride(i, j int, o ec2types.FleetLaunchTemplateOverri
 		ov.zone = b.zoneByName(*ov.subnet.AvailabilityZone)
 		return ov, nil
 	}
-	zone, id := aws.ToString(o.AvailabilityZone), aws.ToString(o.AvailabilityZoneId)
+	zoneID, _ := sdkfield.Get[*string](&o, "AvailabilityZoneId") // ec2 v1.315.0 on
+	zone, id := aws.ToString(o.AvailabilityZone), aws.ToString(zoneID)
 	if zone == "" && id != "" {
 		if i := slices.IndexFunc(b.place.zones, func(z ec2types.AvailabilityZone) bool { return *z.ZoneId == id }); i >= 0 {
 			zone = *b.place.zones[i].ZoneName
@@ -294,7 +296,7 @@ func lifecycleOf(ct ec2types.DefaultTargetCapacityType) ec2types.InstanceLifecyc
 	case ec2types.DefaultTargetCapacityTypeSpot:
 		return ec2types.InstanceLifecycleSpot
 	case ec2types.DefaultTargetCapacityTypeCapacityBlock:
-		return ec2types.InstanceLifecycleCapacityBlock
+		return "capacity-block" // ec2types.InstanceLifecycleCapacityBlock from ec2 v1.325.0
 	}
 	return ec2types.InstanceLifecycleOnDemand
 }
@@ -437,11 +439,14 @@ func (b *Backend) fleetInstances(ov *override, lifecycle ec2types.InstanceLifecy
 		ids[k] = fmt.Sprintf("i-%017x", b.place.launched)
 	}
 	inst := ec2types.CreateFleetInstance{
-		LaunchTemplateAndOverrides: responseOverride(ov), Lifecycle: lifecycle, InstanceIds: ids,
-		InstanceType: ov.req.InstanceType, AvailabilityZone: aws.String(*ov.zone.ZoneName), AvailabilityZoneId: aws.String(*ov.zone.ZoneId),
+		LaunchTemplateAndOverrides: responseOverride(ov), Lifecycle: lifecycle, InstanceIds: ids, InstanceType: ov.req.InstanceType,
 	}
+	// Where the group launched, which ec2 releases before v1.315.0 cannot
+	// carry (its override says it too).
+	sdkfield.Set(&inst, "AvailabilityZone", ov.zone.ZoneName)
+	sdkfield.Set(&inst, "AvailabilityZoneId", ov.zone.ZoneId)
 	if ov.subnet != nil {
-		inst.SubnetId = ov.subnet.SubnetId
+		sdkfield.Set(&inst, "SubnetId", ov.subnet.SubnetId)
 	}
 	return inst
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/ec2select/ec2select/ec2fake/internal/sdkfield"
 )
 
 // unsupportedFleetParams are real CreateFleet parameters ec2fake does not
@@ -100,8 +101,11 @@ func parseLaunchTemplateConfigs(n *formNode) ([]ec2types.FleetLaunchTemplateConf
 
 func parseOverride(n *formNode) (ec2types.FleetLaunchTemplateOverridesRequest, *apiError) {
 	o := ec2types.FleetLaunchTemplateOverridesRequest{
-		SubnetId: n.str("SubnetId"), AvailabilityZone: n.str("AvailabilityZone"), AvailabilityZoneId: n.str("AvailabilityZoneId"),
+		SubnetId: n.str("SubnetId"), AvailabilityZone: n.str("AvailabilityZone"),
 		ImageId: n.str("ImageId"), MaxPrice: n.str("MaxPrice"),
+	}
+	if id := n.str("AvailabilityZoneId"); id != nil && !sdkfield.Set(&o, "AvailabilityZoneId", id) {
+		return o, newAPIError(CodeUnsupported, "The parameter %s.AvailabilityZoneId needs an aws-sdk-go-v2 ec2 release of v1.315.0 or later in the program that runs ec2fake; name AvailabilityZone or SubnetId instead.", n.path)
 	}
 	for _, p := range unsupportedOverrideParams {
 		if n.at(p) != nil {

@@ -39,7 +39,7 @@ func (b *Backend) Handler() http.Handler {
 type handler struct {
 	b       *Backend
 	enc     *xmlEncoder
-	planErr error // non-nil only if the SDK grew a field the element table lacks
+	planErr error // non-nil only if an answer's item type has no element names at all
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -359,7 +359,10 @@ func parseDescribeInstanceTypes(form url.Values) (*ec2.DescribeInstanceTypesInpu
 	if in.DryRun, aerr = p.boolean("DryRun"); aerr != nil {
 		return nil, aerr
 	}
-	if in.IncludeUnsupportedInRegion, aerr = p.boolean("IncludeUnsupportedInRegion"); aerr != nil {
+	// IncludeUnsupportedInRegion is checked, and ec2fake answers the same
+	// either way. (The input field it would fill came with ec2 v1.277.0,
+	// after the lowest release the module requires.)
+	if _, aerr = p.boolean("IncludeUnsupportedInRegion"); aerr != nil {
 		return nil, aerr
 	}
 	if in.MaxResults, aerr = p.int32("MaxResults"); aerr != nil {

@@ -119,6 +119,10 @@ type ssmErr struct {
 	Status              int
 }
 
+// laterSSMErrors are the codes ec2fake's SSM answers that ssm releases
+// after the module's floor model as types of their own.
+var laterSSMErrors = map[string]bool{CodeValidationException: true, CodeAccessDeniedException: true}
+
 func describeSSMErr(err error) *ssmErr {
 	if err == nil {
 		return nil
@@ -130,6 +134,12 @@ func describeSSMErr(err error) *ssmErr {
 	var apiErr smithy.APIError
 	if errors.As(err, &apiErr) {
 		e.Type = fmt.Sprintf("%T", apiErr)
+		// An SDK release that does not model the code for the operation
+		// gives a generic error with the same code (ssm v1.67.5, the
+		// floor, decodes these so): the answer on the wire is the same.
+		if _, generic := apiErr.(*smithy.GenericAPIError); generic && laterSSMErrors[apiErr.ErrorCode()] {
+			e.Type = "*types." + apiErr.ErrorCode()
+		}
 	}
 	return e
 }

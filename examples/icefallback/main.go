@@ -203,7 +203,14 @@ func result(out *ec2.CreateFleetOutput, err error, marks []offerings.Mark) strin
 	}
 	var got []string
 	for _, i := range out.Instances {
-		got = append(got, fmt.Sprintf("%s %s %s %s", strings.Join(i.InstanceIds, ","), i.InstanceType, aws.ToString(i.AvailabilityZone), i.Lifecycle))
+		// The zone is the override's: this request names zones, and the
+		// instance's own AvailabilityZone came with a later SDK release than
+		// the one the module requires.
+		var zone string
+		if lt := i.LaunchTemplateAndOverrides; lt != nil && lt.Overrides != nil {
+			zone = aws.ToString(lt.Overrides.AvailabilityZone)
+		}
+		got = append(got, fmt.Sprintf("%s %s %s %s", strings.Join(i.InstanceIds, ","), i.InstanceType, zone, i.Lifecycle))
 	}
 	return "launched " + strings.Join(got, "; ")
 }

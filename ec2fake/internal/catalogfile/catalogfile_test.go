@@ -12,6 +12,7 @@ import (
 
 	"github.com/ec2select/ec2select/ec2fake"
 	"github.com/ec2select/ec2select/ec2fake/internal/catalogfile"
+	"github.com/ec2select/ec2select/ec2fake/internal/sdkfield"
 )
 
 var typeHeader = strings.Join(catalogfile.TypeColumns, "\t") + "\n"
@@ -121,7 +122,11 @@ func TestEncodeDecodeFixedPoint(t *testing.T) {
 			f[17] = "required"
 		}
 		f[24] = rapid.SampledFrom([]string{"", "0::2.5", "0:4:100,1:4:"}).Draw(t, "cards")
-		f[27] = rapid.SampledFrom([]string{"", "NVIDIA:T4:1:16384::", "NVIDIA:L4:0:2861:1:0.125"}).Draw(t, "gpus")
+		gpus := []string{"", "NVIDIA:T4:1:16384::"}
+		if _, fractional := sdkfield.Get[*int32](&ec2types.GpuDeviceInfo{}, "LogicalGpuCount"); fractional {
+			gpus = append(gpus, "NVIDIA:L4:0:2861:1:0.125") // ec2 v1.281.0 on
+		}
+		f[27] = rapid.SampledFrom(gpus).Draw(t, "gpus")
 		f[28] = rapid.SampledFrom([]string{"", "Trainium2:16:8:3:98304"}).Draw(t, "neuron")
 		f[29] = rapid.SampledFrom([]string{"", "AWS:Inferentia:1"}).Draw(t, "inference")
 		row := strings.Join(f, "\t")

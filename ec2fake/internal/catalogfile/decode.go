@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/ec2select/ec2select/ec2fake/internal/sdkfield"
 )
 
 type row struct {
@@ -176,8 +177,10 @@ func (d *decoder) gpus(s string) *ec2types.GpuInfo {
 	var total int32
 	for _, item := range strings.Split(s, ",") {
 		p := d.parts(item, 6, "GPU")
-		dev := ec2types.GpuDeviceInfo{Manufacturer: d.str(p[0]), Name: d.str(p[1]), Count: d.i32(p[2]),
-			LogicalGpuCount: d.i32(p[4]), GpuPartitionSize: d.f64(p[5])}
+		dev := ec2types.GpuDeviceInfo{Manufacturer: d.str(p[0]), Name: d.str(p[1]), Count: d.i32(p[2])}
+		// A fractional GPU's fields, which ec2 releases before v1.281.0 lack.
+		sdkfield.Set(&dev, "LogicalGpuCount", d.i32(p[4]))
+		sdkfield.Set(&dev, "GpuPartitionSize", d.f64(p[5]))
 		if mem := d.i32(p[3]); mem != nil {
 			dev.MemoryInfo = &ec2types.GpuDeviceMemoryInfo{SizeInMiB: mem}
 			total += *mem * max(aws.ToInt32(dev.Count), 1)

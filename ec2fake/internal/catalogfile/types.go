@@ -6,6 +6,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/ec2select/ec2select/ec2fake/internal/sdkfield"
 )
 
 // TypeColumns names the columns of an instance-types file, in order. The
@@ -93,8 +94,10 @@ func encodeGPUs(g *ec2types.GpuInfo) string {
 		if d.MemoryInfo != nil {
 			mem = d.MemoryInfo.SizeInMiB
 		}
+		logical, _ := sdkfield.Get[*int32](&d, "LogicalGpuCount")
+		partition, _ := sdkfield.Get[*float64](&d, "GpuPartitionSize")
 		out[i] = strings.Join([]string{str(d.Manufacturer), str(d.Name), i32(d.Count), i32(mem),
-			i32(d.LogicalGpuCount), f64(d.GpuPartitionSize)}, ":")
+			i32(logical), f64(partition)}, ":")
 	}
 	return strings.Join(out, ",")
 }

@@ -31,6 +31,7 @@ import (
 
 	"github.com/ec2select/ec2select/ec2fake/internal/catalogfile"
 	"github.com/ec2select/ec2select/ec2fake/internal/karpenterpage"
+	"github.com/ec2select/ec2select/ec2fake/internal/sdkfield"
 )
 
 func main() {
@@ -51,6 +52,9 @@ func main() {
 func run(pagePath, baseTypesPath, baseImagesPath, specPath, historyDir, outDir string, net networkInputs) error {
 	if pagePath == "" || baseTypesPath == "" || baseImagesPath == "" || specPath == "" || historyDir == "" || outDir == "" {
 		return fmt.Errorf("all of -page, -base-types, -base-images, -image-spec, -history and -out are required")
+	}
+	if reason := sdkTooOld(); reason != "" {
+		return fmt.Errorf("%s: run gencatalog with a newer SDK (go run -mod=mod after go get github.com/aws/aws-sdk-go-v2/service/ec2@latest in a scratch copy)", reason)
 	}
 	types, err := instanceTypes(pagePath, baseTypesPath, net)
 	if err != nil {
@@ -172,6 +176,17 @@ func sortedByID(images []ec2types.Image) ([]ec2types.Image, error) {
 		}
 	}
 	return images, nil
+}
+
+// sdkTooOld says why the aws-sdk-go-v2 ec2 release in use cannot hold
+// the upstream files' facts, or "" when it can. The module requires an
+// older release than the catalog was recorded with (README, SDK releases);
+// the generator, unlike ec2fake, needs every field it writes.
+func sdkTooOld() string {
+	if _, ok := sdkfield.Get[*int32](&ec2types.GpuDeviceInfo{}, "LogicalGpuCount"); !ok {
+		return "the aws-sdk-go-v2 ec2 release in use has no GpuDeviceInfo.LogicalGpuCount (v1.281.0 and later have), which the catalog's fractional GPUs need"
+	}
+	return ""
 }
 
 func decodeJSON(path string, v any) error {

@@ -10,6 +10,7 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/ec2select/ec2select/ec2fake/internal/karpenterpage"
+	"github.com/ec2select/ec2select/ec2fake/internal/sdkfield"
 )
 
 const labelPrefix = "karpenter.k8s.aws/instance-"
@@ -273,7 +274,10 @@ func setGPU(f *facts, t *ec2types.InstanceTypeInfo, fullGPU map[string]int64) er
 		if full == 0 {
 			return fmt.Errorf("fractional %s GPU, but no type has a whole one to size the partition", name)
 		}
-		d.LogicalGpuCount, d.GpuPartitionSize = aws.Int32(1), aws.Float64(float64(*mem)/float64(full))
+		if !sdkfield.Set(&d, "LogicalGpuCount", aws.Int32(1)) ||
+			!sdkfield.Set(&d, "GpuPartitionSize", aws.Float64(float64(*mem)/float64(full))) {
+			return fmt.Errorf("fractional %s GPU, but the SDK release in use has no GpuDeviceInfo.LogicalGpuCount (ec2 v1.281.0 and later have); generate the catalog with a newer SDK", name)
+		}
 	}
 	t.GpuInfo = &ec2types.GpuInfo{Gpus: []ec2types.GpuDeviceInfo{d}}
 	return nil
