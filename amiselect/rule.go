@@ -143,10 +143,6 @@ func (a judged) beats(b judged) bool {
 	return a.c.newer(b.c)
 }
 
-// same reports whether candidates i and j are the same image: copies of
-// one image (a caller's duplicate) are indistinguishable to the rule.
-func (p *pool) same(i, j int32) bool { return p.cands[i].ident() == p.cands[j].ident() }
-
 // pool is every admitted image in the role of each requirement set it
 // serves, the instant Select judged at and its soak time. It is read-only
 // once built and shared by the copies of a Selection.
@@ -171,7 +167,8 @@ type firsts struct {
 	byImage map[imageKey]time.Time
 }
 
-// imageKey is what tells images apart: the fields of [pool.same].
+// imageKey is what tells images apart: copies of one image (a caller's
+// duplicate) have one key and are indistinguishable to the rule.
 type imageKey struct {
 	id, name, date      string
 	created, deprecates stamp

@@ -229,6 +229,7 @@ func setOS(t *InstanceType, v string) error {
 	case v != OSWindows:
 		return fmt.Errorf("want %s or %s", OSLinux, OSWindows)
 	case t.Arch != ArchAMD64:
+		//lint:ignore ST1005 Windows is a proper noun
 		return fmt.Errorf("Windows nodes run only on amd64; want %s", OSLinux)
 	}
 	t.OS = []string{OSLinux, OSWindows}

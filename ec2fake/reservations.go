@@ -26,10 +26,9 @@ const (
 // pkg/apis/v1/ec2nodeclass_status.go:92).
 var reservationIDPattern = regexp.MustCompile(`^cr-[0-9a-z]+$`)
 
-const (
-	tokenOpReservations   byte = 'r'
-	maxReservationResults      = 1000
-)
+const tokenOpReservations byte = 'r'
+
+const maxReservationResults = 1000
 
 var reservationStates = []ec2types.CapacityReservationState{
 	ec2types.CapacityReservationStateActive, ec2types.CapacityReservationStateExpired, ec2types.CapacityReservationStateCancelled,

@@ -126,12 +126,15 @@ func (np *NodePool) document() (map[string]any, error) {
 		field, ok := strings.CutPrefix(k, "/metadata/")
 		switch {
 		case !ok || strings.Contains(field, "/") || field == "":
+			//lint:ignore ST1005 the message starts with the field it is about, Unknown, as written in Go
 			return nil, fmt.Errorf("Unknown[%s]: Karpenter v1.14's NodePool has no field there; Unknown keeps only metadata fields, keyed /metadata/<field>, such as /metadata/uid", k)
 		case mappedMetadata[field]:
+			//lint:ignore ST1005 the message starts with the field it is about, Unknown, as written in Go
 			return nil, fmt.Errorf("Unknown[%s]: metadata.%s is a field NodePool maps; set it through its NodePool field", k, field)
 		}
 		val, err := jsonValue(np.Unknown[k])
 		if err != nil {
+			//lint:ignore ST1005 the message starts with the field it is about, Unknown, as written in Go
 			return nil, fmt.Errorf("Unknown[%s]: %v; use what encoding/json decodes into an any", k, err)
 		}
 		meta[unescapePointer(field)] = val

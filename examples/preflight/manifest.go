@@ -51,12 +51,6 @@ func (p *nodePool) groupKind() string {
 
 type wildcard struct{ key, value, at string }
 
-// resource is one decoded resource of a unit.
-type resource struct {
-	kind, name string
-	doc        document
-}
-
 // unit is a set of manifests checked together: the files named on the
 // command line (and standard input), or the files of one directory under
 // a directory argument. Files that define the same resource between them

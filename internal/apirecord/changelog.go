@@ -51,18 +51,29 @@ func (c Changelog) names(symbol string, kinds ...string) bool {
 	return false
 }
 
-// An entry is one name a changelog must mention for a group of changed
+// An Entry is one name a changelog must mention for a group of changed
 // lines: a whole new or removed package, a whole new or removed type with
 // its members, or one member.
-type entry struct {
-	symbol   string
-	breaking bool
-	lines    []string
+type Entry struct {
+	// Symbol is the name to mention: "pkg", "pkg.Name" or
+	// "pkg.Type.Member".
+	Symbol string
+	// Breaking is true when any of the lines breaks importers.
+	Breaking bool
+	// Lines are the record lines that differ, removals first.
+	Lines []string
+	// Added is true when every line is new: the name did not exist.
+	Added bool
 }
 
-// entries groups changes under the names a changelog mentions, so that a
-// new type is one entry, not one per field, and a new package one entry.
-func entries(changes []Change, older, newer []string) []entry {
+// Entries groups the differences between two records under the names a
+// changelog mentions, so that a new type is one entry, not one per field,
+// and a new package one entry.
+func Entries(older, newer []string) []Entry {
+	return entries(Compare(older, newer), older, newer)
+}
+
+func entries(changes []Change, older, newer []string) []Entry {
 	oldPkgs, newPkgs := packages(older), packages(newer)
 	types := map[string]bool{} // type symbols whose head line changed
 	for _, c := range changes {
@@ -70,7 +81,7 @@ func entries(changes []Change, older, newer []string) []entry {
 			types[c.Symbol()] = true
 		}
 	}
-	bySymbol := map[string]*entry{}
+	bySymbol := map[string]*Entry{}
 	var order []string
 	for _, c := range changes {
 		owner := c.Symbol()
@@ -83,14 +94,15 @@ func entries(changes []Change, older, newer []string) []entry {
 		}
 		e, ok := bySymbol[owner]
 		if !ok {
-			e = &entry{symbol: owner}
+			e = &Entry{Symbol: owner, Added: true}
 			bySymbol[owner] = e
 			order = append(order, owner)
 		}
-		e.breaking = e.breaking || c.Breaking
-		e.lines = append(e.lines, c.Line)
+		e.Breaking = e.Breaking || c.Breaking
+		e.Added = e.Added && c.Added
+		e.Lines = append(e.Lines, c.Line)
 	}
-	out := make([]entry, len(order))
+	out := make([]Entry, len(order))
 	for i, s := range order {
 		out[i] = *bySymbol[s]
 	}
@@ -145,20 +157,20 @@ func Check(generated, recorded []string, recordFile string, released []string, r
 		return r
 	}
 	all := []string{"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"}
-	for _, e := range entries(Compare(released, recorded), released, recorded) {
+	for _, e := range Entries(released, recorded) {
 		kinds, where := all, "anywhere in ## [Unreleased] (### Added for a new name)"
-		if e.breaking {
+		if e.Breaking {
 			kinds, where = []string{"Changed", "Removed"}, "under ### Changed or ### Removed of ## [Unreleased], with its replacement"
 		}
-		if log.names(e.symbol, kinds...) {
+		if log.names(e.Symbol, kinds...) {
 			continue
 		}
 		what := "is new since " + releaseName
-		if e.breaking {
+		if e.Breaking {
 			what = "changed incompatibly since " + releaseName
 		}
 		r.Problems = append(r.Problems, fmt.Sprintf("%s %s, and CHANGELOG.md does not name it %s\n\t%s",
-			e.symbol, what, where, strings.Join(head(e.lines, 5), "\n\t")))
+			e.Symbol, what, where, strings.Join(head(e.Lines, 5), "\n\t")))
 	}
 	return r
 }

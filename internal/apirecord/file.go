@@ -30,8 +30,12 @@ func ReadFile(path string) ([]string, error) {
 	return lines, nil
 }
 
-// WriteFile writes a record with its header.
+// WriteFile writes a record with its header, making its directory if
+// need be.
 func WriteFile(path string, lines []string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
 	return os.WriteFile(path, []byte(header+strings.Join(lines, "\n")+"\n"), 0o644)
 }
 

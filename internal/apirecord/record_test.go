@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // check type-checks one file of Go source as package example.com/p.
@@ -192,6 +193,35 @@ func (s *Store) Save() error { return nil }`))
 	// was removed and is named only in a released section.
 	if diff := cmp.Diff([]string{"p.Cache.Reset", "p.Cache.TTL"}, got); diff != "" {
 		t.Errorf("problems (-want +got):\n%s\n%s", diff, strings.Join(r.Problems, "\n"))
+	}
+}
+
+// Entries groups a diff as a changelog names it (apicheck -since prints
+// them): a new type with its members is one added entry, a removed
+// method and a changed field are breaking entries of their own.
+func TestEntries(t *testing.T) {
+	older := Lines(check(t, `type Cache struct { Size int }
+func (c *Cache) Reset() {}`))
+	newer := Lines(check(t, `type Cache struct { Size int64 }
+type Store struct { Path string; Keep bool }
+func (s *Store) Save() error { return nil }`))
+	type entry struct {
+		Symbol          string
+		Added, Breaking bool
+		Lines           int
+	}
+	var got []entry
+	for _, e := range Entries(older, newer) {
+		got = append(got, entry{e.Symbol, e.Added, e.Breaking, len(e.Lines)})
+	}
+	want := []entry{
+		{"p.Cache.Size", false, true, 2},
+		{"p.Cache.Reset", false, true, 1},
+		{"p.Store", true, false, 4},
+	}
+	sortEntries := cmpopts.SortSlices(func(a, b entry) bool { return a.Symbol < b.Symbol })
+	if diff := cmp.Diff(want, got, sortEntries); diff != "" {
+		t.Errorf("entries (-want +got):\n%s", diff)
 	}
 }
 

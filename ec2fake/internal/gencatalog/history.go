@@ -102,6 +102,7 @@ func eksAMIFromName(name string) (eksAMI, error) {
 func checkHistoryMinor(k8s string) error {
 	m, err := minor(k8s)
 	if err != nil || m < historyFirstMinor || m > historyLastMinor {
+		//lint:ignore ST1005 Kubernetes is a proper noun
 		return fmt.Errorf("Kubernetes %s is outside 1.%d-1.%d", k8s, historyFirstMinor, historyLastMinor)
 	}
 	return nil

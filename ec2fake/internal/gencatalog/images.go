@@ -65,6 +65,7 @@ func minorRange(first, last string) ([]string, error) {
 	lo, err1 := minor(first)
 	hi, err2 := minor(last)
 	if err1 != nil || err2 != nil || lo > hi {
+		//lint:ignore ST1005 Kubernetes is a proper noun
 		return nil, fmt.Errorf("Kubernetes range %s..%s is not two 1.N versions in order", first, last)
 	}
 	var out []string

@@ -311,6 +311,7 @@ func setAccelerator(f *facts, t *ec2types.InstanceTypeInfo) error {
 	}
 	core, ok := neuronCore[name]
 	if !ok {
+		//lint:ignore ST1005 Neuron is a proper noun (AWS Neuron)
 		return fmt.Errorf("Neuron device %s: core version and memory unknown; add it to neuronCore", name)
 	}
 	dev := ec2types.NeuronDeviceInfo{Name: aws.String(name), Count: aws.Int32(int32(*count)),

@@ -4,6 +4,9 @@
 //
 //	go run ./internal/apirecord/apicheck        # check (exit 1 on a problem)
 //	go run ./internal/apirecord/apicheck -w     # rewrite .ci/api/next.txt
+//	go run ./internal/apirecord/apicheck -since .ci/api/v0.1.0.txt
+//	                                            # what changed since a record,
+//	                                            # grouped as a changelog names it
 package main
 
 import (
@@ -19,6 +22,7 @@ import (
 func main() {
 	write := flag.Bool("w", false, "rewrite the record from the code instead of checking it")
 	dir := flag.String("C", ".", "the module's root directory")
+	since := flag.String("since", "", "print what changed in the code since this record, one changelog entry per name, and exit")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: apicheck [-w] [-C dir]\n\nChecks the exported API against .ci/api/next.txt and, since the newest\nrelease record in .ci/api, against CHANGELOG.md's Unreleased section.")
 		flag.PrintDefaults()
@@ -27,6 +31,13 @@ func main() {
 	if flag.NArg() > 0 {
 		flag.Usage()
 		os.Exit(2)
+	}
+	if *since != "" {
+		if err := draft(*dir, *since); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
 	}
 	if err := run(*dir, *write); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -83,4 +94,49 @@ func run(dir string, write bool) error {
 		fmt.Fprintln(os.Stderr, "apicheck: "+p)
 	}
 	return fmt.Errorf("apicheck: %d problem(s)", len(report.Problems))
+}
+
+// draft prints the changes between the record at since and the code as
+// the entries a changelog must name: new names under Added, the others
+// (a removed name, a changed signature, each with its lines) under
+// "Changed or Removed" when they break importers, else under "Changed".
+func draft(dir, since string) error {
+	older, err := apirecord.ReadFile(since)
+	if err != nil {
+		return fmt.Errorf("apicheck: %v", err)
+	}
+	pkgs, err := apirecord.Load(dir, "./...")
+	if err != nil {
+		return err
+	}
+	var newer []string
+	for _, p := range pkgs {
+		newer = append(newer, apirecord.Lines(p)...)
+	}
+	groups := map[string][]apirecord.Entry{}
+	for _, e := range apirecord.Entries(older, newer) {
+		switch {
+		case e.Added:
+			groups["Added"] = append(groups["Added"], e)
+		case e.Breaking:
+			groups["Changed or Removed"] = append(groups["Changed or Removed"], e)
+		default:
+			groups["Changed"] = append(groups["Changed"], e)
+		}
+	}
+	for _, kind := range []string{"Added", "Changed", "Changed or Removed"} {
+		if len(groups[kind]) == 0 {
+			continue
+		}
+		fmt.Printf("### %s\n", kind)
+		for _, e := range groups[kind] {
+			fmt.Printf("- %s (%d lines)\n", e.Symbol, len(e.Lines))
+			if kind != "Added" {
+				for _, l := range e.Lines {
+					fmt.Printf("    %s\n", l)
+				}
+			}
+		}
+	}
+	return nil
 }

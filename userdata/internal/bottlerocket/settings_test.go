@@ -5,19 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/pelletier/go-toml/v2"
 )
-
-func settingsOf(t *testing.T, text string) (settings, kube map[string]any) {
-	t.Helper()
-	var doc map[string]any
-	if err := toml.Unmarshal([]byte(text), &doc); err != nil {
-		t.Fatal(err)
-	}
-	settings, _ = doc["settings"].(map[string]any)
-	kube, _ = settings["kubernetes"].(map[string]any)
-	return settings, kube
-}
 
 func TestIsSettings(t *testing.T) {
 	t.Parallel()

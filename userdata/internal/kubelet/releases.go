@@ -87,6 +87,7 @@ func ParseMinor(s string) (int, error) {
 		case strings.Count(s, ".") == 2:
 			hint = fmt.Sprintf(" (drop the patch version: %q)", s[:strings.LastIndex(s, ".")])
 		}
+		//lint:ignore ST1005 Kubernetes is a proper noun
 		return 0, fmt.Errorf("Kubernetes version %q is not a minor version such as \"1.32\"%s", s, hint)
 	}
 	return n, nil
