@@ -126,7 +126,7 @@ func TestTopLevelParts(t *testing.T) {
 	}
 	single, err := TopLevelParts([]byte("Content-Type: text/plain\nContent-Transfer-Encoding: base64\n\naGk=\n"))
 	if err != nil || len(single) != 1 || string(single[0].Data) != "Content-Type: text/plain\nContent-Transfer-Encoding: base64\n\naGk=\n" {
-		t.Errorf("TopLevelParts(single) = %q, %v", single, err)
+		t.Errorf("TopLevelParts(single) = %+v, %v", single, err)
 	}
 	for _, bad := range []string{
 		"Content-Type: multipart/mixed\n\n--b\n",                         // no boundary

@@ -53,7 +53,7 @@ func TestParts(t *testing.T) {
 		got = append(got, part{p.Line, string(p.Body)})
 	}
 	if undecodable, err := Parts([]byte("Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: application/node.eks.aws\nContent-Transfer-Encoding: base64\n\n!!!\n--b--\n")); err != nil || string(undecodable[0].Body) != "!!!" {
-		t.Errorf("a part that is not base64 is kept as written (decodeIfBase64); got %q, %v", undecodable, err)
+		t.Errorf("a part that is not base64 is kept as written (decodeIfBase64); got %+v, %v", undecodable, err)
 	}
 	if diff := cmp.Diff([]part{{11, "kind: NodeConfig"}, {0, "kind: NodeConfig"}}, got); diff != "" {
 		t.Errorf("parts (-want +got):\n%s", diff)
