@@ -205,12 +205,19 @@ func TestKilledMidWrite(t *testing.T) {
 			}
 			// The replica restarts an hour later and sweeps.
 			later := newStore(t, apiServer(t), newCache(t), Options{Name: o.Name, PartBytes: o.PartBytes, Now: func() time.Time { return time.Now().Add(time.Hour) }})
-			ctx, stop := context.WithTimeout(ctx, 200*time.Millisecond)
-			defer stop()
-			later.Start(ctx)
-			if got, want := partsOf(t, o.Name), sb.seen.parts; !sameSet(got, want) {
-				t.Errorf("parts after the sweep: %v, want the head's %v", got, want)
+			// Start loads and sweeps before it watches; wait for the sweep
+			// (a loaded host can take seconds), then stop it.
+			ctx, stop := context.WithCancel(ctx)
+			done := make(chan struct{})
+			go func() { later.Start(ctx); close(done) }()
+			for deadline := time.Now().Add(10 * time.Second); !sameSet(partsOf(t, o.Name), sb.seen.parts); time.Sleep(5 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Errorf("parts 10s after the restart: %v, want the head's %v", partsOf(t, o.Name), sb.seen.parts)
+					break
+				}
 			}
+			stop()
+			<-done
 		})
 	}
 }
