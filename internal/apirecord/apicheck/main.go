@@ -45,14 +45,23 @@ func main() {
 	}
 }
 
-func run(dir string, write bool) error {
+// current returns the record of the module's code in dir.
+func current(dir string) ([]string, error) {
 	pkgs, err := apirecord.Load(dir, "./...")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	var generated []string
+	var lines []string
 	for _, p := range pkgs {
-		generated = append(generated, apirecord.Lines(p)...)
+		lines = append(lines, apirecord.Lines(p)...)
+	}
+	return lines, nil
+}
+
+func run(dir string, write bool) error {
+	generated, err := current(dir)
+	if err != nil {
+		return err
 	}
 	apiDir := filepath.Join(dir, ".ci", "api")
 	recordFile := filepath.Join(".ci", "api", "next.txt")
@@ -105,16 +114,17 @@ func draft(dir, since string) error {
 	if err != nil {
 		return fmt.Errorf("apicheck: %v", err)
 	}
-	pkgs, err := apirecord.Load(dir, "./...")
+	newer, err := current(dir)
 	if err != nil {
 		return err
 	}
-	var newer []string
-	for _, p := range pkgs {
-		newer = append(newer, apirecord.Lines(p)...)
+	entries := apirecord.Entries(older, newer)
+	if len(entries) == 0 {
+		fmt.Printf("apicheck: the exported API is the one %s records\n", since)
+		return nil
 	}
 	groups := map[string][]apirecord.Entry{}
-	for _, e := range apirecord.Entries(older, newer) {
+	for _, e := range entries {
 		switch {
 		case e.Added:
 			groups["Added"] = append(groups["Added"], e)
