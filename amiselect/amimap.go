@@ -2,6 +2,7 @@ package amiselect
 
 import (
 	"github.com/ec2select/ec2select/amiselect/amimap"
+	"github.com/ec2select/ec2select/amiselect/internal/eksname"
 	"github.com/ec2select/ec2select/compat"
 )
 
@@ -47,8 +48,9 @@ func Map(instanceTypes []compat.InstanceType, amis []AMI) Mapping {
 	return amimap.Map(instanceTypes, amis)
 }
 
-// recognized and recognize are amimap's name recognizer, as Select and
-// the drift plan read it.
+// recognized and recognize are the name recognizer amimap reads names
+// with (eksname.Recognize), as Select and the drift plan read it: without
+// amimap.Recognize's Identity, which allocates, for every image.
 type recognized struct {
 	family   compat.AMIFamily
 	variants [2]Variant
@@ -57,11 +59,6 @@ type recognized struct {
 }
 
 func recognize(image, arch string) recognized {
-	r := amimap.Recognize(image, arch)
-	if r.Unknown != "" {
-		return recognized{family: compat.Custom}
-	}
-	out := recognized{family: r.Family, release: r.Release}
-	out.n = copy(out.variants[:], r.Variants)
-	return out
+	r := eksname.Recognize(image, arch)
+	return recognized{family: r.Family, variants: [2]Variant{Variant(r.Variants[0]), Variant(r.Variants[1])}, n: r.N, release: r.Release}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ec2select/ec2select/amiselect"
 	"github.com/ec2select/ec2select/amiselect/amimap"
+	"github.com/ec2select/ec2select/amiselect/internal/eksname"
 	"github.com/ec2select/ec2select/compat"
 	"github.com/ec2select/ec2select/ec2fake"
 )
@@ -168,4 +169,13 @@ func FuzzIdentify(f *testing.F) {
 			}
 		}
 	})
+}
+
+// eksname numbers the variants a name states as Variant does.
+func TestVariantCodesAgree(t *testing.T) {
+	for code, v := range map[uint8]amimap.Variant{eksname.Standard: amimap.Standard, eksname.NVIDIA: amimap.NVIDIA, eksname.Neuron: amimap.Neuron} {
+		if amimap.Variant(code) != v {
+			t.Errorf("eksname's code %d is amimap's %v, want %v", code, amimap.Variant(code), v)
+		}
+	}
 }
