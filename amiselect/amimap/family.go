@@ -3,7 +3,6 @@ package amimap
 import (
 	"strconv"
 
-	"github.com/ec2select/ec2select/amiselect/internal/eksname"
 	"github.com/ec2select/ec2select/compat"
 )
 
@@ -67,20 +66,4 @@ func (v Variant) Requirements() compat.Requirements {
 		return compat.MustRequirements(req(compat.LabelInstanceAcceleratorCount, compat.Exists), req(compat.LabelInstanceAcceleratorManufacturer, compat.In, "aws"))
 	}
 	return compat.Requirements{}
-}
-
-// recognized is what an AMI's name says about it, as eksname.Recognize
-// reads it, with the variants as this package's type.
-type recognized struct {
-	family   compat.AMIFamily
-	variants [2]Variant
-	n        int
-	release  string
-}
-
-// recognize reads an image name (see eksname.Recognize): a name that
-// follows no family, or whose architecture disagrees, is Custom.
-func recognize(name, arch string) recognized {
-	r := eksname.Recognize(name, arch)
-	return recognized{family: r.Family, variants: [2]Variant{Variant(r.Variants[0]), Variant(r.Variants[1])}, n: r.N, release: r.Release}
 }

@@ -52,15 +52,15 @@ func IdentifyImageName(image string) Identity {
 // as Select does: Unknown when the name follows no family's naming or
 // states another architecture than the image's.
 func Recognize(image, arch string) Identity {
-	r := recognize(image, arch)
-	if r.family == compat.Custom {
+	r := eksname.Recognize(image, arch)
+	if r.Family == compat.Custom {
 		return Identity{Unknown: "the name " + quote(image) + " of an " + arch + " image follows no EKS-optimized family's naming"}
 	}
 	var variants []Variant // nil, not empty, for Windows
-	if r.n > 0 {
-		variants = slices.Clone(r.variants[:r.n])
+	for _, v := range r.Variants[:r.N] {
+		variants = append(variants, Variant(v))
 	}
-	return Identity{Family: r.family, Variants: variants, Arch: arch, Release: r.release, KubernetesVersion: k8sVersionOf(image)}
+	return Identity{Family: r.Family, Variants: variants, Arch: arch, Release: r.Release, KubernetesVersion: k8sVersionOf(image)}
 }
 
 // amiTypes are EKS's managed node group AMI types (aws-sdk-go-v2
