@@ -118,3 +118,40 @@ func al2023Images() []ec2types.Image {
 		image("ami-0a230000000000005", "amazon-eks-node-al2023-arm64-nvidia-1.32-v20250403", "arm64", "2025-04-03T16:44:08.000Z"),
 	}
 }
+
+// better reports whether a should replace b as the AMI of their common
+// requirement set, without a soak: the rule of [Select] for two AMIs.
+func better(a, b *AMI) bool {
+	if a.Deprecated != b.Deprecated {
+		return !a.Deprecated
+	}
+	if !a.Created.Equal(b.Created) {
+		return a.Created.After(b.Created)
+	}
+	if a.Name != b.Name {
+		return a.Name > b.Name
+	}
+	if a.ID != b.ID {
+		return a.ID < b.ID
+	}
+	// The same image twice, its date spelt two ways ("...Z", "+01:00"):
+	// either copy would do, but the result must not depend on the order.
+	if a.CreationDate != b.CreationDate {
+		return a.CreationDate < b.CreationDate
+	}
+	return laterDeprecation(a.DeprecationTime, b.DeprecationTime)
+}
+
+// laterDeprecation reports whether a DeprecationTime a comes after b, no
+// DeprecationTime (zero) being the latest.
+func laterDeprecation(a, b time.Time) bool {
+	switch {
+	case a.Equal(b):
+		return false
+	case a.IsZero():
+		return true
+	case b.IsZero():
+		return false
+	}
+	return a.After(b)
+}

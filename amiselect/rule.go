@@ -77,20 +77,6 @@ func (c *cand) newer(o *cand) bool {
 	return c.deprecates.after(o.deprecates)
 }
 
-// laterDeprecation reports whether a DeprecationTime a comes after b, no
-// DeprecationTime (zero) being the latest.
-func laterDeprecation(a, b time.Time) bool {
-	switch {
-	case a.Equal(b):
-		return false
-	case a.IsZero():
-		return true
-	case b.IsZero():
-		return false
-	}
-	return a.After(b)
-}
-
 // instant is when the rule judges and with what soak: an image is
 // deprecated when its DeprecationTime is at or before t, and young when
 // it was created after cutoff (t − minAge), with a soak.

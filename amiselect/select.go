@@ -370,29 +370,6 @@ func check(img *ec2types.Image, c *cand, arch *string, why *Rejection) bool {
 	return true
 }
 
-// better reports whether a should replace b as the AMI of their common
-// requirement set, without a soak: the rule of [Select] for two AMIs.
-func better(a, b *AMI) bool {
-	if a.Deprecated != b.Deprecated {
-		return !a.Deprecated
-	}
-	if !a.Created.Equal(b.Created) {
-		return a.Created.After(b.Created)
-	}
-	if a.Name != b.Name {
-		return a.Name > b.Name
-	}
-	if a.ID != b.ID {
-		return a.ID < b.ID
-	}
-	// The same image twice, its date spelt two ways ("...Z", "+01:00"):
-	// either copy would do, but the result must not depend on the order.
-	if a.CreationDate != b.CreationDate {
-		return a.CreationDate < b.CreationDate
-	}
-	return laterDeprecation(a.DeprecationTime, b.DeprecationTime)
-}
-
 // compareAMIs is newest-available order; see [Select].
 func compareAMIs(a, b AMI) int {
 	if a.Deprecated != b.Deprecated {
