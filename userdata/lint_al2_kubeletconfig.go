@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/ec2select/ec2select/userdata/internal/kubelet"
 )
@@ -58,14 +59,16 @@ type al2ConfigLayout struct {
 //   - jq's output written with an unquoted echo (30ccd211 to 41298160,
 //     2025-08-18, for Kubernetes before 1.28): the shell's word splitting
 //     joins it into one line.
-func al2ConfigLayouts() []al2ConfigLayout {
+//
+// They are built once, on the first AL2 Lint, and only read after.
+var al2ConfigLayouts = sync.OnceValue(func() []al2ConfigLayout {
 	return []al2ConfigLayout{
 		{"as written", al2ConfigText(false), kubelet.Span(24, 32)},
 		{"as written, with KubeletCredentialProviders", al2ConfigText(true), kubelet.Span(24, 27)},
 		{"written by jq", al2ConfigJQ(true), kubelet.Span(24, 27)},
 		{"on one line (jq's output through an unquoted echo)", strings.Join(strings.Fields(al2ConfigJQ(true)), " ") + "\n", kubelet.Span(24, 27)},
 	}
-}
+})
 
 // al2ConfigText writes the file as the repository holds it: two-space
 // indentation, objects expanded, arrays on one line.
