@@ -276,7 +276,7 @@ func setGPU(f *facts, t *ec2types.InstanceTypeInfo, fullGPU map[string]int64) er
 		}
 		if !sdkfield.Set(&d, "LogicalGpuCount", aws.Int32(1)) ||
 			!sdkfield.Set(&d, "GpuPartitionSize", aws.Float64(float64(*mem)/float64(full))) {
-			return fmt.Errorf("fractional %s GPU, but the SDK release in use has no GpuDeviceInfo.LogicalGpuCount (ec2 v1.281.0 and later have); generate the catalog with a newer SDK", name)
+			return fmt.Errorf("fractional %s GPU: %s", name, sdkTooOld())
 		}
 	}
 	t.GpuInfo = &ec2types.GpuInfo{Gpus: []ec2types.GpuDeviceInfo{d}}

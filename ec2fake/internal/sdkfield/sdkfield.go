@@ -27,7 +27,11 @@ func Set[T any](p any, name string, v T) bool {
 	if !ok || f.Type() != reflect.TypeFor[T]() {
 		return false
 	}
-	f.Set(reflect.ValueOf(&v).Elem())
+	rv := reflect.ValueOf(v) // T is the field's type: pointers, here, which need no copy
+	if !rv.IsValid() {
+		rv = reflect.Zero(f.Type()) // a nil interface
+	}
+	f.Set(rv)
 	return true
 }
 

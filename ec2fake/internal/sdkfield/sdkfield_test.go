@@ -60,3 +60,14 @@ func TestEach(t *testing.T) {
 		t.Error("Each over a missing field found something")
 	}
 }
+
+// An interface-typed field takes a value, and a nil one.
+func TestSetInterface(t *testing.T) {
+	var doc struct{ Doc any }
+	if !Set[any](&doc, "Doc", 3) || doc.Doc != 3 {
+		t.Fatalf("Set(Doc, 3): %+v", doc)
+	}
+	if !Set[any](&doc, "Doc", nil) || doc.Doc != nil {
+		t.Fatalf("Set(Doc, nil): %+v", doc)
+	}
+}
