@@ -24,7 +24,7 @@ func main() {
 	dir := flag.String("C", ".", "the module's root directory")
 	since := flag.String("since", "", "print what changed in the code since this record, one changelog entry per name, and exit")
 	flag.Usage = func() {
-		fmt.Fprintln(flag.CommandLine.Output(), "usage: apicheck [-w] [-C dir]\n\nChecks the exported API against .ci/api/next.txt and, since the newest\nrelease record in .ci/api, against CHANGELOG.md's Unreleased section.")
+		fmt.Fprintln(flag.CommandLine.Output(), "usage: apicheck [-w | -since FILE] [-C dir]\n\nChecks the exported API against .ci/api/next.txt and, since the newest\nrelease record in .ci/api, against CHANGELOG.md's Unreleased section;\n-w rewrites next.txt, -since prints what changed since a record.")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
