@@ -30,7 +30,7 @@ func Walk(script []byte, o Options) (Result, error) {
 		w.SetErrexit()
 	}
 	var r Result
-	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Stmts(bytes.NewReader(script), func(st *syntax.Stmt) bool {
+	err := parseStmts(script, func(st *syntax.Stmt) bool {
 		r.Stmts = append(r.Stmts, st)
 		w.stmt(st, false)
 		w.failing(st, false)
@@ -96,4 +96,41 @@ func shebangErrexit(script []byte) bool {
 		}
 	}
 	return false
+}
+
+// parseStmts parses src as bash and calls fn with each statement until fn
+// returns false, as bash reads a script: it returns the error bash meets,
+// one on a line up to the statement fn stopped at (an unclosed
+// here-document there), not one after it. It parses the whole script
+// with Parse, which every mvdan.cc/sh release from go.mod's on has alike:
+// v3.14's Stmts, which ranges over StmtsSeq, panics on a script whose
+// here-document is never closed (syntax/parser.go@v3.14.1 L261-291:
+// StmtsSeq yields its final error after Stmts returned on the first).
+func parseStmts(src []byte, fn func(*syntax.Stmt) bool) error {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(bytes.NewReader(src), "")
+	for _, st := range f.Stmts {
+		if st == nil { // v3.14 keeps a nil for the statement an error ended
+			continue
+		}
+		if !fn(st) {
+			if err != nil && errorLine(err) > st.End().Line() {
+				return nil
+			}
+			break
+		}
+	}
+	return err
+}
+
+// errorLine is the line of a parse error, or 0 when it has none.
+func errorLine(err error) uint {
+	var pe syntax.ParseError
+	var le syntax.LangError
+	switch {
+	case errors.As(err, &pe):
+		return pe.Pos.Line()
+	case errors.As(err, &le):
+		return le.Pos.Line()
+	}
+	return 0
 }

@@ -445,6 +445,37 @@ func TestWalkSyntaxError(t *testing.T) {
 	}
 }
 
+// TestWalkErrorsAfterTheStop: an unclosed here-document is a syntax error
+// on its line, and one after an exit is never read, as bash reads the
+// script. mvdan.cc/sh v3.14's Stmts panicked on the first (parseStmts).
+func TestWalkErrorsAfterTheStop(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		script string
+		line   int // of the SyntaxError; 0: none
+		calls  []string
+	}{
+		{"<<EOF &\n", 1, nil},
+		{"bootstrap.sh a\ncat <<EOF\n", 2, []string{"call L1 a"}},
+		{"bootstrap.sh a\nexit 0\ncat <<EOF\n", 0, []string{"call L1 a", "stop L2: exit (skips target false)"}},
+		{"bootstrap.sh a\nexit 0\nif then\n", 0, []string{"call L1 a", "stop L2: exit (skips target false)"}},
+	} {
+		r, err := Walk([]byte(tt.script), bootstrapOptions)
+		line := 0
+		if se, ok := err.(*SyntaxError); ok {
+			line = se.Line
+		} else if err != nil {
+			t.Errorf("%q: %v, not a *SyntaxError", tt.script, err)
+		}
+		if line != tt.line {
+			t.Errorf("%q: syntax error on line %d, want %d (%v)", tt.script, line, tt.line, err)
+		}
+		if diff := cmp.Diff(tt.calls, summary(r)); diff != "" {
+			t.Errorf("%q: calls (-want +got):\n%s", tt.script, diff)
+		}
+	}
+}
+
 // TestExclusive: two calls exclude each other only when they are in
 // different arms of the same if or case clause.
 func TestExclusive(t *testing.T) {

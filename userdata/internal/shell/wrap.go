@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"bytes"
 	"path"
 	"slices"
 	"strings"
@@ -173,7 +172,7 @@ func (w *Walker) commandString(script Arg, fields []Arg, env Var, cond bool) {
 	// comes after a complete command; a string that does not parse runs
 	// nothing, but "nothing" is not what its author meant, so it is not
 	// followed.
-	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Stmts(bytes.NewReader(child.src), func(st *syntax.Stmt) bool {
+	err := parseStmts(child.src, func(st *syntax.Stmt) bool {
 		child.stmt(st, cond)
 		child.failing(st, cond)
 		return !child.stopped
